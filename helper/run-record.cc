@@ -1,0 +1,225 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "run-record.h"
+
+#include "ns3/interconnect-compat.h"
+#include "ns3/rng-seed-manager.h"
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace ns3
+{
+
+RunRecord::RunRecord(const std::string& program)
+{
+    Set("program", program);
+    Set("ns3Version", interconnect::Ns3Version());
+}
+
+void
+RunRecord::SetEncoded(const std::string& key, std::string encoded)
+{
+    for (auto& entry : m_entries)
+    {
+        if (entry.first == key)
+        {
+            entry.second = std::move(encoded);
+            return;
+        }
+    }
+    m_entries.emplace_back(key, std::move(encoded));
+}
+
+void
+RunRecord::Set(const std::string& key, const std::string& value)
+{
+    SetEncoded(key, JsonQuote(value));
+}
+
+void
+RunRecord::Set(const std::string& key, const char* value)
+{
+    SetEncoded(key, JsonQuote(value));
+}
+
+void
+RunRecord::Set(const std::string& key, int64_t value)
+{
+    SetEncoded(key, std::to_string(value));
+}
+
+void
+RunRecord::Set(const std::string& key, int value)
+{
+    SetEncoded(key, std::to_string(value));
+}
+
+void
+RunRecord::Set(const std::string& key, uint64_t value)
+{
+    SetEncoded(key, std::to_string(value));
+}
+
+void
+RunRecord::Set(const std::string& key, uint32_t value)
+{
+    SetEncoded(key, std::to_string(value));
+}
+
+void
+RunRecord::Set(const std::string& key, double value)
+{
+    if (!std::isfinite(value))
+    {
+        // JSON has no literal for these; keep the information as a string.
+        SetEncoded(key, JsonQuote(std::isnan(value) ? "nan" : (value > 0 ? "inf" : "-inf")));
+        return;
+    }
+    // %.17g round-trips every double, and does not depend on the locale's stream state.
+    char buffer[32];
+    std::snprintf(buffer, sizeof(buffer), "%.17g", value);
+    SetEncoded(key, buffer);
+}
+
+void
+RunRecord::Set(const std::string& key, bool value)
+{
+    SetEncoded(key, value ? "true" : "false");
+}
+
+void
+RunRecord::CaptureSeed()
+{
+    Set("seed", static_cast<uint64_t>(RngSeedManager::GetSeed()));
+    Set("run", static_cast<uint64_t>(RngSeedManager::GetRun()));
+}
+
+std::string
+RunRecord::GetEncoded(const std::string& key) const
+{
+    for (const auto& entry : m_entries)
+    {
+        if (entry.first == key)
+        {
+            return entry.second;
+        }
+    }
+    return "";
+}
+
+std::string
+RunRecord::JsonQuote(const std::string& text)
+{
+    std::string out = "\"";
+    for (unsigned char c : text)
+    {
+        switch (c)
+        {
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        default:
+            if (c < 0x20)
+            {
+                char buffer[8];
+                std::snprintf(buffer, sizeof(buffer), "\\u%04x", c);
+                out += buffer;
+            }
+            else
+            {
+                out += static_cast<char>(c);
+            }
+        }
+    }
+    out += "\"";
+    return out;
+}
+
+std::string
+RunRecord::ToJson() const
+{
+    std::ostringstream os;
+    os << "{\n";
+    for (std::size_t i = 0; i < m_entries.size(); ++i)
+    {
+        os << "  " << JsonQuote(m_entries[i].first) << ": " << m_entries[i].second
+           << (i + 1 < m_entries.size() ? ",\n" : "\n");
+    }
+    os << "}\n";
+    return os.str();
+}
+
+bool
+RunRecord::Write(const std::string& path, std::string* error) const
+{
+    const std::filesystem::path file(path);
+    if (file.has_parent_path() && !CreateOutputDirectory(file.parent_path().string(), error))
+    {
+        return false;
+    }
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << ToJson();
+    out.close();
+    if (!out)
+    {
+        if (error)
+        {
+            *error = "cannot write run record '" + path + "'";
+        }
+        return false;
+    }
+    return true;
+}
+
+void
+RunRecord::WriteOrExit(const std::string& path) const
+{
+    std::string error;
+    if (!Write(path, &error))
+    {
+        std::cerr << "error: " << error << std::endl;
+        std::exit(1);
+    }
+}
+
+bool
+CreateOutputDirectory(const std::string& dir, std::string* error)
+{
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec || !std::filesystem::is_directory(dir))
+    {
+        if (error)
+        {
+            *error = "cannot create output directory '" + dir + "'" +
+                     (ec ? ": " + ec.message() : std::string(": a file is in the way"));
+        }
+        return false;
+    }
+    return true;
+}
+
+} // namespace ns3

@@ -1,0 +1,108 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RUN_RECORD_H
+#define RUN_RECORD_H
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup interconnect
+ * @brief The resolved configuration and seed of one run, written beside its outputs.
+ *
+ * Every program of the module records what it ran with, so that any output can be traced back
+ * to, and reproduced from, its configuration. The record is written as a JSON object with the
+ * keys in the order they were set; it contains no wall-clock time or host name, so the same
+ * configuration always yields the same file, byte for byte.
+ *
+ * @code
+ *   RunRecord record("quickstart");
+ *   record.Set("flowSize", flowSize);
+ *   record.CaptureSeed();               // RngSeedManager's seed and run number
+ *   record.WriteOrExit(outDir + "/config.json");
+ * @endcode
+ */
+class RunRecord
+{
+  public:
+    /**
+     * @param program the name of the program that made the run (first key of the record)
+     */
+    explicit RunRecord(const std::string& program);
+
+    /**
+     * Record a value; setting a key again replaces its value in place.
+     * @param key the parameter name, as the user spells it on the command line
+     * @param value the resolved value
+     */
+    void Set(const std::string& key, const std::string& value);
+    /// @copydoc Set(const std::string&,const std::string&)
+    void Set(const std::string& key, const char* value);
+    /// @copydoc Set(const std::string&,const std::string&)
+    void Set(const std::string& key, int64_t value);
+    /// @copydoc Set(const std::string&,const std::string&)
+    void Set(const std::string& key, int value);
+    /// @copydoc Set(const std::string&,const std::string&)
+    void Set(const std::string& key, uint64_t value);
+    /// @copydoc Set(const std::string&,const std::string&)
+    void Set(const std::string& key, uint32_t value);
+    /// @copydoc Set(const std::string&,const std::string&)
+    void Set(const std::string& key, double value);
+    /// @copydoc Set(const std::string&,const std::string&)
+    void Set(const std::string& key, bool value);
+
+    /// Record RngSeedManager's current seed and run number as "seed" and "run".
+    void CaptureSeed();
+
+    /// @return the record as a JSON object, one key per line, ending with a newline.
+    std::string ToJson() const;
+
+    /**
+     * Write the record to a file, creating its directory if needed.
+     * @param path the file to write
+     * @param[out] error why it failed, when it did
+     * @return true on success
+     */
+    bool Write(const std::string& path, std::string* error) const;
+
+    /// Write the record, or print the reason on stderr and exit with status 1.
+    void WriteOrExit(const std::string& path) const;
+
+    /// @return the value recorded for key, already JSON-encoded, or "" if none.
+    std::string GetEncoded(const std::string& key) const;
+
+    /**
+     * Encode a string as a JSON string literal (quotes, escapes for control characters).
+     * @param text the raw text
+     * @return the literal
+     */
+    static std::string JsonQuote(const std::string& text);
+
+  private:
+    /// Store an already-encoded value under key.
+    void SetEncoded(const std::string& key, std::string encoded);
+
+    std::vector<std::pair<std::string, std::string>> m_entries; //!< key, JSON-encoded value
+};
+
+/**
+ * @ingroup interconnect
+ * Create a directory (and its parents) for a program's outputs.
+ * @param dir the directory
+ * @param[out] error why it failed, when it did
+ * @return true if the directory exists afterwards
+ */
+bool CreateOutputDirectory(const std::string& dir, std::string* error);
+
+} // namespace ns3
+
+#endif // RUN_RECORD_H

@@ -1,0 +1,113 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ns3/interconnect-compat.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/run-record.h"
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+
+using namespace ns3;
+
+namespace
+{
+
+std::string
+Slurp(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream os;
+    os << in.rdbuf();
+    return os.str();
+}
+
+std::filesystem::path
+TempDir(const std::string& name)
+{
+    auto dir = std::filesystem::temp_directory_path() / ("interconnect-run-record-" + name);
+    std::filesystem::remove_all(dir);
+    return dir;
+}
+
+} // namespace
+
+TEST(RunRecord, KeepsInsertionOrderAndReplacesInPlace)
+{
+    RunRecord r("prog");
+    r.Set("b", 2);
+    r.Set("a", "x");
+    r.Set("b", 3);
+    EXPECT_EQ(r.ToJson(),
+              "{\n  \"program\": \"prog\",\n  \"ns3Version\": \"" + interconnect::Ns3Version() +
+                  "\",\n  \"b\": 3,\n  \"a\": \"x\"\n}\n");
+}
+
+TEST(RunRecord, EncodesEveryType)
+{
+    RunRecord r("p");
+    r.Set("flag", true);
+    r.Set("neg", int64_t{-7});
+    r.Set("big", uint64_t{18446744073709551615ULL});
+    r.Set("third", 1.0 / 3.0);
+    r.Set("inf", 1.0 / 0.0);
+    EXPECT_EQ(r.GetEncoded("flag"), "true");
+    EXPECT_EQ(r.GetEncoded("neg"), "-7");
+    EXPECT_EQ(r.GetEncoded("big"), "18446744073709551615");
+    // 17 significant digits read back to the same double.
+    EXPECT_EQ(std::stod(r.GetEncoded("third")), 1.0 / 3.0);
+    EXPECT_EQ(r.GetEncoded("inf"), "\"inf\"");
+    EXPECT_EQ(r.GetEncoded("missing"), "");
+}
+
+TEST(RunRecord, QuotesJsonStrings)
+{
+    EXPECT_EQ(RunRecord::JsonQuote("plain"), "\"plain\"");
+    EXPECT_EQ(RunRecord::JsonQuote("a\"b\\c\nd\te"), "\"a\\\"b\\\\c\\nd\\te\"");
+    EXPECT_EQ(RunRecord::JsonQuote(std::string("\x01", 1)), "\"\\u0001\"");
+}
+
+TEST(RunRecord, CapturesSeedAndRun)
+{
+    RngSeedManager::SetSeed(42);
+    RngSeedManager::SetRun(7);
+    RunRecord r("p");
+    r.CaptureSeed();
+    EXPECT_EQ(r.GetEncoded("seed"), "42");
+    EXPECT_EQ(r.GetEncoded("run"), "7");
+}
+
+TEST(RunRecord, WritesTheSameBytesTwice)
+{
+    const auto dir = TempDir("twice");
+    RunRecord r("p");
+    r.Set("x", 1.5);
+    std::string error;
+    ASSERT_TRUE(r.Write((dir / "a" / "config.json").string(), &error)) << error;
+    ASSERT_TRUE(r.Write((dir / "b" / "config.json").string(), &error)) << error;
+    const std::string a = Slurp((dir / "a" / "config.json").string());
+    EXPECT_EQ(a, r.ToJson());
+    EXPECT_EQ(a, Slurp((dir / "b" / "config.json").string()));
+    std::filesystem::remove_all(dir);
+}
+
+TEST(RunRecord, ReportsAnUnwritablePath)
+{
+    const auto dir = TempDir("blocked");
+    std::filesystem::create_directories(dir);
+    {
+        std::ofstream blocker(dir / "file");
+        blocker << "not a directory";
+    }
+    RunRecord r("p");
+    std::string error;
+    EXPECT_FALSE(r.Write((dir / "file" / "config.json").string(), &error));
+    EXPECT_NE(error.find((dir / "file").string()), std::string::npos) << error;
+    EXPECT_FALSE(CreateOutputDirectory((dir / "file").string(), &error));
+    std::filesystem::remove_all(dir);
+}
