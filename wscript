@@ -5,15 +5,49 @@
 # CMakeLists.txt: the test SourceLists.CmakeAndWafAgree fails when they differ.
 
 SOURCES = [
+    'model/ib-aeth-header.cc',
+    'model/ib-bth-header.cc',
+    'model/ib-reth-header.cc',
+    'model/interconnect-config-error.cc',
+    'model/pfc-channel.cc',
+    'model/pfc-header.cc',
+    'model/pfc-net-device.cc',
+    'model/rdma-congestion-control.cc',
+    'model/rdma-nic.cc',
+    'model/rdma-queue-pair.cc',
+    'model/roce-icrc-trailer.cc',
+    'model/roce-switch-mmu.cc',
+    'model/roce-switch.cc',
+    'helper/roce-helper.cc',
     'helper/run-record.cc',
 ]
 
 HEADERS = [
+    'model/ib-aeth-header.h',
+    'model/ib-bth-header.h',
+    'model/ib-reth-header.h',
     'model/interconnect-compat.h',
+    'model/interconnect-config-error.h',
+    'model/pfc-channel.h',
+    'model/pfc-header.h',
+    'model/pfc-net-device.h',
+    'model/rdma-congestion-control.h',
+    'model/rdma-nic.h',
+    'model/rdma-psn.h',
+    'model/rdma-queue-pair.h',
+    'model/roce-icrc-trailer.h',
+    'model/roce-switch-mmu.h',
+    'model/roce-switch.h',
+    'helper/roce-helper.h',
     'helper/run-record.h',
 ]
 
 TESTS = [
+    'test/ib-headers-test.cc',
+    'test/pfc-header-test.cc',
+    'test/rdma-psn-test.cc',
+    'test/rdma-queue-pair-test.cc',
+    'test/roce-icrc-test.cc',
     'test/run-record-test.cc',
     'test/source-lists-test.cc',
 ]

@@ -1,0 +1,505 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "roce-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-static-routing-helper.h"
+#include "ns3/ipv4.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pcap-file-wrapper.h"
+#include "ns3/pcap-file.h"
+#include "ns3/pfc-channel.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-helper.h"
+#include "ns3/uinteger.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <limits>
+#include <queue>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RoceHelper");
+
+RoceHelper::RoceHelper()
+    : m_finalized(false)
+{
+    m_deviceFactory.SetTypeId("ns3::PfcNetDevice");
+    m_channelFactory.SetTypeId("ns3::PfcChannel");
+    m_switchFactory.SetTypeId("ns3::RoceSwitch");
+    m_mmuFactory.SetTypeId("ns3::RoceSwitchMmu");
+    m_nicFactory.SetTypeId("ns3::RdmaNic");
+}
+
+void
+RoceHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_deviceFactory.Set(name, value);
+}
+
+void
+RoceHelper::SetChannelAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_channelFactory.Set(name, value);
+}
+
+void
+RoceHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_switchFactory.Set(name, value);
+}
+
+void
+RoceHelper::SetMmuAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_mmuFactory.Set(name, value);
+}
+
+void
+RoceHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_nicFactory.Set(name, value);
+}
+
+void
+RoceHelper::SetQueuePairAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_qpAttributes.emplace_back(name, value.Copy());
+}
+
+Ptr<Node>
+RoceHelper::AddHost()
+{
+    NS_ABORT_MSG_IF(m_finalized, "RoceHelper::AddHost after Finalize");
+    Ptr<Node> node = CreateObject<Node>();
+    m_hostNode.push_back(static_cast<uint32_t>(m_nodes.size()));
+    m_nodes.push_back(node);
+    m_isSwitch.push_back(false);
+    m_adj.emplace_back();
+    return node;
+}
+
+Ptr<Node>
+RoceHelper::AddSwitch()
+{
+    NS_ABORT_MSG_IF(m_finalized, "RoceHelper::AddSwitch after Finalize");
+    Ptr<Node> node = CreateObject<Node>();
+    Ptr<RoceSwitch> sw = m_switchFactory.Create<RoceSwitch>();
+    sw->SetAttribute("Mmu", PointerValue(m_mmuFactory.Create<RoceSwitchMmu>()));
+    sw->SetAttribute("EcmpSeed", UintegerValue(node->GetId()));
+    node->AggregateObject(sw);
+    m_switchNode.push_back(static_cast<uint32_t>(m_nodes.size()));
+    m_switches.push_back(sw);
+    m_nodes.push_back(node);
+    m_isSwitch.push_back(true);
+    m_adj.emplace_back();
+    return node;
+}
+
+uint32_t
+RoceHelper::IndexOf(Ptr<Node> node) const
+{
+    for (uint32_t i = 0; i < m_nodes.size(); ++i)
+    {
+        if (m_nodes[i] == node)
+        {
+            return i;
+        }
+    }
+    NS_ABORT_MSG("RoceHelper: node " << node->GetId() << " was not created by this helper");
+    return 0;
+}
+
+std::pair<Ptr<PfcNetDevice>, Ptr<PfcNetDevice>>
+RoceHelper::Link(Ptr<Node> a, Ptr<Node> b)
+{
+    NS_ABORT_MSG_IF(m_finalized, "RoceHelper::Link after Finalize");
+    const uint32_t ia = IndexOf(a);
+    const uint32_t ib = IndexOf(b);
+    NS_ABORT_MSG_IF(!m_isSwitch[ia] && !m_adj[ia].empty(),
+                    "RoceHelper: a host has one port (host node " << a->GetId() << ")");
+    NS_ABORT_MSG_IF(!m_isSwitch[ib] && !m_adj[ib].empty(),
+                    "RoceHelper: a host has one port (host node " << b->GetId() << ")");
+    Ptr<PfcChannel> channel = m_channelFactory.Create<PfcChannel>();
+    Ptr<PfcNetDevice> da = m_deviceFactory.Create<PfcNetDevice>();
+    Ptr<PfcNetDevice> db = m_deviceFactory.Create<PfcNetDevice>();
+    a->AddDevice(da);
+    b->AddDevice(db);
+    da->Attach(channel);
+    db->Attach(channel);
+    uint32_t pa = 0;
+    uint32_t pb = 0;
+    if (m_isSwitch[ia])
+    {
+        pa = a->GetObject<RoceSwitch>()->AddPort(da);
+    }
+    if (m_isSwitch[ib])
+    {
+        pb = b->GetObject<RoceSwitch>()->AddPort(db);
+    }
+    m_adj[ia].push_back(Adjacent{ib, da, pa});
+    m_adj[ib].push_back(Adjacent{ia, db, pb});
+    return {da, db};
+}
+
+std::vector<uint32_t>
+RoceHelper::Distances(uint32_t from) const
+{
+    const uint32_t inf = std::numeric_limits<uint32_t>::max();
+    std::vector<uint32_t> dist(m_nodes.size(), inf);
+    std::queue<uint32_t> q;
+    dist[from] = 0;
+    q.push(from);
+    while (!q.empty())
+    {
+        const uint32_t u = q.front();
+        q.pop();
+        // Paths pass through switches only: a host is an end, never a transit node.
+        if (u != from && !m_isSwitch[u])
+        {
+            continue;
+        }
+        for (const auto& e : m_adj[u])
+        {
+            if (dist[e.node] == inf)
+            {
+                dist[e.node] = dist[u] + 1;
+                q.push(e.node);
+            }
+        }
+    }
+    return dist;
+}
+
+void
+RoceHelper::Finalize(bool internetStack)
+{
+    NS_ABORT_MSG_IF(m_finalized, "RoceHelper::Finalize called twice");
+    m_finalized = true;
+    NS_ABORT_MSG_IF(m_hostNode.empty(), "RoceHelper: no hosts");
+    for (uint32_t h = 0; h < m_hostNode.size(); ++h)
+    {
+        NS_ABORT_MSG_IF(m_adj[m_hostNode[h]].empty(), "RoceHelper: host " << h << " has no link");
+        // 10.0.0.0/8, host h at 10.(h>>16).(h>>8).(h&255)+1 ... keep .0 and .255 out of the
+        // last byte by numbering from 1 within each /24 of 254 hosts.
+        const uint32_t subnet = h / 254;
+        const uint32_t last = h % 254 + 1;
+        m_addresses.emplace_back((10u << 24) | (subnet << 8) | last);
+    }
+    if (internetStack)
+    {
+        InternetStackHelper stack;
+        for (uint32_t h : m_hostNode)
+        {
+            stack.Install(m_nodes[h]);
+        }
+    }
+    for (uint32_t h = 0; h < m_hostNode.size(); ++h)
+    {
+        Ptr<Node> node = m_nodes[m_hostNode[h]];
+        Ptr<PfcNetDevice> device = m_adj[m_hostNode[h]][0].device;
+        Ptr<RdmaNic> nic = m_nicFactory.Create<RdmaNic>();
+        node->AggregateObject(nic);
+        nic->Install(device, m_addresses[h]);
+        for (const auto& attr : m_qpAttributes)
+        {
+            nic->SetQueuePairAttribute(attr.first, *attr.second);
+        }
+        m_nics.push_back(nic);
+        if (internetStack)
+        {
+            Ptr<Ipv4> ipv4 = node->GetObject<Ipv4>();
+            const int32_t ifIndex = ipv4->AddInterface(device);
+            ipv4->AddAddress(ifIndex, Ipv4InterfaceAddress(m_addresses[h], Ipv4Mask("/8")));
+            ipv4->SetUp(ifIndex);
+        }
+    }
+    for (auto& sw : m_switches)
+    {
+        sw->Initialize();
+    }
+    // Routes: on every switch, towards every host, all neighbours one hop closer.
+    for (uint32_t h = 0; h < m_hostNode.size(); ++h)
+    {
+        const std::vector<uint32_t> dist = Distances(m_hostNode[h]);
+        for (uint32_t s = 0; s < m_switchNode.size(); ++s)
+        {
+            const uint32_t u = m_switchNode[s];
+            if (dist[u] == std::numeric_limits<uint32_t>::max())
+            {
+                continue;
+            }
+            std::vector<uint32_t> ports;
+            for (const auto& e : m_adj[u])
+            {
+                if (dist[e.node] + 1 == dist[u])
+                {
+                    ports.push_back(e.port);
+                }
+            }
+            m_switches[s]->SetRoute(m_addresses[h], ports);
+        }
+    }
+}
+
+Ptr<RdmaQueuePair>
+RoceHelper::GetQueuePair(uint32_t src, uint32_t dst, uint8_t priority)
+{
+    NS_ABORT_MSG_UNLESS(m_finalized, "RoceHelper: Finalize before posting");
+    NS_ABORT_MSG_IF(src >= m_nics.size() || dst >= m_nics.size() || src == dst,
+                    "RoceHelper: bad host pair " << src << " -> " << dst);
+    const auto key = std::make_tuple(src, dst, priority);
+    auto it = m_qps.find(key);
+    if (it != m_qps.end())
+    {
+        return it->second;
+    }
+    auto pair = RdmaNic::ConnectPair(m_nics[src], m_nics[dst], priority);
+    m_qps[key] = pair.first;
+    m_qps[std::make_tuple(dst, src, priority)] = pair.second;
+    return pair.first;
+}
+
+uint64_t
+RoceHelper::Post(uint32_t src,
+                 uint32_t dst,
+                 RdmaVerb verb,
+                 uint64_t bytes,
+                 Time at,
+                 uint8_t priority,
+                 RdmaQueuePair::CompletionCallback done)
+{
+    Ptr<RdmaQueuePair> qp = GetQueuePair(src, dst, priority);
+    const uint64_t id = m_flows.size();
+    m_flows.push_back(FlowRecord{id,
+                                 src,
+                                 dst,
+                                 verb,
+                                 bytes,
+                                 priority,
+                                 at,
+                                 Time(0),
+                                 IdealFct(src, dst, verb, bytes)});
+    auto onDone = [this, id, done](const RdmaCompletion& c) {
+        m_flows[id].end = c.completed;
+        if (!done.IsNull())
+        {
+            done(c);
+        }
+    };
+    Simulator::Schedule(at - Simulator::Now(), [qp, verb, bytes, onDone]() {
+        qp->Post(verb, bytes, RdmaQueuePair::CompletionCallback(onDone));
+    });
+    return id;
+}
+
+std::vector<Ptr<PfcNetDevice>>
+RoceHelper::PathDevices(uint32_t src, uint32_t dst) const
+{
+    const std::vector<uint32_t> dist = Distances(m_hostNode[dst]);
+    std::vector<Ptr<PfcNetDevice>> path;
+    uint32_t u = m_hostNode[src];
+    NS_ABORT_MSG_IF(dist[u] == std::numeric_limits<uint32_t>::max(),
+                    "RoceHelper: host " << dst << " is unreachable from host " << src);
+    while (u != m_hostNode[dst])
+    {
+        for (const auto& e : m_adj[u])
+        {
+            if (dist[e.node] + 1 == dist[u])
+            {
+                path.push_back(e.device);
+                u = e.node;
+                break;
+            }
+        }
+    }
+    return path;
+}
+
+namespace
+{
+
+/// Sniffer sink: one pcap record per frame.
+void
+WritePcap(Ptr<PcapFileWrapper> file, Ptr<const Packet> frame)
+{
+    file->Write(Simulator::Now(), frame);
+}
+
+/// Arrival time (relative) of the last of `frames` sent back to back over `path`.
+Time
+StoreAndForward(const std::vector<uint32_t>& frames, const std::vector<Ptr<PfcNetDevice>>& path)
+{
+    std::vector<Time> ready(frames.size(), Time(0));
+    for (const auto& device : path)
+    {
+        Time linkFree(0);
+        Ptr<RoceSwitch> nextSwitch = device->GetPeer()->GetNode()->GetObject<RoceSwitch>();
+        Time latency(0);
+        if (nextSwitch)
+        {
+            TimeValue v;
+            nextSwitch->GetAttribute("ForwardingLatency", v);
+            latency = v.Get();
+        }
+        for (std::size_t j = 0; j < frames.size(); ++j)
+        {
+            const Time start = std::max(ready[j], linkFree);
+            linkFree = start + device->GetWireTime(frames[j]);
+            ready[j] = linkFree + device->GetChannelDelay() + latency;
+        }
+    }
+    return ready.back();
+}
+
+} // namespace
+
+Time
+RoceHelper::IdealFct(uint32_t src, uint32_t dst, RdmaVerb verb, uint64_t bytes) const
+{
+    ObjectFactory qpFactory("ns3::RdmaQueuePair");
+    for (const auto& attr : m_qpAttributes)
+    {
+        qpFactory.Set(attr.first, *attr.second);
+    }
+    const uint32_t mtu = qpFactory.Create<RdmaQueuePair>()->GetMtu();
+    const uint32_t eth = PfcNetDevice::ETHERNET_HEADER;
+    const uint32_t base = RdmaNic::ROCE_HEADERS + eth;
+    const uint64_t packets = std::max<uint64_t>(1, (bytes + mtu - 1) / mtu);
+    auto payload = [&](uint64_t k) {
+        return static_cast<uint32_t>(std::min<uint64_t>(mtu, bytes - std::min(bytes, k * mtu)));
+    };
+    const std::vector<Ptr<PfcNetDevice>> forward = PathDevices(src, dst);
+    const std::vector<Ptr<PfcNetDevice>> backward = PathDevices(dst, src);
+    std::vector<uint32_t> frames;
+    if (verb == RdmaVerb::READ)
+    {
+        const Time request = StoreAndForward({base + 16}, forward); // BTH + RETH
+        for (uint64_t k = 0; k < packets; ++k)
+        {
+            const bool aeth = k == 0 || k + 1 == packets;
+            frames.push_back(base + payload(k) + (aeth ? 4 : 0));
+        }
+        return request + StoreAndForward(frames, backward);
+    }
+    for (uint64_t k = 0; k < packets; ++k)
+    {
+        const bool reth = verb == RdmaVerb::WRITE && k == 0;
+        frames.push_back(base + payload(k) + (reth ? 16 : 0));
+    }
+    return StoreAndForward(frames, forward) + StoreAndForward({base + 4}, backward); // ACK: AETH
+}
+
+void
+RoceHelper::EnablePcapAll(const std::string& prefix)
+{
+    PcapHelper pcap;
+    for (const auto& node : m_nodes)
+    {
+        for (uint32_t i = 0; i < node->GetNDevices(); ++i)
+        {
+            Ptr<PfcNetDevice> device = DynamicCast<PfcNetDevice>(node->GetDevice(i));
+            if (!device)
+            {
+                continue;
+            }
+            const std::string name = pcap.GetFilenameFromDevice(prefix, device);
+            Ptr<PcapFileWrapper> file =
+                pcap.CreateFile(name, std::ios::out, PcapHelper::DLT_EN10MB);
+            device->TraceConnectWithoutContext("Sniffer", MakeBoundCallback(&WritePcap, file));
+        }
+    }
+}
+
+bool
+RoceHelper::WriteFlowsCsv(const std::string& path) const
+{
+    FILE* f = std::fopen(path.c_str(), "w");
+    if (!f)
+    {
+        return false;
+    }
+    std::fprintf(f, "id,src,dst,verb,size,priority,start_ns,end_ns,fct_ns,ideal_fct_ns,slowdown\n");
+    for (const auto& r : m_flows)
+    {
+        std::fprintf(f,
+                     "%" PRIu64 ",%u,%u,%s,%" PRIu64 ",%u,%" PRId64 ",",
+                     r.id,
+                     r.src,
+                     r.dst,
+                     RdmaVerbName(r.verb).c_str(),
+                     r.bytes,
+                     static_cast<unsigned>(r.priority),
+                     r.start.GetNanoSeconds());
+        if (r.end.IsZero())
+        {
+            std::fprintf(f, ",,%" PRId64 ",\n", r.idealFct.GetNanoSeconds());
+            continue;
+        }
+        const Time fct = r.end - r.start;
+        std::fprintf(f,
+                     "%" PRId64 ",%" PRId64 ",%" PRId64 ",%.6f\n",
+                     r.end.GetNanoSeconds(),
+                     fct.GetNanoSeconds(),
+                     r.idealFct.GetNanoSeconds(),
+                     fct.GetDouble() / r.idealFct.GetDouble());
+    }
+    return std::fclose(f) == 0;
+}
+
+const std::vector<FlowRecord>&
+RoceHelper::GetFlows() const
+{
+    return m_flows;
+}
+
+NodeContainer
+RoceHelper::GetHosts() const
+{
+    NodeContainer c;
+    for (uint32_t h : m_hostNode)
+    {
+        c.Add(m_nodes[h]);
+    }
+    return c;
+}
+
+NodeContainer
+RoceHelper::GetSwitches() const
+{
+    NodeContainer c;
+    for (uint32_t s : m_switchNode)
+    {
+        c.Add(m_nodes[s]);
+    }
+    return c;
+}
+
+Ptr<RdmaNic>
+RoceHelper::GetNic(uint32_t host) const
+{
+    return m_nics.at(host);
+}
+
+Ipv4Address
+RoceHelper::GetAddress(uint32_t host) const
+{
+    return m_addresses.at(host);
+}
+
+Ptr<RoceSwitch>
+RoceHelper::GetSwitch(uint32_t index) const
+{
+    return m_switches.at(index);
+}
+
+} // namespace ns3

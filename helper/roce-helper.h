@@ -1,0 +1,197 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef ROCE_HELPER_H
+#define ROCE_HELPER_H
+
+#include "ns3/ipv4-address.h"
+#include "ns3/node-container.h"
+#include "ns3/object-factory.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/rdma-queue-pair.h"
+#include "ns3/roce-switch.h"
+
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup interconnect
+ * One message of a run, for the flows CSV: from post to completion.
+ */
+struct FlowRecord
+{
+    uint64_t id;      //!< flow id, in post order
+    uint32_t src;     //!< source host index
+    uint32_t dst;     //!< destination host index
+    RdmaVerb verb;    //!< verb
+    uint64_t bytes;   //!< message size
+    uint8_t priority; //!< priority
+    Time start;       //!< post time
+    Time end;         //!< completion time (zero while incomplete)
+    Time idealFct;    //!< FCT alone on an idle fabric
+};
+
+/**
+ * @ingroup interconnect
+ * @brief Builds a small RoCEv2 network by hand: hosts with one RDMA NIC, switches, cables.
+ *
+ * Create hosts and switches, join them with Link(), then Finalize(): it gives every host an
+ * address (10.x.y.z, by host index), installs the NICs, sizes the switches' buffers and
+ * installs on every switch the equal-cost shortest routes to every host. Then post messages:
+ * Post() creates (once per host pair and priority) the connected queue pairs and records every
+ * message for the flows CSV, with its ideal FCT on the idle network.
+ *
+ * The helper wires; the model objects (PfcNetDevice, PfcChannel, RoceSwitch, RdmaNic) do the
+ * work and can be used without it. Topology helpers for whole fabrics build on the same calls.
+ */
+class RoceHelper
+{
+  public:
+    RoceHelper();
+
+    /// @param name PfcNetDevice attribute for every port created from now on @param value value
+    void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
+    /// @param name PfcChannel attribute for every cable created from now on @param value value
+    void SetChannelAttribute(const std::string& name, const AttributeValue& value);
+    /// @param name RoceSwitch attribute for every switch created from now on @param value value
+    void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
+    /// @param name RoceSwitchMmu attribute for every switch created from now on @param value value
+    void SetMmuAttribute(const std::string& name, const AttributeValue& value);
+    /// @param name RdmaNic attribute for every NIC @param value value
+    void SetNicAttribute(const std::string& name, const AttributeValue& value);
+    /// @param name RdmaQueuePair attribute for every queue pair @param value value
+    void SetQueuePairAttribute(const std::string& name, const AttributeValue& value);
+
+    /// @return a new host (its index is the order of creation)
+    Ptr<Node> AddHost();
+    /// @return a new switch
+    Ptr<Node> AddSwitch();
+    /**
+     * Join two nodes with a cable, with the current device and channel attributes.
+     * @param a one node
+     * @param b the other
+     * @return the device on a, then the device on b
+     */
+    std::pair<Ptr<PfcNetDevice>, Ptr<PfcNetDevice>> Link(Ptr<Node> a, Ptr<Node> b);
+
+    /**
+     * Addresses, NICs, switch buffers and routes. Call once, after the last Link().
+     * @param internetStack also install ns-3's Internet stack on the hosts (for TCP next to RDMA)
+     */
+    void Finalize(bool internetStack = false);
+
+    /**
+     * Post a message from one host to another at a time.
+     * @param src source host index
+     * @param dst destination host index
+     * @param verb WRITE, SEND or READ (READ moves bytes from dst to src)
+     * @param bytes message size
+     * @param at when to post it (absolute simulation time)
+     * @param priority priority of its packets
+     * @param done called at completion (may be null)
+     * @return the flow id
+     */
+    uint64_t Post(uint32_t src,
+                  uint32_t dst,
+                  RdmaVerb verb,
+                  uint64_t bytes,
+                  Time at,
+                  uint8_t priority,
+                  RdmaQueuePair::CompletionCallback done = RdmaQueuePair::CompletionCallback());
+
+    /**
+     * The connected queue pair from src to dst on a priority (created on first use).
+     * @param src source host index
+     * @param dst destination host index
+     * @param priority the priority
+     * @return the queue pair on src
+     */
+    Ptr<RdmaQueuePair> GetQueuePair(uint32_t src, uint32_t dst, uint8_t priority);
+
+    /**
+     * FCT of a message alone on the idle network: store-and-forward of every frame along the
+     * first shortest path at each link's rate with all per-frame overheads, propagation,
+     * switch latency, and the final ACK (WRITE/SEND) back to the requester.
+     * @param src source host index
+     * @param dst destination host index
+     * @param verb the verb
+     * @param bytes message size
+     * @return the ideal FCT
+     */
+    Time IdealFct(uint32_t src, uint32_t dst, RdmaVerb verb, uint64_t bytes) const;
+
+    /**
+     * Write pcap files of every port, PREFIX-NODE-DEVICE.pcap (DLT_EN10MB).
+     * @param prefix path prefix
+     */
+    void EnablePcapAll(const std::string& prefix);
+
+    /**
+     * Write the flows CSV: id,src,dst,verb,size,priority,start_ns,end_ns,fct_ns,ideal_fct_ns,
+     * slowdown (incomplete flows have empty end and FCT).
+     * @param path the file
+     * @return true on success
+     */
+    bool WriteFlowsCsv(const std::string& path) const;
+
+    /// @return the flow records
+    const std::vector<FlowRecord>& GetFlows() const;
+    /// @return all hosts
+    NodeContainer GetHosts() const;
+    /// @return all switches
+    NodeContainer GetSwitches() const;
+    /// @return the NIC of host i
+    Ptr<RdmaNic> GetNic(uint32_t host) const;
+    /// @return the address of host i
+    Ipv4Address GetAddress(uint32_t host) const;
+    /// @return the switch object of a switch node
+    Ptr<RoceSwitch> GetSwitch(uint32_t index) const;
+
+  private:
+    /// One cable end, for route computation.
+    struct Adjacent
+    {
+        uint32_t node;            //!< neighbour's index in m_nodes
+        Ptr<PfcNetDevice> device; //!< local device
+        uint32_t port;            //!< switch port index (switches only)
+    };
+
+    /// @return index in m_nodes of a node
+    uint32_t IndexOf(Ptr<Node> node) const;
+    /// Hop-count distances from node `from` to all nodes.
+    std::vector<uint32_t> Distances(uint32_t from) const;
+    /// The devices along the first shortest path from host src to host dst.
+    std::vector<Ptr<PfcNetDevice>> PathDevices(uint32_t src, uint32_t dst) const;
+
+    ObjectFactory m_deviceFactory;                                           //!< ports
+    ObjectFactory m_channelFactory;                                          //!< cables
+    ObjectFactory m_switchFactory;                                           //!< switches
+    ObjectFactory m_mmuFactory;                                              //!< buffer managers
+    ObjectFactory m_nicFactory;                                              //!< NICs
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_qpAttributes; //!< QP attributes
+
+    std::vector<Ptr<Node>> m_nodes;           //!< hosts and switches
+    std::vector<bool> m_isSwitch;             //!< per node
+    std::vector<uint32_t> m_hostNode;         //!< host index -> node index
+    std::vector<uint32_t> m_switchNode;       //!< switch index -> node index
+    std::vector<std::vector<Adjacent>> m_adj; //!< cables per node
+    std::vector<Ptr<RdmaNic>> m_nics;         //!< per host
+    std::vector<Ipv4Address> m_addresses;     //!< per host
+    std::vector<Ptr<RoceSwitch>> m_switches;  //!< per switch
+    std::map<std::tuple<uint32_t, uint32_t, uint8_t>, Ptr<RdmaQueuePair>> m_qps; //!< connections
+    std::vector<FlowRecord> m_flows; //!< posted messages
+    bool m_finalized;                //!< Finalize() done
+};
+
+} // namespace ns3
+
+#endif // ROCE_HELPER_H

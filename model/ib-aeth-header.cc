@@ -1,0 +1,208 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ib-aeth-header.h"
+
+#include "ns3/assert.h"
+#include "ns3/log.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("IbAethHeader");
+
+NS_OBJECT_ENSURE_REGISTERED(IbAethHeader);
+
+namespace
+{
+
+// Syndrome fields (IBTA Vol. 1, 9.7.5.1).
+constexpr uint8_t RESERVED_BIT = 0x80;
+constexpr uint8_t TYPE_MASK = 0x60;
+constexpr uint8_t TYPE_ACK = 0x00;
+constexpr uint8_t TYPE_RNR_NAK = 0x20;
+constexpr uint8_t TYPE_NAK = 0x60;
+constexpr uint8_t VALUE_MASK = 0x1F;
+
+} // namespace
+
+TypeId
+IbAethHeader::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::IbAethHeader")
+                            .SetParent<Header>()
+                            .SetGroupName("Interconnect")
+                            .AddConstructor<IbAethHeader>();
+    return tid;
+}
+
+TypeId
+IbAethHeader::GetInstanceTypeId() const
+{
+    return GetTypeId();
+}
+
+IbAethHeader::IbAethHeader()
+    : m_syndrome(0),
+      m_msn(0)
+{
+}
+
+void
+IbAethHeader::SetSyndrome(uint8_t syndrome)
+{
+    NS_LOG_FUNCTION(this << static_cast<uint32_t>(syndrome));
+    NS_ASSERT_MSG((syndrome & RESERVED_BIT) == 0,
+                  "AETH syndrome bit 7 is reserved: " << static_cast<uint32_t>(syndrome));
+    m_syndrome = syndrome;
+}
+
+uint8_t
+IbAethHeader::GetSyndrome() const
+{
+    return m_syndrome;
+}
+
+void
+IbAethHeader::SetMsn(uint32_t msn)
+{
+    NS_LOG_FUNCTION(this << msn);
+    NS_ASSERT_MSG(msn <= MAX_MSN, "AETH MSN is 24 bits: " << msn);
+    m_msn = msn;
+}
+
+uint32_t
+IbAethHeader::GetMsn() const
+{
+    return m_msn;
+}
+
+void
+IbAethHeader::SetAck(uint8_t credits)
+{
+    NS_LOG_FUNCTION(this << static_cast<uint32_t>(credits));
+    NS_ASSERT_MSG(credits <= VALUE_MASK,
+                  "AETH credit count is 5 bits: " << static_cast<uint32_t>(credits));
+    m_syndrome = static_cast<uint8_t>(TYPE_ACK | credits);
+}
+
+void
+IbAethHeader::SetNak(NakCode code)
+{
+    NS_LOG_FUNCTION(this << static_cast<uint32_t>(code));
+    NS_ASSERT_MSG(code <= VALUE_MASK, "AETH NAK code is 5 bits: " << static_cast<uint32_t>(code));
+    m_syndrome = static_cast<uint8_t>(TYPE_NAK | code);
+}
+
+void
+IbAethHeader::SetRnrNak(uint8_t timerCode)
+{
+    NS_LOG_FUNCTION(this << static_cast<uint32_t>(timerCode));
+    NS_ASSERT_MSG(timerCode <= VALUE_MASK,
+                  "AETH RNR timer is 5 bits: " << static_cast<uint32_t>(timerCode));
+    m_syndrome = static_cast<uint8_t>(TYPE_RNR_NAK | timerCode);
+}
+
+bool
+IbAethHeader::IsAck() const
+{
+    return (m_syndrome & TYPE_MASK) == TYPE_ACK;
+}
+
+bool
+IbAethHeader::IsNak() const
+{
+    return (m_syndrome & TYPE_MASK) == TYPE_NAK;
+}
+
+bool
+IbAethHeader::IsRnrNak() const
+{
+    return (m_syndrome & TYPE_MASK) == TYPE_RNR_NAK;
+}
+
+IbAethHeader::NakCode
+IbAethHeader::GetNakCode() const
+{
+    NS_ASSERT_MSG(IsNak(), "AETH syndrome " << static_cast<uint32_t>(m_syndrome) << " is no NAK");
+    return static_cast<NakCode>(m_syndrome & VALUE_MASK);
+}
+
+uint8_t
+IbAethHeader::GetCreditCount() const
+{
+    NS_ASSERT_MSG(IsAck(), "AETH syndrome " << static_cast<uint32_t>(m_syndrome) << " is no ACK");
+    return m_syndrome & VALUE_MASK;
+}
+
+uint8_t
+IbAethHeader::GetRnrTimer() const
+{
+    NS_ASSERT_MSG(IsRnrNak(),
+                  "AETH syndrome " << static_cast<uint32_t>(m_syndrome) << " is no RNR NAK");
+    return m_syndrome & VALUE_MASK;
+}
+
+void
+IbAethHeader::Print(std::ostream& os) const
+{
+    const uint32_t value = m_syndrome & VALUE_MASK;
+    if (IsAck())
+    {
+        os << "ACK credits=" << value;
+    }
+    else if (IsNak())
+    {
+        static const char* const names[] = {"PSN_SEQUENCE_ERROR",
+                                            "INVALID_REQUEST",
+                                            "REMOTE_ACCESS_ERROR",
+                                            "REMOTE_OPERATIONAL_ERROR",
+                                            "INVALID_RD_REQUEST"};
+        os << "NAK code=" << value;
+        if (value <= INVALID_RD_REQUEST)
+        {
+            os << "(" << names[value] << ")";
+        }
+    }
+    else if (IsRnrNak())
+    {
+        os << "RNR_NAK timer=" << value;
+    }
+    else
+    {
+        os << "RESERVED syndrome=" << static_cast<uint32_t>(m_syndrome);
+    }
+    os << " msn=" << m_msn;
+}
+
+uint32_t
+IbAethHeader::GetSerializedSize() const
+{
+    return SIZE;
+}
+
+void
+IbAethHeader::Serialize(Buffer::Iterator start) const
+{
+    NS_LOG_FUNCTION(this);
+    Buffer::Iterator i = start;
+    i.WriteU8(m_syndrome);
+    i.WriteU8(static_cast<uint8_t>(m_msn >> 16));
+    i.WriteHtonU16(static_cast<uint16_t>(m_msn & 0xFFFF));
+}
+
+uint32_t
+IbAethHeader::Deserialize(Buffer::Iterator start)
+{
+    NS_LOG_FUNCTION(this);
+    Buffer::Iterator i = start;
+    m_syndrome = i.ReadU8();
+    m_msn = static_cast<uint32_t>(i.ReadU8()) << 16;
+    m_msn |= i.ReadNtohU16();
+    return SIZE;
+}
+
+} // namespace ns3

@@ -1,0 +1,75 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef IB_RETH_HEADER_H
+#define IB_RETH_HEADER_H
+
+#include "ns3/header.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * @ingroup interconnect
+ * @brief The InfiniBand RDMA Extended Transport Header (RETH), 16 bytes.
+ *
+ * Follows the BTH of RDMA WRITE First/Only and RDMA READ Request packets
+ * (IbBthHeader::HasReth) and names the remote buffer of the operation (IBTA Vol. 1, 9.3.3).
+ * Layout, in network byte order:
+ *
+ * @verbatim
+   bytes 0-7    Virtual Address (64)
+   bytes 8-11   R_Key (32)
+   bytes 12-15  DMA Length (32), in bytes, of the whole RDMA operation
+   @endverbatim
+ */
+class IbRethHeader : public Header
+{
+  public:
+    /// The serialized size of the header, in bytes.
+    static constexpr uint32_t SIZE = 16;
+
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    /// A header with every field zero.
+    IbRethHeader();
+
+    /// @param va the virtual address of the remote buffer
+    void SetVirtualAddress(uint64_t va);
+    /// @return the virtual address of the remote buffer
+    uint64_t GetVirtualAddress() const;
+
+    /// @param rkey the remote key that authorises access to the buffer
+    void SetRkey(uint32_t rkey);
+    /// @return the remote key
+    uint32_t GetRkey() const;
+
+    /// @param length the length of the whole RDMA operation, in bytes
+    void SetDmaLength(uint32_t length);
+    /// @return the length of the whole RDMA operation, in bytes
+    uint32_t GetDmaLength() const;
+
+    TypeId GetInstanceTypeId() const override;
+    void Print(std::ostream& os) const override;
+    uint32_t GetSerializedSize() const override;
+    void Serialize(Buffer::Iterator start) const override;
+    uint32_t Deserialize(Buffer::Iterator start) override;
+
+  private:
+    uint64_t m_virtualAddress; //!< Virtual Address
+    uint32_t m_rkey;           //!< R_Key
+    uint32_t m_dmaLength;      //!< DMA Length, bytes
+};
+
+} // namespace ns3
+
+#endif // IB_RETH_HEADER_H

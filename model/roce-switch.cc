@@ -1,0 +1,394 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "roce-switch.h"
+
+#include "ns3/boolean.h"
+#include "ns3/enum.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4-l3-protocol.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RoceSwitch");
+
+NS_OBJECT_ENSURE_REGISTERED(RoceSwitch);
+
+namespace
+{
+/// Tag layout handed to PfcNetDevice::Enqueue: ingress port in the low 24 bits, pool above.
+constexpr uint32_t TAG_PORT_MASK = 0xFFFFFF;
+constexpr uint32_t TAG_POOL_SHIFT = 24;
+} // namespace
+
+TypeId
+RoceSwitch::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RoceSwitch")
+            .SetParent<Object>()
+            .SetGroupName("Interconnect")
+            .AddConstructor<RoceSwitch>()
+            .AddAttribute("EcmpMode",
+                          "How a member of an ECMP group is chosen: FlowHash (5-tuple hash, one "
+                          "path per flow) or PacketSpray (round robin per packet).",
+                          EnumValue(RoceSwitch::FLOW_HASH),
+                          MakeEnumAccessor(&RoceSwitch::m_ecmpMode),
+                          MakeEnumChecker(RoceSwitch::FLOW_HASH,
+                                          "FlowHash",
+                                          RoceSwitch::PACKET_SPRAY,
+                                          "PacketSpray"))
+            .AddAttribute("EcmpSeed",
+                          "Seed of this switch's ECMP hash; give switches different seeds to "
+                          "avoid polarization (helpers use the node id).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RoceSwitch::m_seed),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("EcnAtDequeue",
+                          "Decide ECN marks when a frame leaves its queue instead of when it "
+                          "enters (the queue length is read at that moment).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RoceSwitch::m_ecnAtDequeue),
+                          MakeBooleanChecker())
+            .AddAttribute("ForwardingLatency",
+                          "Time from a frame's arrival to its entry in the egress queue (>= 0). "
+                          "Default: 0 (store-and-forward only).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RoceSwitch::m_latency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("Mmu",
+                          "The shared-buffer manager",
+                          PointerValue(),
+                          MakePointerAccessor(&RoceSwitch::m_mmu),
+                          MakePointerChecker<RoceSwitchMmu>())
+            .AddTraceSource("Drop",
+                            "A frame was dropped: the IPv4 packet and the DropCause",
+                            MakeTraceSourceAccessor(&RoceSwitch::m_dropTrace),
+                            "ns3::RoceSwitch::DropTracedCallback");
+    return tid;
+}
+
+RoceSwitch::RoceSwitch()
+    : m_ecmpMode(FLOW_HASH),
+      m_seed(0),
+      m_ecnAtDequeue(false),
+      m_initialized(false),
+      m_ecnMarks(0),
+      m_forwarded(0)
+{
+    NS_LOG_FUNCTION(this);
+    m_mmu = CreateObject<RoceSwitchMmu>();
+    m_drops.fill(0);
+}
+
+void
+RoceSwitch::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    for (auto& port : m_ports)
+    {
+        port->SetReceiveHook(PfcNetDevice::ReceiveHook());
+        port->SetDequeueCallback(PfcNetDevice::DequeueCallback());
+    }
+    m_ports.clear();
+    if (m_mmu)
+    {
+        m_mmu->Dispose();
+    }
+    m_mmu = nullptr;
+    m_routes.clear();
+    Object::DoDispose();
+}
+
+uint32_t
+RoceSwitch::AddPort(Ptr<PfcNetDevice> device)
+{
+    NS_LOG_FUNCTION(this << device);
+    NS_ABORT_MSG_IF(m_initialized, "RoceSwitch: AddPort after Initialize");
+    const uint32_t index = static_cast<uint32_t>(m_ports.size());
+    NS_ABORT_MSG_IF(index > TAG_PORT_MASK, "RoceSwitch: too many ports");
+    m_ports.push_back(device);
+    device->SetReceiveHook(MakeCallback(&RoceSwitch::Receive, this).Bind(index));
+    device->SetDequeueCallback(MakeCallback(&RoceSwitch::Dequeue, this).Bind(index));
+    return index;
+}
+
+void
+RoceSwitch::Initialize()
+{
+    NS_LOG_FUNCTION(this);
+    std::vector<DataRate> rates;
+    std::vector<Time> delays;
+    uint32_t maxFrame = 0;
+    for (const auto& port : m_ports)
+    {
+        rates.push_back(port->GetDataRate());
+        delays.push_back(port->GetChannelDelay());
+        maxFrame = std::max<uint32_t>(maxFrame, port->GetMtu() + PfcNetDevice::ETHERNET_HEADER);
+    }
+    m_mmu->Configure(rates, delays, maxFrame);
+    m_mmu->SetPauseCallback(MakeCallback(&RoceSwitch::Pause, this));
+    m_initialized = true;
+}
+
+void
+RoceSwitch::SetRoute(Ipv4Address destination, const std::vector<uint32_t>& ports)
+{
+    NS_ABORT_MSG_IF(ports.empty(), "RoceSwitch::SetRoute: empty port list for " << destination);
+    for (uint32_t p : ports)
+    {
+        NS_ABORT_MSG_IF(p >= m_ports.size(), "RoceSwitch::SetRoute: no port " << p);
+    }
+    m_routes[destination.Get()] = Route{ports, 0};
+}
+
+const std::vector<uint32_t>&
+RoceSwitch::GetRoute(Ipv4Address destination) const
+{
+    static const std::vector<uint32_t> none;
+    auto it = m_routes.find(destination.Get());
+    return it == m_routes.end() ? none : it->second.ports;
+}
+
+uint32_t
+RoceSwitch::GetNPorts() const
+{
+    return static_cast<uint32_t>(m_ports.size());
+}
+
+Ptr<PfcNetDevice>
+RoceSwitch::GetPort(uint32_t i) const
+{
+    return m_ports.at(i);
+}
+
+Ptr<RoceSwitchMmu>
+RoceSwitch::GetMmu() const
+{
+    return m_mmu;
+}
+
+uint64_t
+RoceSwitch::FlowHash(uint32_t seed,
+                     uint32_t src,
+                     uint32_t dst,
+                     uint8_t protocol,
+                     uint16_t srcPort,
+                     uint16_t dstPort)
+{
+    // Two rounds of the splitmix64 finalizer (Steele, Lea and Flood, OOPSLA 2014) over the
+    // packed tuple: every input bit affects every output bit.
+    auto mix = [](uint64_t z) {
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        return z ^ (z >> 31);
+    };
+    const uint64_t a = (static_cast<uint64_t>(src) << 32) | dst;
+    const uint64_t b = (static_cast<uint64_t>(seed) << 40) |
+                       (static_cast<uint64_t>(protocol) << 32) |
+                       (static_cast<uint64_t>(srcPort) << 16) | dstPort;
+    return mix(mix(a + 0x9e3779b97f4a7c15ULL) ^ b);
+}
+
+uint32_t
+RoceSwitch::SelectPort(Ipv4Address src,
+                       Ipv4Address dst,
+                       uint8_t protocol,
+                       uint16_t srcPort,
+                       uint16_t dstPort)
+{
+    auto it = m_routes.find(dst.Get());
+    if (it == m_routes.end())
+    {
+        return GetNPorts();
+    }
+    Route& route = it->second;
+    if (route.ports.size() == 1)
+    {
+        return route.ports[0];
+    }
+    if (m_ecmpMode == PACKET_SPRAY)
+    {
+        const uint32_t port = route.ports[route.sprayNext];
+        route.sprayNext = (route.sprayNext + 1) % route.ports.size();
+        return port;
+    }
+    const uint64_t h = FlowHash(m_seed, src.Get(), dst.Get(), protocol, srcPort, dstPort);
+    return route.ports[h % route.ports.size()];
+}
+
+bool
+RoceSwitch::Receive(uint32_t inPort,
+                    Ptr<PfcNetDevice> /* device */,
+                    Ptr<Packet> packet,
+                    uint16_t type)
+{
+    NS_LOG_FUNCTION(this << inPort << packet << type);
+    if (type != Ipv4L3Protocol::PROT_NUMBER)
+    {
+        ++m_drops[DROP_NOT_IPV4];
+        m_dropTrace(packet, DROP_NOT_IPV4);
+        return true;
+    }
+    // Parse the IPv4 header and the transport ports in place, once.
+    uint8_t b[64];
+    const uint32_t copied = packet->CopyData(b, 24);
+    const uint32_t ihl = (b[0] & 0x0F) * 4u;
+    if (copied < 20 || (b[0] >> 4) != 4 || ihl < 20)
+    {
+        ++m_drops[DROP_NOT_IPV4];
+        m_dropTrace(packet, DROP_NOT_IPV4);
+        return true;
+    }
+    if (ihl > 20)
+    {
+        packet->CopyData(b, std::min<uint32_t>(ihl + 4, sizeof(b)));
+    }
+    const uint8_t priority = static_cast<uint8_t>(b[1] >> 5); // DSCP / 8
+    const uint8_t protocol = b[9];
+    const uint32_t src =
+        (uint32_t(b[12]) << 24) | (uint32_t(b[13]) << 16) | (uint32_t(b[14]) << 8) | b[15];
+    const uint32_t dst =
+        (uint32_t(b[16]) << 24) | (uint32_t(b[17]) << 16) | (uint32_t(b[18]) << 8) | b[19];
+    uint16_t srcPort = 0;
+    uint16_t dstPort = 0;
+    if ((protocol == 6 || protocol == 17) && copied >= ihl + 4)
+    {
+        srcPort = static_cast<uint16_t>((b[ihl] << 8) | b[ihl + 1]);
+        dstPort = static_cast<uint16_t>((b[ihl + 2] << 8) | b[ihl + 3]);
+    }
+
+    const uint32_t outPort =
+        SelectPort(Ipv4Address(src), Ipv4Address(dst), protocol, srcPort, dstPort);
+    if (outPort == GetNPorts())
+    {
+        ++m_drops[DROP_NO_ROUTE];
+        m_dropTrace(packet, DROP_NO_ROUTE);
+        return true;
+    }
+    const uint32_t frameBytes = packet->GetSize() + PfcNetDevice::ETHERNET_HEADER;
+    const RoceSwitchMmu::Pool pool = m_mmu->Admit(inPort, outPort, priority, frameBytes);
+    if (pool == RoceSwitchMmu::DROPPED)
+    {
+        ++m_drops[DROP_BUFFER];
+        m_dropTrace(packet, DROP_BUFFER);
+        return true;
+    }
+    if (!m_ecnAtDequeue && (b[1] & 0x03) != 0 && (b[1] & 0x03) != 0x03 &&
+        m_mmu->ShouldMarkEcn(outPort, priority))
+    {
+        if (MarkCe(packet, false))
+        {
+            ++m_ecnMarks;
+        }
+    }
+    if (m_latency.IsZero())
+    {
+        Forward(packet, inPort, outPort, priority, pool);
+    }
+    else
+    {
+        Simulator::Schedule(m_latency,
+                            &RoceSwitch::Forward,
+                            this,
+                            packet,
+                            inPort,
+                            outPort,
+                            priority,
+                            pool);
+    }
+    return true;
+}
+
+void
+RoceSwitch::Forward(Ptr<Packet> packet,
+                    uint32_t inPort,
+                    uint32_t outPort,
+                    uint8_t priority,
+                    RoceSwitchMmu::Pool pool)
+{
+    ++m_forwarded;
+    const uint32_t tag = inPort | (static_cast<uint32_t>(pool) << TAG_POOL_SHIFT);
+    m_ports[outPort]->Enqueue(packet, priority, tag);
+}
+
+void
+RoceSwitch::Dequeue(uint32_t outPort,
+                    Ptr<PfcNetDevice> /* device */,
+                    Ptr<Packet> frame,
+                    uint8_t priority,
+                    uint32_t tag)
+{
+    const uint32_t inPort = tag & TAG_PORT_MASK;
+    const auto pool = static_cast<RoceSwitchMmu::Pool>(tag >> TAG_POOL_SHIFT);
+    if (m_ecnAtDequeue && m_mmu->ShouldMarkEcn(outPort, priority) && MarkCe(frame, true))
+    {
+        ++m_ecnMarks;
+    }
+    m_mmu->Release(inPort, outPort, priority, frame->GetSize(), pool);
+}
+
+bool
+RoceSwitch::MarkCe(Ptr<Packet> frame, bool hasEthernet)
+{
+    EthernetHeader eth(false);
+    if (hasEthernet)
+    {
+        frame->RemoveHeader(eth);
+    }
+    Ipv4Header ip;
+    frame->RemoveHeader(ip);
+    const bool capable = ip.GetEcn() == Ipv4Header::ECN_ECT0 || ip.GetEcn() == Ipv4Header::ECN_ECT1;
+    if (capable)
+    {
+        ip.SetEcn(Ipv4Header::ECN_CE);
+    }
+    frame->AddHeader(ip);
+    if (hasEthernet)
+    {
+        frame->AddHeader(eth);
+    }
+    return capable;
+}
+
+void
+RoceSwitch::Pause(uint32_t inPort, uint8_t priority, bool pause)
+{
+    m_ports[inPort]->SetIngressPause(priority, pause);
+}
+
+uint64_t
+RoceSwitch::GetDrops(DropCause cause) const
+{
+    return m_drops[cause];
+}
+
+uint64_t
+RoceSwitch::GetEcnMarks() const
+{
+    return m_ecnMarks;
+}
+
+uint64_t
+RoceSwitch::GetForwarded() const
+{
+    return m_forwarded;
+}
+
+int64_t
+RoceSwitch::AssignStreams(int64_t stream)
+{
+    return m_mmu->AssignStreams(stream);
+}
+
+} // namespace ns3

@@ -1,0 +1,194 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef ROCE_SWITCH_H
+#define ROCE_SWITCH_H
+
+#include "pfc-net-device.h"
+#include "roce-switch-mmu.h"
+
+#include "ns3/ipv4-address.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+class Node;
+
+/**
+ * @ingroup interconnect
+ * @brief An IPv4-forwarding Ethernet switch for RoCEv2 and TCP traffic, aggregated to a Node.
+ *
+ * Each frame is parsed once on arrival (IPv4 header and the UDP/TCP ports, read in place): its
+ * destination address selects an ECMP group of egress ports, a hash of the 5-tuple with this
+ * switch's seed selects the member (so a flow keeps its path), or with EcmpMode=PacketSpray the
+ * members take turns per packet. The priority is the DSCP class selector (DSCP / 8), so RoCEv2's
+ * usual DSCP 26 travels on priority 3. The frame is then charged to the buffer manager
+ * (RoceSwitchMmu), which may pause the ingress upstream (PFC), drop a lossy frame or ask for an
+ * ECN mark, and queued on the egress port. Everything that is not IPv4 is dropped and counted.
+ */
+class RoceSwitch : public Object
+{
+  public:
+    /// Why a frame was dropped.
+    enum DropCause : uint8_t
+    {
+        DROP_NO_ROUTE = 0,   //!< no route to the destination address
+        DROP_BUFFER = 1,     //!< lossy frame, buffer threshold reached
+        DROP_NOT_IPV4 = 2,   //!< not an IPv4 frame
+        DROP_CAUSE_COUNT = 3 //!< number of causes
+    };
+
+    /// How an ECMP group member is chosen.
+    enum EcmpMode
+    {
+        FLOW_HASH,   //!< hash of the 5-tuple and the switch seed: one path per flow
+        PACKET_SPRAY //!< round robin per packet
+    };
+
+    /**
+     * TracedCallback signature for drops.
+     * @param [in] packet the IPv4 packet
+     * @param [in] cause the DropCause
+     */
+    typedef void (*DropTracedCallback)(Ptr<const Packet> packet, uint8_t cause);
+
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RoceSwitch();
+
+    /**
+     * Take a port; its index is the order of the calls (0, 1, ...).
+     * @param device the port, already attached to its cable and added to the node
+     * @return the port's index
+     */
+    uint32_t AddPort(Ptr<PfcNetDevice> device);
+
+    /**
+     * Size the buffer manager for the ports added so far; call once, after the last AddPort.
+     */
+    void Initialize();
+
+    /**
+     * Install (or replace) the route to a destination address.
+     * @param destination the host address
+     * @param ports the equal-cost egress ports (one or more)
+     */
+    void SetRoute(Ipv4Address destination, const std::vector<uint32_t>& ports);
+
+    /// @return the number of ports
+    uint32_t GetNPorts() const;
+    /// @return port i
+    Ptr<PfcNetDevice> GetPort(uint32_t i) const;
+    /// @return the buffer manager
+    Ptr<RoceSwitchMmu> GetMmu() const;
+    /// @return the ECMP group towards a destination (empty if none)
+    const std::vector<uint32_t>& GetRoute(Ipv4Address destination) const;
+
+    /**
+     * The egress port the switch would choose for a flow (FlowHash mode).
+     * @param src source address
+     * @param dst destination address
+     * @param protocol IP protocol
+     * @param srcPort source port
+     * @param dstPort destination port
+     * @return the port index, or GetNPorts() if there is no route
+     */
+    uint32_t SelectPort(Ipv4Address src,
+                        Ipv4Address dst,
+                        uint8_t protocol,
+                        uint16_t srcPort,
+                        uint16_t dstPort);
+
+    /// @return frames dropped for a cause
+    uint64_t GetDrops(DropCause cause) const;
+    /// @return ECN marks made
+    uint64_t GetEcnMarks() const;
+    /// @return frames forwarded
+    uint64_t GetForwarded() const;
+
+    /**
+     * Hash used for ECMP: a 64-bit mix of the 5-tuple and a seed (deterministic across
+     * platforms).
+     * @param seed the switch seed
+     * @param src source address
+     * @param dst destination address
+     * @param protocol IP protocol
+     * @param srcPort source port
+     * @param dstPort destination port
+     * @return the hash
+     */
+    static uint64_t FlowHash(uint32_t seed,
+                             uint32_t src,
+                             uint32_t dst,
+                             uint8_t protocol,
+                             uint16_t srcPort,
+                             uint16_t dstPort);
+
+    /**
+     * Assign fixed random variable stream numbers.
+     * @param stream first stream index to use
+     * @return the number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// The route of a destination.
+    struct Route
+    {
+        std::vector<uint32_t> ports; //!< equal-cost egress ports
+        uint32_t sprayNext;          //!< next member in PacketSpray mode
+    };
+
+    /// Receive hook of every port.
+    bool Receive(uint32_t inPort, Ptr<PfcNetDevice> device, Ptr<Packet> packet, uint16_t type);
+    /// Dequeue callback of every port.
+    void Dequeue(uint32_t outPort,
+                 Ptr<PfcNetDevice> device,
+                 Ptr<Packet> frame,
+                 uint8_t priority,
+                 uint32_t tag);
+    /// Buffer manager's XOFF/XON decision.
+    void Pause(uint32_t inPort, uint8_t priority, bool pause);
+    /// Queue an admitted packet on its egress port.
+    void Forward(Ptr<Packet> packet,
+                 uint32_t inPort,
+                 uint32_t outPort,
+                 uint8_t priority,
+                 RoceSwitchMmu::Pool pool);
+    /// Set CE in the IPv4 header of a frame (Ethernet header first) that is ECN-capable.
+    static bool MarkCe(Ptr<Packet> frame, bool hasEthernet);
+
+    std::vector<Ptr<PfcNetDevice>> m_ports;         //!< ports by index
+    Ptr<RoceSwitchMmu> m_mmu;                       //!< buffer manager
+    std::unordered_map<uint32_t, Route> m_routes;   //!< destination -> group
+    EcmpMode m_ecmpMode;                            //!< member selection
+    uint32_t m_seed;                                //!< ECMP hash seed
+    bool m_ecnAtDequeue;                            //!< mark at dequeue instead of enqueue
+    Time m_latency;                                 //!< forwarding latency
+    bool m_initialized;                             //!< Initialize() done
+    std::array<uint64_t, DROP_CAUSE_COUNT> m_drops; //!< drops per cause
+    uint64_t m_ecnMarks;                            //!< CE marks
+    uint64_t m_forwarded;                           //!< frames forwarded
+
+    TracedCallback<Ptr<const Packet>, uint8_t> m_dropTrace; //!< drops
+};
+
+} // namespace ns3
+
+#endif // ROCE_SWITCH_H

@@ -1,0 +1,349 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The RC transport end to end: analytic FCTs, the three verbs, go-back-N on NAK and on timeout,
+// READ re-issue, PSN wrap-around.
+
+#include "ns3/core-module.h"
+#include "ns3/error-model.h"
+#include "ns3/ib-bth-header.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/rdma-psn.h"
+#include "ns3/roce-helper.h"
+#include "ns3/udp-header.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Loses chosen RoCEv2 data frames, picked by BTH opcode class and PSN, once each.
+class DropPsnErrorModel : public ErrorModel
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::test::DropPsnErrorModel")
+                                .SetParent<ErrorModel>()
+                                .AddConstructor<DropPsnErrorModel>();
+        return tid;
+    }
+
+    /// Lose the first frame carrying this PSN whose opcode satisfies `match`.
+    void Add(uint32_t psn, bool (*match)(uint8_t))
+    {
+        m_targets.push_back({psn, match});
+    }
+
+    uint32_t m_dropped{0}; //!< frames lost
+
+  private:
+    bool DoCorrupt(Ptr<Packet> p) override
+    {
+        Ptr<Packet> copy = p->Copy();
+        uint8_t eth[14];
+        copy->RemoveAtStart(14); // Ethernet
+        copy->CopyData(eth, 1);
+        if ((eth[0] >> 4) != 4)
+        {
+            return false;
+        }
+        Ipv4Header ip;
+        copy->RemoveHeader(ip);
+        if (ip.GetProtocol() != 17)
+        {
+            return false;
+        }
+        UdpHeader udp;
+        copy->RemoveHeader(udp);
+        IbBthHeader bth;
+        copy->RemoveHeader(bth);
+        for (auto it = m_targets.begin(); it != m_targets.end(); ++it)
+        {
+            if (it->first == bth.GetPsn() && it->second(bth.GetOpcode()))
+            {
+                m_targets.erase(it);
+                ++m_dropped;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    void DoReset() override
+    {
+    }
+
+    std::vector<std::pair<uint32_t, bool (*)(uint8_t)>> m_targets;
+};
+
+bool
+IsWriteData(uint8_t opcode)
+{
+    return IbBthHeader::IsWrite(opcode);
+}
+
+bool
+IsReadResponse(uint8_t opcode)
+{
+    return IbBthHeader::IsReadResponse(opcode);
+}
+
+/// Bytes a frame of the given size occupies on the wire.
+double
+WireNs(uint32_t frameBytes, double gbps)
+{
+    return PfcNetDevice::WireBytes(frameBytes) * 8.0 / gbps;
+}
+
+constexpr uint32_t MTU = 1024;
+constexpr uint32_t ETH = 14;
+constexpr uint32_t ROCE = 44; // IPv4 + UDP + BTH + ICRC
+constexpr uint32_t RETH = 16;
+constexpr uint32_t AETH = 4;
+
+/// Two hosts joined by one cable; host 0 holds the first device (function arguments have no
+/// evaluation order, so the hosts are created in statements of their own).
+std::pair<Ptr<PfcNetDevice>, Ptr<PfcNetDevice>>
+TwoHosts(RoceHelper& h)
+{
+    Ptr<Node> a = h.AddHost();
+    Ptr<Node> b = h.AddHost();
+    return h.Link(a, b);
+}
+
+class RdmaQueuePairTest : public ::testing::Test
+{
+  protected:
+    void TearDown() override
+    {
+        Simulator::Destroy();
+    }
+};
+
+} // namespace
+
+TEST_F(RdmaQueuePairTest, WriteOverOneLinkMatchesAnalyticFct)
+{
+    RoceHelper h;
+    h.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+    h.SetChannelAttribute("Delay", StringValue("1us"));
+    TwoHosts(h);
+    h.Finalize();
+    const uint64_t bytes = 100 * MTU;
+    h.Post(0, 1, RdmaVerb::WRITE, bytes, MicroSeconds(1), 3);
+    Simulator::Run();
+
+    // First frame carries the RETH; then back to back at line rate; then the ACK comes back.
+    const double data = WireNs(MTU + ROCE + RETH + ETH, 100) + 99 * WireNs(MTU + ROCE + ETH, 100);
+    const double expected = data + 1000 + WireNs(ROCE + AETH + ETH, 100) + 1000;
+    const FlowRecord& f = h.GetFlows().at(0);
+    ASSERT_FALSE(f.end.IsZero());
+    const double fct = (f.end - f.start).GetNanoSeconds();
+    EXPECT_NEAR(fct, expected, expected * 0.01);
+    EXPECT_NEAR(f.idealFct.GetNanoSeconds(), expected, expected * 0.01);
+    EXPECT_EQ(h.GetNic(1)->GetQueuePair(0x100)->GetBytesDelivered(), bytes);
+}
+
+TEST_F(RdmaQueuePairTest, WriteOverThreeHopsMatchesAnalyticFct)
+{
+    RoceHelper h;
+    h.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+    h.SetChannelAttribute("Delay", StringValue("2us"));
+    h.SetSwitchAttribute("ForwardingLatency", StringValue("500ns"));
+    Ptr<Node> a = h.AddHost();
+    Ptr<Node> b = h.AddHost();
+    Ptr<Node> s1 = h.AddSwitch();
+    Ptr<Node> s2 = h.AddSwitch();
+    h.Link(a, s1);
+    h.Link(s1, s2);
+    h.Link(s2, b);
+    h.Finalize();
+    const uint64_t bytes = 200 * MTU;
+    h.Post(0, 1, RdmaVerb::WRITE, bytes, MicroSeconds(1), 3);
+    Simulator::Run();
+
+    // Store and forward over 3 equal links: the first (largest) frame sets the per-hop lag.
+    const double first = WireNs(MTU + ROCE + RETH + ETH, 100);
+    const double data = first + 199 * WireNs(MTU + ROCE + ETH, 100);
+    const double forward = data + 2 * first + 3 * 2000 + 2 * 500;
+    const double ack = 3 * WireNs(ROCE + AETH + ETH, 100) + 3 * 2000 + 2 * 500;
+    const double expected = forward + ack;
+    const FlowRecord& f = h.GetFlows().at(0);
+    ASSERT_FALSE(f.end.IsZero());
+    const double fct = (f.end - f.start).GetNanoSeconds();
+    EXPECT_NEAR(fct, expected, expected * 0.01);
+    EXPECT_NEAR(f.idealFct.GetNanoSeconds(), fct, fct * 0.001);
+}
+
+TEST_F(RdmaQueuePairTest, GoodputIsPayloadOverFrame)
+{
+    RoceHelper h;
+    h.SetDeviceAttribute("DataRate", StringValue("40Gbps"));
+    h.SetQueuePairAttribute("Mtu", UintegerValue(MTU));
+    TwoHosts(h);
+    h.Finalize();
+    const uint64_t bytes = 20000 * MTU;
+    h.Post(0, 1, RdmaVerb::WRITE, bytes, Time(0), 3);
+    Simulator::Run();
+    const FlowRecord& f = h.GetFlows().at(0);
+    ASSERT_FALSE(f.end.IsZero());
+    const double goodput = bytes * 8.0 / (f.end - f.start).GetSeconds();
+    const double expected = 40e9 * MTU / PfcNetDevice::WireBytes(MTU + ROCE + ETH);
+    EXPECT_NEAR(goodput, expected, expected * 0.01);
+}
+
+TEST_F(RdmaQueuePairTest, ReadAndSendComplete)
+{
+    RoceHelper h;
+    h.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+    h.SetChannelAttribute("Delay", StringValue("1us"));
+    TwoHosts(h);
+    h.Finalize();
+    std::vector<RdmaCompletion> done;
+    auto record = [&done](const RdmaCompletion& c) { done.push_back(c); };
+    h.Post(0,
+           1,
+           RdmaVerb::READ,
+           50 * MTU + 100,
+           MicroSeconds(1),
+           3,
+           RdmaQueuePair::CompletionCallback(record));
+    h.Post(0,
+           1,
+           RdmaVerb::SEND,
+           3 * MTU,
+           MicroSeconds(200),
+           3,
+           RdmaQueuePair::CompletionCallback(record));
+    Simulator::Run();
+    ASSERT_EQ(done.size(), 2u);
+    EXPECT_EQ(done[0].verb, RdmaVerb::READ);
+    EXPECT_EQ(done[0].bytes, 50u * MTU + 100);
+    EXPECT_EQ(done[1].verb, RdmaVerb::SEND);
+    // READ: the request goes out, 51 responses come back (AETH on the first and the last).
+    const double request = WireNs(ROCE + RETH + ETH, 100) + 1000;
+    const double responses = WireNs(MTU + ROCE + AETH + ETH, 100) +
+                             49 * WireNs(MTU + ROCE + ETH, 100) +
+                             WireNs(100 + ROCE + AETH + ETH, 100) + 1000;
+    const double fct = (done[0].completed - done[0].posted).GetNanoSeconds();
+    EXPECT_NEAR(fct, request + responses, (request + responses) * 0.01);
+    // The SEND was delivered to host 1; the READ's data came back to host 0.
+    EXPECT_EQ(h.GetNic(1)->GetQueuePair(0x100)->GetBytesDelivered(), 3u * MTU);
+}
+
+TEST_F(RdmaQueuePairTest, NakTriggersGoBackN)
+{
+    RoceHelper h;
+    h.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+    auto link = TwoHosts(h);
+    Ptr<DropPsnErrorModel> em = CreateObject<DropPsnErrorModel>();
+    em->Add(10, &IsWriteData);
+    link.second->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    h.Finalize();
+    h.Post(0, 1, RdmaVerb::WRITE, 40 * MTU, Time(0), 3);
+    Simulator::Run();
+    Ptr<RdmaQueuePair> qp = h.GetNic(0)->GetQueuePair(0x100);
+    ASSERT_FALSE(h.GetFlows()[0].end.IsZero());
+    EXPECT_EQ(em->m_dropped, 1u);
+    EXPECT_EQ(qp->GetNaksReceived(), 1u);
+    EXPECT_EQ(qp->GetTimeouts(), 0u);
+    EXPECT_GE(qp->GetRetransmittedPackets(), 1u);
+    EXPECT_EQ(h.GetNic(1)->GetQueuePair(0x100)->GetBytesDelivered(), 40u * MTU);
+}
+
+TEST_F(RdmaQueuePairTest, LastPacketLostRecoversByTimeout)
+{
+    RoceHelper h;
+    h.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+    h.SetQueuePairAttribute("RetransmitTimeout", StringValue("100us"));
+    auto link = TwoHosts(h);
+    Ptr<DropPsnErrorModel> em = CreateObject<DropPsnErrorModel>();
+    em->Add(19, &IsWriteData); // the last of 20 packets
+    link.second->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    h.Finalize();
+    h.Post(0, 1, RdmaVerb::WRITE, 20 * MTU, Time(0), 3);
+    Simulator::Run();
+    Ptr<RdmaQueuePair> qp = h.GetNic(0)->GetQueuePair(0x100);
+    const FlowRecord& f = h.GetFlows()[0];
+    ASSERT_FALSE(f.end.IsZero());
+    EXPECT_EQ(qp->GetTimeouts(), 1u);
+    EXPECT_EQ(qp->GetNaksReceived(), 0u);
+    EXPECT_EQ(qp->GetRetransmittedPackets(), 1u);
+    EXPECT_GE(f.end - f.start, MicroSeconds(100));
+    EXPECT_LT(f.end - f.start, MicroSeconds(100) + 2 * f.idealFct);
+    EXPECT_EQ(h.GetNic(1)->GetQueuePair(0x100)->GetBytesDelivered(), 20u * MTU);
+}
+
+TEST_F(RdmaQueuePairTest, LostReadResponseIsReissued)
+{
+    RoceHelper h;
+    h.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+    auto link = TwoHosts(h);
+    Ptr<DropPsnErrorModel> em = CreateObject<DropPsnErrorModel>();
+    em->Add(5, &IsReadResponse);
+    link.first->SetAttribute("ReceiveErrorModel", PointerValue(em)); // responses arrive at host 0
+    h.Finalize();
+    h.Post(0, 1, RdmaVerb::READ, 30 * MTU, Time(0), 3);
+    Simulator::Run();
+    Ptr<RdmaQueuePair> qp = h.GetNic(0)->GetQueuePair(0x100);
+    ASSERT_FALSE(h.GetFlows()[0].end.IsZero());
+    EXPECT_EQ(em->m_dropped, 1u);
+    EXPECT_EQ(qp->GetTimeouts(), 0u);
+    EXPECT_EQ(qp->GetRetransmittedPackets(), 1u); // one re-issued READ request
+}
+
+TEST_F(RdmaQueuePairTest, PsnWrapsAround)
+{
+    RoceHelper h;
+    h.SetQueuePairAttribute("InitialPsn", UintegerValue(rdma::PSN_MASK - 9));
+    auto link = TwoHosts(h);
+    Ptr<DropPsnErrorModel> em = CreateObject<DropPsnErrorModel>();
+    em->Add(2, &IsWriteData); // lost after the wrap: the NAK names a PSN past 2^24
+    link.second->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    h.Finalize();
+    h.Post(0, 1, RdmaVerb::WRITE, 30 * MTU, Time(0), 3);
+    h.Post(0, 1, RdmaVerb::WRITE, 5 * MTU, Time(0), 3);
+    Simulator::Run();
+    Ptr<RdmaQueuePair> qp = h.GetNic(0)->GetQueuePair(0x100);
+    ASSERT_FALSE(h.GetFlows()[0].end.IsZero());
+    ASSERT_FALSE(h.GetFlows()[1].end.IsZero());
+    EXPECT_EQ(qp->GetSndUna(), 25u); // 0xFFFFF6 + 35 packets, modulo 2^24
+    EXPECT_EQ(qp->GetNaksReceived(), 1u);
+    EXPECT_EQ(h.GetNic(1)->GetQueuePair(0x100)->GetExpectedPsn(), 25u);
+    EXPECT_EQ(h.GetNic(1)->GetQueuePair(0x100)->GetBytesDelivered(), 35u * MTU);
+}
+
+TEST_F(RdmaQueuePairTest, MtuAboveTheLinkIsAConfigurationError)
+{
+    EXPECT_EXIT(
+        {
+            RoceHelper h;
+            h.SetDeviceAttribute("Mtu", UintegerValue(1500));
+            h.SetQueuePairAttribute("Mtu", UintegerValue(4096));
+            TwoHosts(h);
+            h.Finalize();
+            h.Post(0, 1, RdmaVerb::WRITE, 1, Time(0), 3);
+        },
+        ::testing::ExitedWithCode(1),
+        "ns3::RdmaQueuePair::Mtu = 4096.*ns3::PfcNetDevice::Mtu = 1500");
+}
+
+TEST_F(RdmaQueuePairTest, UnknownCongestionControlIsAConfigurationError)
+{
+    EXPECT_EXIT(
+        {
+            RoceHelper h;
+            h.SetNicAttribute("CongestionControl", StringValue("ns3::NoSuchCc"));
+            TwoHosts(h);
+            h.Finalize();
+            h.Post(0, 1, RdmaVerb::WRITE, 1, Time(0), 3);
+        },
+        ::testing::ExitedWithCode(1),
+        "ns3::RdmaNic::CongestionControl = \"ns3::NoSuchCc\"");
+}
