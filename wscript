@@ -45,15 +45,18 @@ HEADERS = [
 TESTS = [
     'test/ib-headers-test.cc',
     'test/pfc-header-test.cc',
+    'test/pfc-net-device-test.cc',
     'test/rdma-psn-test.cc',
     'test/rdma-queue-pair-test.cc',
     'test/roce-icrc-test.cc',
+    'test/roce-switch-test.cc',
     'test/run-record-test.cc',
     'test/source-lists-test.cc',
 ]
 
 EXAMPLES = [
     'quickstart',
+    'roce-incast',
 ]
 
 NS3_MODULES = ['core', 'network', 'internet', 'applications', 'point-to-point']

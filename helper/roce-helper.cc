@@ -456,6 +456,117 @@ RoceHelper::WriteFlowsCsv(const std::string& path) const
     return std::fclose(f) == 0;
 }
 
+RoceStatistics
+RoceHelper::CollectStatistics() const
+{
+    RoceStatistics st;
+    for (const auto& sw : m_switches)
+    {
+        st.dropsBuffer += sw->GetDrops(RoceSwitch::DROP_BUFFER);
+        st.dropsNoRoute += sw->GetDrops(RoceSwitch::DROP_NO_ROUTE);
+        st.dropsNotIpv4 += sw->GetDrops(RoceSwitch::DROP_NOT_IPV4);
+        st.ecnMarks += sw->GetEcnMarks();
+        st.headroomOverflows += sw->GetMmu()->GetHeadroomOverflows();
+        st.peakBufferBytes = std::max(st.peakBufferBytes, sw->GetMmu()->GetPeakUsed());
+    }
+    for (const auto& adj : m_adj)
+    {
+        for (const auto& e : adj)
+        {
+            st.dropsLink += e.device->GetErrorModelDrops();
+            for (uint8_t p = 0; p < PfcNetDevice::N_PRIORITIES; ++p)
+            {
+                st.pfcSent += e.device->GetPfcFramesSent(p);
+                st.pfcReceived += e.device->GetPfcFramesReceived(p);
+                st.pausedTimeNs +=
+                    static_cast<uint64_t>(e.device->GetEgressPausedTime(p).GetNanoSeconds());
+            }
+        }
+    }
+    for (const auto& nic : m_nics)
+    {
+        st.cnpsSent += nic->GetCnpsSent();
+        st.dataFrames += nic->GetDataFramesSent();
+        for (uint32_t i = 0; i < nic->GetNQueuePairs(); ++i)
+        {
+            Ptr<RdmaQueuePair> qp = nic->GetQueuePair(0x100 + i);
+            st.cnpsReceived += qp->GetCnpsReceived();
+            st.retransmitted += qp->GetRetransmittedPackets();
+            st.timeouts += qp->GetTimeouts();
+            st.naks += qp->GetNaksReceived();
+            st.bytesDelivered += qp->GetBytesDelivered();
+        }
+    }
+    for (const auto& f : m_flows)
+    {
+        ++st.messagesPosted;
+        if (!f.end.IsZero())
+        {
+            ++st.messagesCompleted;
+            if (f.verb == RdmaVerb::READ)
+            {
+                st.bytesDelivered += f.bytes;
+            }
+        }
+    }
+    return st;
+}
+
+bool
+RoceStatistics::WriteJson(const std::string& path, uint64_t events) const
+{
+    FILE* f = std::fopen(path.c_str(), "w");
+    if (!f)
+    {
+        return false;
+    }
+    const std::pair<const char*, uint64_t> fields[] = {
+        {"messagesPosted", messagesPosted},
+        {"messagesCompleted", messagesCompleted},
+        {"bytesDelivered", bytesDelivered},
+        {"dropsBuffer", dropsBuffer},
+        {"dropsNoRoute", dropsNoRoute},
+        {"dropsNotIpv4", dropsNotIpv4},
+        {"dropsLink", dropsLink},
+        {"headroomOverflows", headroomOverflows},
+        {"pfcFramesSent", pfcSent},
+        {"pfcFramesReceived", pfcReceived},
+        {"pausedTimeNs", pausedTimeNs},
+        {"ecnMarks", ecnMarks},
+        {"cnpsSent", cnpsSent},
+        {"cnpsReceived", cnpsReceived},
+        {"retransmittedPackets", retransmitted},
+        {"timeouts", timeouts},
+        {"naksReceived", naks},
+        {"dataFramesSent", dataFrames},
+        {"peakBufferBytes", peakBufferBytes},
+        {"events", events},
+    };
+    std::fprintf(f, "{\n");
+    const std::size_t n = sizeof(fields) / sizeof(fields[0]);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        std::fprintf(f,
+                     "  \"%s\": %" PRIu64 "%s\n",
+                     fields[i].first,
+                     fields[i].second,
+                     i + 1 < n ? "," : "");
+    }
+    std::fprintf(f, "}\n");
+    return std::fclose(f) == 0;
+}
+
+int64_t
+RoceHelper::AssignStreams(int64_t stream)
+{
+    int64_t used = 0;
+    for (auto& sw : m_switches)
+    {
+        used += sw->AssignStreams(stream + used);
+    }
+    return used;
+}
+
 const std::vector<FlowRecord>&
 RoceHelper::GetFlows() const
 {

@@ -42,6 +42,42 @@ struct FlowRecord
 
 /**
  * @ingroup interconnect
+ * Counters of a whole RoCEv2 network after (or during) a run.
+ */
+struct RoceStatistics
+{
+    uint64_t dropsBuffer{0};       //!< lossy frames dropped for lack of buffer (switches)
+    uint64_t dropsNoRoute{0};      //!< frames without a route (switches)
+    uint64_t dropsNotIpv4{0};      //!< non-IPv4 frames (switches)
+    uint64_t dropsLink{0};         //!< frames lost by receive error models (all ports)
+    uint64_t headroomOverflows{0}; //!< lossless frames beyond the headroom (configuration error)
+    uint64_t pfcSent{0};           //!< PFC frames sent (pause and resume), all ports
+    uint64_t pfcReceived{0};       //!< PFC frames received, all ports
+    uint64_t pausedTimeNs{0};      //!< sum over ports and priorities of time egress was paused
+    uint64_t ecnMarks{0};          //!< CE marks made by switches
+    uint64_t cnpsSent{0};          //!< CNPs sent by NICs
+    uint64_t cnpsReceived{0};      //!< CNPs received by queue pairs
+    uint64_t retransmitted{0};     //!< packets sent again
+    uint64_t timeouts{0};          //!< retransmission timeouts
+    uint64_t naks{0};              //!< NAKs received
+    uint64_t dataFrames{0};        //!< data frames sent by NICs
+    uint64_t bytesDelivered{0};    //!< payload delivered in order (WRITE/SEND at the responder,
+                                   //!< READ at the requester)
+    uint64_t messagesPosted{0};    //!< messages posted through the helper
+    uint64_t messagesCompleted{0}; //!< of which completed
+    uint64_t peakBufferBytes{0};   //!< largest switch buffer occupancy seen
+
+    /**
+     * Write as a JSON object (fixed key order, integers only: byte-identical across runs).
+     * @param path the file
+     * @param events simulator events executed so far
+     * @return true on success
+     */
+    bool WriteJson(const std::string& path, uint64_t events) const;
+};
+
+/**
+ * @ingroup interconnect
  * @brief Builds a small RoCEv2 network by hand: hosts with one RDMA NIC, switches, cables.
  *
  * Create hosts and switches, join them with Link(), then Finalize(): it gives every host an
@@ -145,6 +181,14 @@ class RoceHelper
 
     /// @return the flow records
     const std::vector<FlowRecord>& GetFlows() const;
+    /// @return the counters of all switches, ports, NICs and queue pairs now
+    RoceStatistics CollectStatistics() const;
+    /**
+     * Fix the random streams of every switch (ECN marking), for reproducible runs.
+     * @param stream the first stream index
+     * @return the number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
     /// @return all hosts
     NodeContainer GetHosts() const;
     /// @return all switches

@@ -367,6 +367,9 @@ PfcNetDevice::TryTransmit()
     {
         m_dwrrNext = (p + 1) % N_PRIORITIES; // turn over
     }
+    // The wire is taken before the owner hears of the dequeue: the owner may enqueue from the
+    // callback (a NIC refills), and that must not start another frame ahead of this one.
+    m_txBusy = true;
     if (!m_dequeueCallback.IsNull())
     {
         m_dequeueCallback(this, item.packet, p, item.tag);

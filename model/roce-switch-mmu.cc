@@ -14,6 +14,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ns3
 {
@@ -173,8 +174,8 @@ RoceSwitchMmu::Configure(const std::vector<DataRate>& rates,
             // and one we are sending ahead of the pause (2 x max frame), the pause frame itself,
             // and the 802.1Qbb response allowance (3840 bit times).
             const double oneWayBytes = rates[i].GetBitRate() * delays[i].GetSeconds() / 8.0;
-            m_headroom[i] =
-                static_cast<uint32_t>(2 * oneWayBytes) + 2 * maxFrameBytes + 64 + 3840 / 8;
+            m_headroom[i] = static_cast<uint32_t>(std::ceil(2 * oneWayBytes - 1e-6)) +
+                            2 * maxFrameBytes + 64 + 3840 / 8;
         }
         reserved += static_cast<uint64_t>(m_headroom[i]) * losslessCount;
     }

@@ -1,0 +1,231 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The lossless Ethernet port: wire time, PFC pause/resume/expiry, strict priority and DWRR.
+
+#include "ns3/core-module.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/pfc-channel.h"
+#include "ns3/pfc-header.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/roce-helper.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+namespace
+{
+
+class PfcNetDeviceTest : public ::testing::Test
+{
+  protected:
+    void SetUp() override
+    {
+        a = CreateObject<PfcNetDevice>();
+        b = CreateObject<PfcNetDevice>();
+        na = CreateObject<Node>();
+        nb = CreateObject<Node>();
+        na->AddDevice(a);
+        nb->AddDevice(b);
+        channel = CreateObject<PfcChannel>();
+        channel->SetAttribute("Delay", TimeValue(MicroSeconds(1)));
+        a->Attach(channel);
+        b->Attach(channel);
+    }
+
+    void TearDown() override
+    {
+        Simulator::Destroy();
+    }
+
+    /// An IPv4-looking packet of `bytes` bytes (only its size matters to the port).
+    static Ptr<Packet> Frame(uint32_t bytes)
+    {
+        return Create<Packet>(bytes);
+    }
+
+    Ptr<PfcNetDevice> a;
+    Ptr<PfcNetDevice> b;
+    Ptr<Node> na;
+    Ptr<Node> nb;
+    Ptr<PfcChannel> channel;
+};
+
+} // namespace
+
+TEST_F(PfcNetDeviceTest, WireTimeCountsEveryPerFrameOverhead)
+{
+    a->SetDataRate(DataRate("10Gbps"));
+    // 1000-byte frame: + FCS 4 + preamble/SFD 8 + gap 12 = 1024 bytes = 819.2 ns at 10 Gb/s.
+    EXPECT_EQ(PfcNetDevice::WireBytes(1000), 1024u);
+    EXPECT_NEAR(a->GetWireTime(1000).GetNanoSeconds(), 819, 1);
+    // A short frame is padded to 60 bytes (64 with FCS): 84 bytes on the wire.
+    EXPECT_EQ(PfcNetDevice::WireBytes(20), 84u);
+
+    Time arrival;
+    b->TraceConnectWithoutContext("MacRx", MakeCallback(+[](Time* t, Ptr<const Packet>) {
+                                               *t = Simulator::Now();
+                                           }).Bind(&arrival));
+    Simulator::Schedule(MicroSeconds(5), [this]() { a->Enqueue(Frame(986), 3, 0); });
+    Simulator::Run();
+    // 986 + 14 Ethernet header = 1000-byte frame: 819.2 ns, then 1 us of cable.
+    EXPECT_NEAR((arrival - MicroSeconds(5)).GetNanoSeconds(), 1819, 1);
+}
+
+TEST_F(PfcNetDeviceTest, PauseStopsOnlyThatPriorityAndResumeRestarts)
+{
+    uint32_t rx3 = 0;
+    uint32_t rx1 = 0;
+    b->TraceConnectWithoutContext(
+        "MacRx",
+        MakeCallback(+[](uint32_t* r3, uint32_t* r1, Ptr<const Packet> p) {
+            (p->GetSize() == 1000 ? *r3 : *r1) += 1;
+        }).Bind(&rx3, &rx1));
+    // b pauses a's priority 3 at t = 0; a queues frames on priorities 3 and 1 at 10 us.
+    Simulator::Schedule(Time(0), [this]() { b->SetIngressPause(3, true); });
+    Simulator::Schedule(MicroSeconds(10), [this]() {
+        for (int i = 0; i < 5; ++i)
+        {
+            a->Enqueue(Frame(1000), 3, 0);
+            a->Enqueue(Frame(500), 1, 0);
+        }
+    });
+    uint32_t at50Prio3 = 99;
+    uint32_t at50Prio1 = 99;
+    bool pausedAt50 = false;
+    Simulator::Schedule(MicroSeconds(50), [&]() {
+        at50Prio3 = rx3;
+        at50Prio1 = rx1;
+        pausedAt50 = a->IsEgressPaused(3);
+        b->SetIngressPause(3, false);
+    });
+    Simulator::Run();
+    EXPECT_TRUE(pausedAt50);
+    EXPECT_EQ(at50Prio3, 0u); // priority 3 held back...
+    EXPECT_EQ(at50Prio1, 5u); // ...priority 1 not
+    EXPECT_EQ(rx3, 5u);       // and released by the resume frame
+    EXPECT_FALSE(a->IsEgressPaused(3));
+    EXPECT_EQ(b->GetPfcFramesSent(3), 2u); // one pause (no refresh within 50 us), one resume
+    EXPECT_EQ(a->GetPfcFramesReceived(3), 2u);
+    EXPECT_NEAR(a->GetEgressPausedTime(3).GetMicroSeconds(), 50, 1);
+}
+
+TEST_F(PfcNetDeviceTest, PauseExpiresAfterItsQuanta)
+{
+    a->SetDataRate(DataRate("100Gbps"));
+    // Hand a a PFC frame pausing priority 3 for 1000 quanta: 1000 x 512 bits = 5.12 us at 100G.
+    auto inject = [this]() {
+        PfcHeader pfc;
+        pfc.SetPause(3, 1000);
+        Ptr<Packet> frame = Create<Packet>();
+        frame->AddHeader(pfc);
+        EthernetHeader eth(false);
+        eth.SetDestination(PfcHeader::GetMulticastAddress());
+        eth.SetSource(Mac48Address::Allocate());
+        eth.SetLengthType(PfcHeader::ETHERTYPE);
+        frame->AddHeader(eth);
+        a->Receive(frame);
+    };
+    bool at5 = false;
+    bool at53 = true;
+    Simulator::Schedule(MicroSeconds(10), inject);
+    Simulator::Schedule(NanoSeconds(15100), [&]() { at5 = a->IsEgressPaused(3); });
+    Simulator::Schedule(NanoSeconds(15130), [&]() { at53 = a->IsEgressPaused(3); });
+    Simulator::Run();
+    EXPECT_TRUE(at5);
+    EXPECT_FALSE(at53);
+}
+
+TEST_F(PfcNetDeviceTest, HeldPauseIsRefreshedBeforeItExpires)
+{
+    a->SetDataRate(DataRate("100Gbps"));
+    b->SetDataRate(DataRate("100Gbps"));
+    b->SetAttribute("PauseQuanta", UintegerValue(1000)); // 5.12 us per pause
+    bool everResumed = false;
+    Simulator::Schedule(Time(0), [this]() { b->SetIngressPause(3, true); });
+    for (int us = 2; us < 100; us += 1)
+    {
+        Simulator::Schedule(MicroSeconds(us),
+                            [&]() { everResumed = everResumed || !a->IsEgressPaused(3); });
+    }
+    Simulator::Schedule(MicroSeconds(100), [this]() { b->SetIngressPause(3, false); });
+    Simulator::Run();
+    EXPECT_FALSE(everResumed);
+    // Refreshed every half pause time (2.56 us) for 100 us, plus the resume.
+    EXPECT_NEAR(static_cast<double>(b->GetPfcFramesSent(3)), 100 / 2.56 + 1, 2);
+}
+
+TEST_F(PfcNetDeviceTest, StrictPriorityServesHighestFirst)
+{
+    std::vector<uint32_t> order;
+    a->TraceConnectWithoutContext("PhyTxBegin",
+                                  MakeCallback(+[](std::vector<uint32_t>* o, Ptr<const Packet> p) {
+                                      o->push_back(p->GetSize());
+                                  }).Bind(&order));
+    Simulator::Schedule(Time(0), [this]() {
+        a->Enqueue(Frame(100), 1, 0); // starts at once: the wire is free
+        a->Enqueue(Frame(101), 1, 0);
+        a->Enqueue(Frame(105), 5, 0);
+        a->Enqueue(Frame(103), 3, 0);
+    });
+    Simulator::Run();
+    const std::vector<uint32_t> expected = {114, 119, 117, 115};
+    EXPECT_EQ(order, expected);
+}
+
+TEST_F(PfcNetDeviceTest, DwrrSplitsTheLinkByWeight)
+{
+    a->SetAttribute("Scheduler", StringValue("Dwrr"));
+    a->SetAttribute("DwrrWeights", StringValue("1,3,1,1,1,1,1,1"));
+    uint64_t bytes[2] = {0, 0};
+    bool done = false;
+    a->TraceConnectWithoutContext(
+        "PhyTxBegin",
+        MakeCallback(+[](uint64_t* b, bool* stop, Ptr<PfcNetDevice> dev, Ptr<const Packet> p) {
+            const uint32_t size = p->GetSize();
+            if (*stop || (size != 1014 && size != 714))
+            {
+                return; // the opening frame on priority 7, or past the measurement
+            }
+            b[size == 1014 ? 0 : 1] += size;
+            // Measure while both queues are backlogged.
+            *stop = dev->GetQueueFrames(0) == 0 || dev->GetQueueFrames(1) == 0;
+        }).Bind(bytes, &done, a));
+    Simulator::Schedule(Time(0), [this]() {
+        a->Enqueue(Frame(9000), 7, 0); // occupies the wire while the queues fill
+        for (int i = 0; i < 400; ++i)
+        {
+            a->Enqueue(Frame(1000), 0, 0);
+            a->Enqueue(Frame(700), 1, 0);
+        }
+    });
+    Simulator::Run();
+    ASSERT_GT(bytes[0], 0u);
+    EXPECT_NEAR(static_cast<double>(bytes[1]) / bytes[0], 3.0, 0.15);
+}
+
+TEST(PfcNetDeviceConfig, ZeroRateIsAConfigurationError)
+{
+    EXPECT_EXIT(
+        {
+            Ptr<PfcNetDevice> d = CreateObject<PfcNetDevice>();
+            d->SetAttribute("DataRate", StringValue("0bps"));
+        },
+        ::testing::ExitedWithCode(1),
+        "ns3::PfcNetDevice::DataRate = 0bps: accepted: a rate above 0");
+}
+
+TEST(PfcNetDeviceConfig, BadDwrrWeightsAreAConfigurationError)
+{
+    EXPECT_EXIT(
+        {
+            Ptr<PfcNetDevice> d = CreateObject<PfcNetDevice>();
+            d->SetAttribute("DwrrWeights", StringValue("1,2,3"));
+        },
+        ::testing::ExitedWithCode(1),
+        "ns3::PfcNetDevice::DwrrWeights = \"1,2,3\": accepted: 8 comma-separated");
+}

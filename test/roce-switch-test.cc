@@ -1,0 +1,370 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The shared-buffer switch: lossless incast under PFC, drops and recovery without it, pause
+// propagation through two switches, ECMP, TCP next to RDMA, buffer configuration.
+
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/roce-helper.h"
+#include "ns3/udp-header.h"
+
+#include <gtest/gtest.h>
+#include <map>
+#include <set>
+
+using namespace ns3;
+
+namespace
+{
+
+class RoceSwitchTest : public ::testing::Test
+{
+  protected:
+    void TearDown() override
+    {
+        Simulator::Destroy();
+    }
+};
+
+/// N senders and one receiver (host N) on one switch.
+void
+BuildIncast(RoceHelper& h, uint32_t senders)
+{
+    std::vector<Ptr<Node>> hosts;
+    for (uint32_t i = 0; i <= senders; ++i)
+    {
+        hosts.push_back(h.AddHost());
+    }
+    Ptr<Node> sw = h.AddSwitch();
+    for (auto& host : hosts)
+    {
+        h.Link(host, sw);
+    }
+}
+
+uint64_t
+BytesDeliveredTo(RoceHelper& h, uint32_t host)
+{
+    uint64_t total = 0;
+    Ptr<RdmaNic> nic = h.GetNic(host);
+    for (uint32_t i = 0; i < nic->GetNQueuePairs(); ++i)
+    {
+        total += nic->GetQueuePair(0x100 + i)->GetBytesDelivered();
+    }
+    return total;
+}
+
+} // namespace
+
+TEST_F(RoceSwitchTest, IncastWithPfcIsLossless)
+{
+    const uint32_t senders = 8;
+    const uint64_t size = 500000;
+    RoceHelper h;
+    h.SetMmuAttribute("BufferSize", UintegerValue(1000000));
+    BuildIncast(h, senders);
+    h.Finalize();
+    for (uint32_t i = 0; i < senders; ++i)
+    {
+        h.Post(i, senders, RdmaVerb::WRITE, size, MicroSeconds(1), 3);
+    }
+    Simulator::Run();
+    const RoceStatistics st = h.CollectStatistics();
+    EXPECT_EQ(st.messagesCompleted, senders);
+    EXPECT_EQ(st.dropsBuffer + st.dropsNoRoute + st.dropsNotIpv4 + st.dropsLink, 0u);
+    EXPECT_EQ(st.headroomOverflows, 0u);
+    EXPECT_GT(st.pfcSent, 0u);
+    EXPECT_EQ(st.pfcSent, st.pfcReceived);
+    // Every byte once, in order: nothing resent, nothing out of sequence.
+    EXPECT_EQ(BytesDeliveredTo(h, senders), senders * size);
+    EXPECT_EQ(st.retransmitted, 0u);
+    EXPECT_EQ(st.naks, 0u);
+    // The peak never exceeds the buffer.
+    EXPECT_LE(st.peakBufferBytes, 1000000u);
+    // Released at the end.
+    Ptr<RoceSwitch> sw = h.GetSwitch(0);
+    for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+    {
+        EXPECT_FALSE(sw->GetPort(p)->IsIngressPaused(3)) << "port " << p;
+        EXPECT_FALSE(sw->GetMmu()->IsPaused(p, 3)) << "port " << p;
+    }
+}
+
+TEST_F(RoceSwitchTest, IncastWithoutPfcDropsAndGoBackNRecovers)
+{
+    const uint32_t senders = 8;
+    const uint64_t size = 200000;
+    RoceHelper h;
+    h.SetMmuAttribute("PfcEnabled", BooleanValue(false));
+    h.SetMmuAttribute("BufferSize", UintegerValue(100000));
+    h.SetQueuePairAttribute("RetransmitTimeout", StringValue("200us"));
+    BuildIncast(h, senders);
+    h.Finalize();
+    for (uint32_t i = 0; i < senders; ++i)
+    {
+        h.Post(i, senders, RdmaVerb::WRITE, size, MicroSeconds(1), 3);
+    }
+    Simulator::Run();
+    const RoceStatistics st = h.CollectStatistics();
+    EXPECT_GT(st.dropsBuffer, 0u);
+    EXPECT_EQ(st.pfcSent, 0u);
+    EXPECT_EQ(st.messagesCompleted, senders);
+    EXPECT_GT(st.retransmitted, 0u);
+    EXPECT_EQ(BytesDeliveredTo(h, senders), senders * size);
+}
+
+TEST_F(RoceSwitchTest, PausePropagatesUpstreamAndReleases)
+{
+    // h0..h3 -- S1 == S2 -- receiver, h4 on S2 too: S2's port to the receiver is the
+    // bottleneck; S2 pauses S1, whose queue then grows until S1 pauses its hosts.
+    RoceHelper h;
+    h.SetMmuAttribute("BufferSize", UintegerValue(600000));
+    std::vector<Ptr<Node>> hosts;
+    for (int i = 0; i < 6; ++i)
+    {
+        hosts.push_back(h.AddHost());
+    }
+    Ptr<Node> s1 = h.AddSwitch();
+    Ptr<Node> s2 = h.AddSwitch();
+    for (int i = 0; i < 4; ++i)
+    {
+        h.Link(hosts[i], s1);
+    }
+    auto trunk = h.Link(s1, s2);
+    h.Link(hosts[4], s2);
+    h.Link(hosts[5], s2);
+    h.Finalize();
+    std::map<Ptr<PfcNetDevice>, uint16_t> lastQuanta;
+    auto watch = [&lastQuanta](Ptr<PfcNetDevice> d) {
+        d->TraceConnectWithoutContext("PfcTx",
+                                      MakeCallback(+[](std::map<Ptr<PfcNetDevice>, uint16_t>* m,
+                                                       Ptr<PfcNetDevice> dev,
+                                                       uint8_t,
+                                                       uint16_t q) {
+                                          (*m)[dev] = q;
+                                      }).Bind(&lastQuanta, d));
+    };
+    Ptr<RoceSwitch> sw1 = h.GetSwitch(0);
+    Ptr<RoceSwitch> sw2 = h.GetSwitch(1);
+    for (uint32_t p = 0; p < sw1->GetNPorts(); ++p)
+    {
+        watch(sw1->GetPort(p));
+    }
+    for (uint32_t p = 0; p < sw2->GetNPorts(); ++p)
+    {
+        watch(sw2->GetPort(p));
+    }
+    for (uint32_t i = 0; i < 5; ++i)
+    {
+        h.Post(i, 5, RdmaVerb::WRITE, 1000000, MicroSeconds(1), 3);
+    }
+    Simulator::Run();
+    const RoceStatistics st = h.CollectStatistics();
+    EXPECT_EQ(st.messagesCompleted, 5u);
+    EXPECT_EQ(st.dropsBuffer, 0u);
+    EXPECT_EQ(st.headroomOverflows, 0u);
+    // S2 paused the trunk (its port towards S1)...
+    EXPECT_GT(trunk.second->GetPfcFramesSent(3), 0u);
+    EXPECT_GT(trunk.first->GetEgressPausedTime(3), Time(0));
+    // ...and S1 in turn paused the hosts behind it.
+    uint64_t s1ToHosts = 0;
+    for (uint32_t p = 0; p < 4; ++p)
+    {
+        s1ToHosts += sw1->GetPort(p)->GetPfcFramesSent(3);
+    }
+    EXPECT_GT(s1ToHosts, 0u);
+    for (int i = 0; i < 4; ++i)
+    {
+        EXPECT_GT(h.GetNic(i)->GetDevice()->GetPfcFramesReceived(3), 0u) << "host " << i;
+    }
+    // Every port that paused ended with a resume (zero quanta), and nothing is paused now.
+    for (const auto& [dev, q] : lastQuanta)
+    {
+        EXPECT_EQ(q, 0u);
+        EXPECT_FALSE(dev->IsIngressPaused(3));
+        EXPECT_FALSE(dev->GetPeer()->IsEgressPaused(3));
+    }
+    EXPECT_FALSE(lastQuanta.empty());
+}
+
+TEST(RoceSwitchEcmp, HashSpreadsFlowsEvenlyAndIsStable)
+{
+    Ptr<RoceSwitch> sw = CreateObject<RoceSwitch>();
+    std::vector<Ptr<PfcNetDevice>> ports;
+    for (int i = 0; i < 5; ++i)
+    {
+        ports.push_back(CreateObject<PfcNetDevice>());
+        sw->AddPort(ports.back());
+    }
+    sw->SetRoute(Ipv4Address("10.0.0.9"), {1, 2, 3, 4});
+    std::map<uint32_t, uint32_t> count;
+    for (uint16_t sport = 49152; sport < 49152 + 8000; ++sport)
+    {
+        const uint32_t port =
+            sw->SelectPort(Ipv4Address("10.0.0.1"), Ipv4Address("10.0.0.9"), 17, sport, 4791);
+        ++count[port];
+        // The same 5-tuple always takes the same port.
+        ASSERT_EQ(
+            port,
+            sw->SelectPort(Ipv4Address("10.0.0.1"), Ipv4Address("10.0.0.9"), 17, sport, 4791));
+    }
+    ASSERT_EQ(count.size(), 4u);
+    uint32_t lo = UINT32_MAX;
+    uint32_t hi = 0;
+    for (const auto& [port, n] : count)
+    {
+        lo = std::min(lo, n);
+        hi = std::max(hi, n);
+    }
+    EXPECT_LT(static_cast<double>(hi) / lo, 1.1);
+    // Another seed gives another assignment (switches do not polarize).
+    Ptr<RoceSwitch> other = CreateObject<RoceSwitch>();
+    other->SetAttribute("EcmpSeed", UintegerValue(7));
+    for (std::size_t i = 0; i < ports.size(); ++i)
+    {
+        other->AddPort(CreateObject<PfcNetDevice>());
+    }
+    other->SetRoute(Ipv4Address("10.0.0.9"), {1, 2, 3, 4});
+    uint32_t same = 0;
+    for (uint16_t sport = 49152; sport < 49152 + 1000; ++sport)
+    {
+        same +=
+            sw->SelectPort(Ipv4Address("10.0.0.1"), Ipv4Address("10.0.0.9"), 17, sport, 4791) ==
+            other->SelectPort(Ipv4Address("10.0.0.1"), Ipv4Address("10.0.0.9"), 17, sport, 4791);
+    }
+    EXPECT_LT(same, 400u); // ~250 expected by chance
+}
+
+TEST_F(RoceSwitchTest, EachFlowKeepsOneSpine)
+{
+    // Two leaves, four spines; 8 flows leaf 0 -> leaf 1. Every data frame of a flow must cross
+    // the same spine.
+    RoceHelper h;
+    std::vector<Ptr<Node>> hosts;
+    for (int i = 0; i < 16; ++i)
+    {
+        hosts.push_back(h.AddHost());
+    }
+    Ptr<Node> leaf0 = h.AddSwitch();
+    Ptr<Node> leaf1 = h.AddSwitch();
+    std::vector<Ptr<Node>> spines;
+    for (int i = 0; i < 4; ++i)
+    {
+        spines.push_back(h.AddSwitch());
+    }
+    for (int i = 0; i < 16; ++i)
+    {
+        h.Link(hosts[i], i < 8 ? leaf0 : leaf1);
+    }
+    for (auto& spine : spines)
+    {
+        h.Link(leaf0, spine);
+        h.Link(leaf1, spine);
+    }
+    h.Finalize();
+    std::map<uint16_t, std::set<uint32_t>> spinesOfFlow;
+    for (uint32_t s = 0; s < 4; ++s)
+    {
+        Ptr<RoceSwitch> sw = h.GetSwitch(2 + s);
+        // Port 0 of each spine faces leaf 0: frames arriving there come from leaf 0's hosts.
+        sw->GetPort(0)->TraceConnectWithoutContext(
+            "MacRx",
+            MakeCallback(+[](std::map<uint16_t, std::set<uint32_t>>* m,
+                             uint32_t spine,
+                             Ptr<const Packet> p) {
+                Ptr<Packet> c = p->Copy();
+                Ipv4Header ip;
+                c->RemoveHeader(ip);
+                UdpHeader udp;
+                c->RemoveHeader(udp);
+                (*m)[udp.GetSourcePort()].insert(spine);
+            }).Bind(&spinesOfFlow, s));
+    }
+    for (uint32_t i = 0; i < 8; ++i)
+    {
+        h.Post(i, 8 + i, RdmaVerb::WRITE, 100000, MicroSeconds(1), 3);
+    }
+    Simulator::Run();
+    ASSERT_EQ(spinesOfFlow.size(), 8u);
+    std::set<uint32_t> used;
+    for (const auto& [sport, set] : spinesOfFlow)
+    {
+        EXPECT_EQ(set.size(), 1u) << "flow with source port " << sport;
+        used.insert(set.begin(), set.end());
+    }
+    EXPECT_GE(used.size(), 2u); // 8 flows do not all hash onto one spine
+    EXPECT_EQ(h.CollectStatistics().messagesCompleted, 8u);
+}
+
+TEST_F(RoceSwitchTest, TcpAndRdmaShareALink)
+{
+    RoceHelper h;
+    h.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
+    h.SetDeviceAttribute("Mtu", UintegerValue(1500));
+    Ptr<Node> tcpSender = h.AddHost();
+    Ptr<Node> rdmaSender = h.AddHost();
+    Ptr<Node> receiver = h.AddHost();
+    Ptr<Node> sw = h.AddSwitch();
+    h.Link(tcpSender, sw);
+    h.Link(rdmaSender, sw);
+    h.Link(receiver, sw);
+    h.Finalize(true);
+    // TCP from host 0 to host 2 on priority 0 (DSCP 0), next to RDMA from host 1 on priority 3.
+    const uint64_t tcpBytes = 2000000;
+    PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), 9000));
+    ApplicationContainer sinkApp = sink.Install(receiver);
+    BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(h.GetAddress(2), 9000));
+    bulk.SetAttribute("MaxBytes", UintegerValue(tcpBytes));
+    ApplicationContainer bulkApp = bulk.Install(tcpSender);
+    bulkApp.Start(MicroSeconds(1));
+    h.Post(1, 2, RdmaVerb::WRITE, 2000000, MicroSeconds(1), 3);
+    Simulator::Stop(Seconds(1));
+    Simulator::Run();
+    EXPECT_EQ(DynamicCast<PacketSink>(sinkApp.Get(0))->GetTotalRx(), tcpBytes);
+    EXPECT_EQ(h.CollectStatistics().messagesCompleted, 1u);
+    EXPECT_GT(h.GetSwitch(0)->GetForwarded(), 2000000u / 1500);
+}
+
+TEST(RoceSwitchMmuConfig, HeadroomFollowsRateDelayAndFrame)
+{
+    Ptr<RoceSwitchMmu> mmu = CreateObject<RoceSwitchMmu>();
+    mmu->Configure({DataRate("100Gbps"), DataRate("25Gbps")},
+                   {MicroSeconds(1), MicroSeconds(2)},
+                   1514);
+    // 2 x (100 Gb/s x 1 us = 12500 B) + 2 x 1514 + 64 + 480 (3840 bit times)
+    EXPECT_EQ(mmu->GetHeadroom(0), 25000u + 3028 + 64 + 480);
+    // 2 x (25 Gb/s x 2 us = 6250 B) + ...
+    EXPECT_EQ(mmu->GetHeadroom(1), 12500u + 3028 + 64 + 480);
+    EXPECT_EQ(mmu->GetSharedSize(), 12000000u - mmu->GetHeadroom(0) - mmu->GetHeadroom(1));
+}
+
+TEST(RoceSwitchMmuConfig, BufferSmallerThanHeadroomIsAConfigurationError)
+{
+    EXPECT_EXIT(
+        {
+            Ptr<RoceSwitchMmu> mmu = CreateObject<RoceSwitchMmu>();
+            mmu->SetAttribute("BufferSize", UintegerValue(20000));
+            mmu->Configure({DataRate("100Gbps")}, {MicroSeconds(1)}, 1514);
+        },
+        ::testing::ExitedWithCode(1),
+        "ns3::RoceSwitchMmu::BufferSize = 20000: accepted: more than the headroom");
+}
+
+TEST(RoceSwitchMmuConfig, KmaxBelowKminIsAConfigurationError)
+{
+    EXPECT_EXIT(
+        {
+            Ptr<RoceSwitchMmu> mmu = CreateObject<RoceSwitchMmu>();
+            mmu->SetAttribute("EcnKmin", UintegerValue(100000));
+            mmu->SetAttribute("EcnKmax", UintegerValue(1000));
+            mmu->Configure({DataRate("100Gbps")}, {MicroSeconds(1)}, 1514);
+        },
+        ::testing::ExitedWithCode(1),
+        "ns3::RoceSwitchMmu::EcnKmax = 1000: accepted: a value >= EcnKmin");
+}
