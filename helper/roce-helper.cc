@@ -31,7 +31,8 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RoceHelper");
 
 RoceHelper::RoceHelper()
-    : m_finalized(false)
+    : m_qpMtu(0),
+      m_finalized(false)
 {
     m_deviceFactory.SetTypeId("ns3::PfcNetDevice");
     m_channelFactory.SetTypeId("ns3::PfcChannel");
@@ -227,6 +228,12 @@ RoceHelper::Finalize(bool internetStack)
     {
         sw->Initialize();
     }
+    ObjectFactory qpFactory("ns3::RdmaQueuePair");
+    for (const auto& attr : m_qpAttributes)
+    {
+        qpFactory.Set(attr.first, *attr.second);
+    }
+    m_qpMtu = qpFactory.Create<RdmaQueuePair>()->GetMtu();
     // Routes: on every switch, towards every host, all neighbours one hop closer.
     for (uint32_t h = 0; h < m_hostNode.size(); ++h)
     {
@@ -336,29 +343,38 @@ WritePcap(Ptr<PcapFileWrapper> file, Ptr<const Packet> frame)
 }
 
 /// Arrival time (relative) of the last of `frames` sent back to back over `path`.
+/// Plain time steps, not Time objects: before Simulator::Run every Time is registered with
+/// the resolution bookkeeping, which makes large vectors of them slow.
 Time
 StoreAndForward(const std::vector<uint32_t>& frames, const std::vector<Ptr<PfcNetDevice>>& path)
 {
-    std::vector<Time> ready(frames.size(), Time(0));
+    std::vector<int64_t> ready(frames.size(), 0);
     for (const auto& device : path)
     {
-        Time linkFree(0);
         Ptr<RoceSwitch> nextSwitch = device->GetPeer()->GetNode()->GetObject<RoceSwitch>();
-        Time latency(0);
+        int64_t latency = 0;
         if (nextSwitch)
         {
             TimeValue v;
             nextSwitch->GetAttribute("ForwardingLatency", v);
-            latency = v.Get();
+            latency = v.Get().GetTimeStep();
         }
+        const int64_t delay = device->GetChannelDelay().GetTimeStep();
+        int64_t linkFree = 0;
+        uint32_t lastSize = 0;
+        int64_t lastWire = 0;
         for (std::size_t j = 0; j < frames.size(); ++j)
         {
-            const Time start = std::max(ready[j], linkFree);
-            linkFree = start + device->GetWireTime(frames[j]);
-            ready[j] = linkFree + device->GetChannelDelay() + latency;
+            if (frames[j] != lastSize)
+            {
+                lastSize = frames[j];
+                lastWire = device->GetWireTime(frames[j]).GetTimeStep();
+            }
+            linkFree = std::max(ready[j], linkFree) + lastWire;
+            ready[j] = linkFree + delay + latency;
         }
     }
-    return ready.back();
+    return TimeStep(ready.back());
 }
 
 } // namespace
@@ -366,12 +382,8 @@ StoreAndForward(const std::vector<uint32_t>& frames, const std::vector<Ptr<PfcNe
 Time
 RoceHelper::IdealFct(uint32_t src, uint32_t dst, RdmaVerb verb, uint64_t bytes) const
 {
-    ObjectFactory qpFactory("ns3::RdmaQueuePair");
-    for (const auto& attr : m_qpAttributes)
-    {
-        qpFactory.Set(attr.first, *attr.second);
-    }
-    const uint32_t mtu = qpFactory.Create<RdmaQueuePair>()->GetMtu();
+    NS_ABORT_MSG_UNLESS(m_finalized, "RoceHelper::IdealFct before Finalize");
+    const uint32_t mtu = m_qpMtu;
     const uint32_t eth = PfcNetDevice::ETHERNET_HEADER;
     const uint32_t base = RdmaNic::ROCE_HEADERS + eth;
     const uint64_t packets = std::max<uint64_t>(1, (bytes + mtu - 1) / mtu);
@@ -474,6 +486,7 @@ RoceHelper::CollectStatistics() const
         for (const auto& e : adj)
         {
             st.dropsLink += e.device->GetErrorModelDrops();
+            st.packetHops += e.device->GetFramesSent();
             for (uint8_t p = 0; p < PfcNetDevice::N_PRIORITIES; ++p)
             {
                 st.pfcSent += e.device->GetPfcFramesSent(p);
@@ -540,6 +553,7 @@ RoceStatistics::WriteJson(const std::string& path, uint64_t events) const
         {"naksReceived", naks},
         {"dataFramesSent", dataFrames},
         {"peakBufferBytes", peakBufferBytes},
+        {"packetHops", packetHops},
         {"events", events},
     };
     std::fprintf(f, "{\n");

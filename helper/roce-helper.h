@@ -66,6 +66,7 @@ struct RoceStatistics
     uint64_t messagesPosted{0};    //!< messages posted through the helper
     uint64_t messagesCompleted{0}; //!< of which completed
     uint64_t peakBufferBytes{0};   //!< largest switch buffer occupancy seen
+    uint64_t packetHops{0};        //!< frames put on a wire by any port (data, ACK, CNP, PFC)
 
     /**
      * Write as a JSON object (fixed key order, integers only: byte-identical across runs).
@@ -233,6 +234,7 @@ class RoceHelper
     std::vector<Ptr<RoceSwitch>> m_switches;  //!< per switch
     std::map<std::tuple<uint32_t, uint32_t, uint8_t>, Ptr<RdmaQueuePair>> m_qps; //!< connections
     std::vector<FlowRecord> m_flows; //!< posted messages
+    uint32_t m_qpMtu;                //!< path MTU of the queue pairs
     bool m_finalized;                //!< Finalize() done
 };
 

@@ -138,7 +138,8 @@ PfcNetDevice::PfcNetDevice()
       m_dwrrNext(0),
       m_txBusy(false),
       m_queueLimitDrops(0),
-      m_errorModelDrops(0)
+      m_errorModelDrops(0),
+      m_framesSent(0)
 {
     NS_LOG_FUNCTION(this);
     m_dwrrWeight.fill(1);
@@ -382,6 +383,7 @@ PfcNetDevice::StartTransmission(Ptr<Packet> frame)
 {
     NS_LOG_FUNCTION(this << frame);
     m_txBusy = true;
+    ++m_framesSent;
     const Time txTime = GetWireTime(frame->GetSize());
     m_phyTxBeginTrace(frame);
     m_snifferTrace(frame);
@@ -610,6 +612,12 @@ uint64_t
 PfcNetDevice::GetQueueLimitDrops() const
 {
     return m_queueLimitDrops;
+}
+
+uint64_t
+PfcNetDevice::GetFramesSent() const
+{
+    return m_framesSent;
 }
 
 uint64_t

@@ -177,6 +177,8 @@ class PfcNetDevice : public NetDevice
     Time GetEgressPausedTime(uint8_t priority) const;
     /// @return frames dropped at enqueue because the queue was at QueueLimit
     uint64_t GetQueueLimitDrops() const;
+    /// @return frames this port put on the wire (data and PFC): its packet-hops
+    uint64_t GetFramesSent() const;
     /// @return frames lost on reception by the ReceiveErrorModel
     uint64_t GetErrorModelDrops() const;
 
@@ -272,6 +274,7 @@ class PfcNetDevice : public NetDevice
     std::array<uint64_t, N_PRIORITIES> m_pfcReceived;        //!< PFC frames received
     uint64_t m_queueLimitDrops;                              //!< enqueue drops
     uint64_t m_errorModelDrops;                              //!< receive error-model losses
+    uint64_t m_framesSent;                                   //!< frames put on the wire
 
     ReceiveHook m_receiveHook;                             //!< sees data frames first
     DequeueCallback m_dequeueCallback;                     //!< told of dequeues
