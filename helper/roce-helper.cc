@@ -7,6 +7,7 @@
 #include "roce-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/ipv4.h"
@@ -414,6 +415,7 @@ RoceHelper::IdealFct(uint32_t src, uint32_t dst, RdmaVerb verb, uint64_t bytes) 
 void
 RoceHelper::EnablePcapAll(const std::string& prefix)
 {
+    NS_ABORT_MSG_UNLESS(m_finalized, "RoceHelper::EnablePcapAll: call Finalize first");
     PcapHelper pcap;
     for (const auto& node : m_nodes)
     {
@@ -424,11 +426,20 @@ RoceHelper::EnablePcapAll(const std::string& prefix)
             {
                 continue;
             }
+            // Nanosecond timestamps: at 100 Gb/s a frame takes tens of nanoseconds.
+            Ptr<PcapFileWrapper> file = CreateObject<PcapFileWrapper>();
+            file->SetAttribute("NanosecMode", BooleanValue(true));
             const std::string name = pcap.GetFilenameFromDevice(prefix, device);
-            Ptr<PcapFileWrapper> file =
-                pcap.CreateFile(name, std::ios::out, PcapHelper::DLT_EN10MB);
+            file->Open(name, std::ios::out);
+            NS_ABORT_MSG_IF(file->Fail(), "RoceHelper::EnablePcapAll: cannot write " << name);
+            file->Init(PcapHelper::DLT_EN10MB, 65535, 0);
             device->TraceConnectWithoutContext("Sniffer", MakeBoundCallback(&WritePcap, file));
         }
+    }
+    // Captures carry real ICRCs.
+    for (auto& nic : m_nics)
+    {
+        nic->SetAttribute("ComputeIcrc", BooleanValue(true));
     }
 }
 

@@ -76,6 +76,13 @@ RdmaNic::GetTypeId()
                           TimeValue(MicroSeconds(50)),
                           MakeTimeAccessor(&RdmaNic::m_cnpInterval),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("ComputeIcrc",
+                          "Stamp every frame with its real ICRC (IBTA RoCEv2 invariant CRC) "
+                          "instead of 0. Costs a CRC over every packet; the pcap helpers turn "
+                          "it on so that captures carry valid ICRCs.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaNic::m_computeIcrc),
+                          MakeBooleanChecker())
             .AddTraceSource("Completion",
                             "A message of any of this NIC's queue pairs completed",
                             MakeTraceSourceAccessor(&RdmaNic::m_completionTrace),
@@ -98,6 +105,7 @@ RdmaNic::RdmaNic()
       m_cnpDscp(48),
       m_ect(true),
       m_cnpInterval(MicroSeconds(50)),
+      m_computeIcrc(false),
       m_inTrySend(false),
       m_trySendAgain(false),
       m_cnpsSent(0),
@@ -350,13 +358,17 @@ RdmaNic::AddUdpIp(Ptr<Packet> p, Ptr<RdmaQueuePair> qp, uint8_t dscp, bool ect) 
     ip.SetIdentification(0);
     ip.SetPayloadSize(p->GetSize());
     p->AddHeader(ip);
+    if (m_computeIcrc)
+    {
+        RoceIcrcTrailer::Stamp(p);
+    }
 }
 
 Ptr<Packet>
 RdmaNic::BuildPacket(Ptr<RdmaQueuePair> qp, const RdmaTxDescriptor& d) const
 {
     Ptr<Packet> p = Create<Packet>(d.payload);
-    // RoCEv2 frames carry the IBTA ICRC; its value is not modelled (always 0).
+    // The ICRC trailer: 0, or the real value when ComputeIcrc is set (see AddUdpIp).
     p->AddTrailer(RoceIcrcTrailer());
     if (d.hasAeth)
     {

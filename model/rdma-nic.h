@@ -151,6 +151,7 @@ class RdmaNic : public Object
     uint8_t m_cnpDscp;          //!< DSCP of CNPs (default 48)
     bool m_ect;                 //!< mark data ECN-capable
     Time m_cnpInterval;         //!< notification point pacing
+    bool m_computeIcrc;         //!< stamp the real ICRC (pcap fidelity)
 
     std::vector<Ptr<RdmaQueuePair>> m_qps; //!< by index
     std::vector<bool> m_inActive;          //!< in an active list
