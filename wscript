@@ -18,6 +18,7 @@ SOURCES = [
     'model/roce-icrc-trailer.cc',
     'model/roce-switch-mmu.cc',
     'model/roce-switch.cc',
+    'helper/command-line-values.cc',
     'helper/roce-helper.cc',
     'helper/run-record.cc',
 ]
@@ -38,11 +39,13 @@ HEADERS = [
     'model/roce-icrc-trailer.h',
     'model/roce-switch-mmu.h',
     'model/roce-switch.h',
+    'helper/command-line-values.h',
     'helper/roce-helper.h',
     'helper/run-record.h',
 ]
 
 TESTS = [
+    'test/command-line-values-test.cc',
     'test/ib-headers-test.cc',
     'test/pfc-header-test.cc',
     'test/pfc-net-device-test.cc',

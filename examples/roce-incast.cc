@@ -36,12 +36,12 @@ int
 main(int argc, char* argv[])
 {
     uint32_t senders = 8;
-    uint64_t flowSize = 1000000;
+    std::string flowSize = "1MB";
     bool pfc = true;
     std::string cc = "none";
     std::string rate = "100Gbps";
     std::string delay = "1us";
-    uint64_t bufferSize = 2000000;
+    std::string bufferSize = "2MB";
     uint32_t mtu = 1024;
     uint32_t seed = 1;
     uint32_t run = 1;
@@ -50,12 +50,12 @@ main(int argc, char* argv[])
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("senders", "Number of senders (1..1000)", senders);
-    cmd.AddValue("flowSize", "Bytes each sender writes (>= 1)", flowSize);
+    cmd.AddValue("flowSize", "Bytes each sender writes (>= 1; units B, KB, MB, KiB, ...)", flowSize);
     cmd.AddValue("pfc", "1: priority 3 is lossless (PFC); 0: lossy (drop-tail)", pfc);
     cmd.AddValue("cc", "Congestion control: none, or an RdmaCongestionControl TypeId name", cc);
     cmd.AddValue("rate", "Rate of every link", rate);
     cmd.AddValue("delay", "Propagation delay of every link", delay);
-    cmd.AddValue("bufferSize", "Switch buffer, bytes", bufferSize);
+    cmd.AddValue("bufferSize", "Switch buffer (bytes; units B, KB, MB, KiB, ...)", bufferSize);
     cmd.AddValue("mtu", "RDMA path MTU, payload bytes per packet (256..4096)", mtu);
     cmd.AddValue("seed", "RngSeedManager seed (>= 1)", seed);
     cmd.AddValue("run", "RngSeedManager run number", run);
@@ -67,13 +67,18 @@ main(int argc, char* argv[])
     {
         InterconnectConfigError("--senders", std::to_string(senders), "1..1000");
     }
-    if (flowSize == 0)
-    {
-        InterconnectConfigError("--flowSize", "0", "at least 1 byte");
-    }
+    const uint64_t flowBytes = CommandLineValues::Bytes("--flowSize", flowSize, 1);
+    const uint64_t bufferBytes =
+        CommandLineValues::Bytes("--bufferSize", bufferSize, 1, uint64_t{1} << 40);
+    const DataRate linkRate = CommandLineValues::Rate("--rate", rate);
+    const Time linkDelay = CommandLineValues::Duration("--delay", delay);
     if (seed == 0)
     {
         InterconnectConfigError("--seed", "0", "a seed >= 1");
+    }
+    if (mtu != 256 && mtu != 512 && mtu != 1024 && mtu != 2048 && mtu != 4096)
+    {
+        InterconnectConfigError("--mtu", std::to_string(mtu), "256, 512, 1024, 2048 or 4096");
     }
     const std::string ccTypeId = cc == "none" ? "ns3::RdmaCongestionControl" : cc;
     TypeId ccTid;
@@ -81,19 +86,16 @@ main(int argc, char* argv[])
     {
         InterconnectConfigError("--cc", cc, "none, or the TypeId name of an RdmaCongestionControl");
     }
-    DataRate linkRate;
-    if (!DataRateValue().DeserializeFromString(rate, MakeDataRateChecker()))
-    {
-        InterconnectConfigError("--rate", rate, "a rate such as 100Gbps");
-    }
     RngSeedManager::SetSeed(seed);
     RngSeedManager::SetRun(run);
 
     RoceHelper roce;
-    roce.SetDeviceAttribute("DataRate", StringValue(rate));
-    roce.SetDeviceAttribute("Mtu", UintegerValue(std::max<uint32_t>(1500, mtu + 100)));
-    roce.SetChannelAttribute("Delay", StringValue(delay));
-    roce.SetMmuAttribute("BufferSize", UintegerValue(bufferSize));
+    // The link MTU is derived: large enough for the RDMA MTU and its headers (jumbo if needed).
+    const uint32_t linkMtu = std::max<uint32_t>(1500, mtu + 100);
+    roce.SetDeviceAttribute("DataRate", DataRateValue(linkRate));
+    roce.SetDeviceAttribute("Mtu", UintegerValue(linkMtu));
+    roce.SetChannelAttribute("Delay", TimeValue(linkDelay));
+    roce.SetMmuAttribute("BufferSize", UintegerValue(bufferBytes));
     roce.SetMmuAttribute("PfcEnabled", BooleanValue(pfc));
     roce.SetNicAttribute("CongestionControl", StringValue(ccTypeId));
     roce.SetQueuePairAttribute("Mtu", UintegerValue(mtu));
@@ -113,7 +115,7 @@ main(int argc, char* argv[])
 
     for (uint32_t i = 0; i < senders; ++i)
     {
-        roce.Post(i, senders, RdmaVerb::WRITE, flowSize, MicroSeconds(1), 3);
+        roce.Post(i, senders, RdmaVerb::WRITE, flowBytes, MicroSeconds(1), 3);
     }
     if (!pcapDir.empty())
     {
@@ -144,13 +146,14 @@ main(int argc, char* argv[])
 
     RunRecord record("roce-incast");
     record.Set("senders", senders);
-    record.Set("flowSize", flowSize);
+    record.Set("flowSize", flowBytes);
     record.Set("pfc", pfc);
     record.Set("cc", ccTypeId);
-    record.Set("rate", rate);
-    record.Set("delay", delay);
-    record.Set("bufferSize", bufferSize);
+    record.Set("rate", std::to_string(linkRate.GetBitRate()) + "bps");
+    record.Set("delay", std::to_string(linkDelay.GetNanoSeconds()) + "ns");
+    record.Set("bufferSize", bufferBytes);
     record.Set("mtu", mtu);
+    record.Set("linkMtu", linkMtu);
     record.Set("pcap", pcapDir);
     record.CaptureSeed();
     record.WriteOrExit(out + "/config.json");
@@ -162,7 +165,7 @@ main(int argc, char* argv[])
     }
     std::printf("roce-incast: %u senders x %" PRIu64 " bytes, PFC %s, cc %s\n",
                 senders,
-                flowSize,
+                flowBytes,
                 pfc ? "on" : "off",
                 cc.c_str());
     std::printf("  completed %u/%u messages, delivered %" PRIu64 " bytes\n",

@@ -7,6 +7,7 @@
 #include "rdma-queue-pair.h"
 
 #include "ib-bth-header.h"
+#include "interconnect-config-error.h"
 #include "rdma-psn.h"
 
 #include "ns3/log.h"
@@ -52,7 +53,7 @@ RdmaQueuePair::GetTypeId()
                           "Path MTU: payload bytes per packet (256, 512, 1024, 2048 or 4096, as "
                           "IBTA defines). Default: 1024.",
                           UintegerValue(1024),
-                          MakeUintegerAccessor(&RdmaQueuePair::m_mtu),
+                          MakeUintegerAccessor(&RdmaQueuePair::SetMtu, &RdmaQueuePair::GetMtu),
                           MakeUintegerChecker<uint32_t>(256, 4096))
             .AddAttribute("InitialPsn",
                           "First PSN of the requester (0..2^24-1).",
@@ -774,6 +775,18 @@ uint64_t
 RdmaQueuePair::GetBytesDelivered() const
 {
     return m_delivered;
+}
+
+void
+RdmaQueuePair::SetMtu(uint32_t mtu)
+{
+    if (mtu != 256 && mtu != 512 && mtu != 1024 && mtu != 2048 && mtu != 4096)
+    {
+        InterconnectConfigError("ns3::RdmaQueuePair::Mtu",
+                                std::to_string(mtu),
+                                "256, 512, 1024, 2048 or 4096 (the IBTA path MTUs)");
+    }
+    m_mtu = mtu;
 }
 
 uint32_t

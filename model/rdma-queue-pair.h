@@ -259,6 +259,8 @@ class RdmaQueuePair : public Object
     uint64_t GetBytesDelivered() const;
     /// @return the path MTU (payload bytes per packet)
     uint32_t GetMtu() const;
+    /// @param mtu the path MTU: 256, 512, 1024, 2048 or 4096
+    void SetMtu(uint32_t mtu);
 
   protected:
     void DoDispose() override;

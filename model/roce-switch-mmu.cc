@@ -32,11 +32,11 @@ RoceSwitchMmu::GetTypeId()
             .SetGroupName("Interconnect")
             .AddConstructor<RoceSwitchMmu>()
             .AddAttribute("BufferSize",
-                          "Packet buffer of the whole switch, bytes (> 0). Default: 12 MB, the "
+                          "Packet buffer of the whole switch, bytes (1..2^40). Default: 12 MB, the "
                           "Broadcom Trident II of the DCQCN paper's testbed (SIGCOMM 2015).",
                           UintegerValue(12000000),
                           MakeUintegerAccessor(&RoceSwitchMmu::m_bufferSize),
-                          MakeUintegerChecker<uint64_t>(1))
+                          MakeUintegerChecker<uint64_t>(1, uint64_t{1} << 40))
             .AddAttribute("Headroom",
                           "Headroom reserved per (port, lossless priority), bytes; 0 computes it "
                           "from each port's rate, cable delay and the maximum frame.",

@@ -1,0 +1,64 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef COMMAND_LINE_VALUES_H
+#define COMMAND_LINE_VALUES_H
+
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * @ingroup interconnect
+ * Strict parsers for the values programs take on the command line and from scenario files.
+ *
+ * ns-3's CommandLine reads an unsigned option with `operator>>`, which turns "-5" into a huge
+ * number; these parsers reject it instead. Each one either returns the value or ends the
+ * program with InterconnectConfigError naming the option, the text and what is accepted.
+ */
+class CommandLineValues
+{
+  public:
+    /**
+     * Bytes: a non-negative integer with an optional unit: B, KB, MB, GB (10^3, 10^6, 10^9) or
+     * KiB, MiB, GiB (2^10, 2^20, 2^30), e.g. "1500", "64KB", "2MiB".
+     * @param option the option's name, for the message
+     * @param text the text to parse
+     * @param min the smallest accepted value
+     * @param max the largest accepted value
+     * @return the number of bytes
+     */
+    static uint64_t Bytes(const std::string& option,
+                          const std::string& text,
+                          uint64_t min = 0,
+                          uint64_t max = UINT64_MAX);
+
+    /**
+     * A link rate in ns-3's DataRate syntax ("100Gbps", "25Gb/s"), above 0.
+     * @param option the option's name, for the message
+     * @param text the text to parse
+     * @return the rate
+     */
+    static DataRate Rate(const std::string& option, const std::string& text);
+
+    /**
+     * A time in ns-3's Time syntax ("1us", "500ns"), at least `min`.
+     * @param option the option's name, for the message
+     * @param text the text to parse
+     * @param min the smallest accepted value
+     * @return the time
+     */
+    static Time Duration(const std::string& option, const std::string& text, Time min = Time(0));
+};
+
+} // namespace ns3
+
+#endif // COMMAND_LINE_VALUES_H

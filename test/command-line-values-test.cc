@@ -1,0 +1,62 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ns3/command-line-values.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+TEST(CommandLineValues, BytesWithUnits)
+{
+    EXPECT_EQ(CommandLineValues::Bytes("--x", "1500"), 1500u);
+    EXPECT_EQ(CommandLineValues::Bytes("--x", "64KB"), 64000u);
+    EXPECT_EQ(CommandLineValues::Bytes("--x", "2MiB"), 2u * 1024 * 1024);
+    EXPECT_EQ(CommandLineValues::Bytes("--x", "1GB"), 1000000000u);
+    EXPECT_EQ(CommandLineValues::Bytes("--x", "7B"), 7u);
+}
+
+TEST(CommandLineValues, NegativeBytesAreRejectedNotWrapped)
+{
+    EXPECT_EXIT(CommandLineValues::Bytes("--bufferSize", "-5"),
+                ::testing::ExitedWithCode(1),
+                "error: --bufferSize = -5: accepted: a whole number of bytes");
+}
+
+TEST(CommandLineValues, BytesOutOfRangeOrMalformedAreRejected)
+{
+    EXPECT_EXIT(CommandLineValues::Bytes("--flowSize", "0", 1),
+                ::testing::ExitedWithCode(1),
+                "--flowSize = 0: accepted: a whole number of bytes from 1");
+    EXPECT_EXIT(CommandLineValues::Bytes("--flowSize", "3TB"),
+                ::testing::ExitedWithCode(1),
+                "--flowSize = 3TB");
+    EXPECT_EXIT(CommandLineValues::Bytes("--flowSize", "99999999999999999999"),
+                ::testing::ExitedWithCode(1),
+                "--flowSize = 99999999999999999999");
+    EXPECT_EXIT(CommandLineValues::Bytes("--flowSize", "20000000000GiB"),
+                ::testing::ExitedWithCode(1),
+                "--flowSize = 20000000000GiB");
+}
+
+TEST(CommandLineValues, RatesAndTimes)
+{
+    EXPECT_EQ(CommandLineValues::Rate("--rate", "25Gbps").GetBitRate(), 25000000000u);
+    EXPECT_EQ(CommandLineValues::Duration("--delay", "1.5us"), NanoSeconds(1500));
+    EXPECT_EXIT(CommandLineValues::Rate("--rate", "0Gbps"),
+                ::testing::ExitedWithCode(1),
+                "--rate = 0Gbps: accepted: a rate above 0");
+    EXPECT_EXIT(CommandLineValues::Rate("--rate", "fast"),
+                ::testing::ExitedWithCode(1),
+                "--rate = fast");
+    // ns-3's Time parser aborts on such text; ours reports it.
+    EXPECT_EXIT(CommandLineValues::Duration("--delay", "soon"),
+                ::testing::ExitedWithCode(1),
+                "--delay = soon: accepted: a time of at least 0ns");
+    EXPECT_EXIT(CommandLineValues::Duration("--delay", "-1us"),
+                ::testing::ExitedWithCode(1),
+                "--delay = -1us");
+}
