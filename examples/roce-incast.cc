@@ -50,7 +50,9 @@ main(int argc, char* argv[])
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("senders", "Number of senders (1..1000)", senders);
-    cmd.AddValue("flowSize", "Bytes each sender writes (>= 1; units B, KB, MB, KiB, ...)", flowSize);
+    cmd.AddValue("flowSize",
+                 "Bytes each sender writes (>= 1; units B, KB, MB, KiB, ...)",
+                 flowSize);
     cmd.AddValue("pfc", "1: priority 3 is lossless (PFC); 0: lossy (drop-tail)", pfc);
     cmd.AddValue("cc", "Congestion control: none, or an RdmaCongestionControl TypeId name", cc);
     cmd.AddValue("rate", "Rate of every link", rate);

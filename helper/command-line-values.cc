@@ -90,8 +90,7 @@ DataRate
 CommandLineValues::Rate(const std::string& option, const std::string& text)
 {
     DataRateValue value;
-    if (!value.DeserializeFromString(text, MakeDataRateChecker()) ||
-        value.Get().GetBitRate() == 0)
+    if (!value.DeserializeFromString(text, MakeDataRateChecker()) || value.Get().GetBitRate() == 0)
     {
         InterconnectConfigError(option,
                                 text,
@@ -104,7 +103,8 @@ Time
 CommandLineValues::Duration(const std::string& option, const std::string& text, Time min)
 {
     // ns-3's own parser aborts on text it cannot read: check the form first.
-    static const std::regex form("^([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?(s|ms|us|ns|ps|fs)$");
+    static const std::regex form(
+        "^([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?(s|ms|us|ns|ps|fs)$");
     TimeValue value;
     if (!std::regex_match(text, form) || !value.DeserializeFromString(text, MakeTimeChecker()) ||
         value.Get() < min)
