@@ -86,18 +86,6 @@ main(int argc, char* argv[])
 
     Simulator::Run();
 
-    std::string error;
-    if (!CreateOutputDirectory(out, &error))
-    {
-        std::cerr << "error: --out=" << out << ": " << error << std::endl;
-        return 1;
-    }
-    if (!roce.WriteFlowsCsv(out + "/flows.csv"))
-    {
-        std::cerr << "error: cannot write " << out << "/flows.csv" << std::endl;
-        return 1;
-    }
-    roce.CollectStatistics().WriteJson(out + "/summary.json", Simulator::GetEventCount());
     RunRecord record("quickstart");
     record.Set("flowSize", bytes);
     record.Set("rate", std::to_string(linkRate.GetBitRate()) + "bps");
@@ -105,7 +93,8 @@ main(int argc, char* argv[])
     record.Set("verb", verb);
     record.Set("transport", "roce");
     record.CaptureSeed();
-    record.WriteOrExit(out + "/config.json");
+    record.CaptureAttributeDefaults("Interconnect");
+    roce.WriteOutputsOrExit(out, record);
 
     const FlowRecord& f = roce.GetFlows().at(0);
     Simulator::Destroy();

@@ -132,20 +132,6 @@ main(int argc, char* argv[])
     Simulator::Stop(Seconds(10));
     Simulator::Run();
 
-    std::string error;
-    if (!CreateOutputDirectory(out, &error))
-    {
-        std::cerr << "error: --out=" << out << ": " << error << std::endl;
-        return 1;
-    }
-    if (!roce.WriteFlowsCsv(out + "/flows.csv"))
-    {
-        std::cerr << "error: cannot write " << out << "/flows.csv" << std::endl;
-        return 1;
-    }
-    const RoceStatistics stats = roce.CollectStatistics();
-    stats.WriteJson(out + "/summary.json", Simulator::GetEventCount());
-
     RunRecord record("roce-incast");
     record.Set("senders", senders);
     record.Set("flowSize", flowBytes);
@@ -158,7 +144,9 @@ main(int argc, char* argv[])
     record.Set("linkMtu", linkMtu);
     record.Set("pcap", pcapDir);
     record.CaptureSeed();
-    record.WriteOrExit(out + "/config.json");
+    record.CaptureAttributeDefaults("Interconnect");
+    roce.WriteOutputsOrExit(out, record);
+    const RoceStatistics stats = roce.CollectStatistics();
 
     uint32_t completed = 0;
     for (const auto& f : roce.GetFlows())

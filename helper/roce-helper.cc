@@ -22,6 +22,8 @@
 #include "ns3/uinteger.h"
 
 #include <cinttypes>
+#include <cstdlib>
+#include <iostream>
 #include <cstdio>
 #include <limits>
 #include <queue>
@@ -590,6 +592,24 @@ RoceHelper::AssignStreams(int64_t stream)
         used += sw->AssignStreams(stream + used);
     }
     return used;
+}
+
+void
+RoceHelper::WriteOutputsOrExit(const std::string& dir, const RunRecord& record) const
+{
+    std::string error;
+    if (!CreateOutputDirectory(dir, &error))
+    {
+        std::cerr << "error: " << error << std::endl;
+        std::exit(1);
+    }
+    if (!WriteFlowsCsv(dir + "/flows.csv") ||
+        !CollectStatistics().WriteJson(dir + "/summary.json", Simulator::GetEventCount()))
+    {
+        std::cerr << "error: cannot write the outputs in '" << dir << "'" << std::endl;
+        std::exit(1);
+    }
+    record.WriteOrExit(dir + "/config.json");
 }
 
 const std::vector<FlowRecord>&

@@ -14,6 +14,7 @@
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/roce-switch.h"
+#include "ns3/run-record.h"
 
 #include <map>
 #include <string>
@@ -179,6 +180,15 @@ class RoceHelper
      * @return true on success
      */
     bool WriteFlowsCsv(const std::string& path) const;
+
+    /**
+     * Write a run's outputs into a directory (created if needed): flows.csv, summary.json (the
+     * statistics and the event count) and config.json (the record). On failure, print the
+     * reason and exit with status 1.
+     * @param dir the output directory
+     * @param record the run's resolved configuration and seed
+     */
+    void WriteOutputsOrExit(const std::string& dir, const RunRecord& record) const;
 
     /// @return the flow records
     const std::vector<FlowRecord>& GetFlows() const;

@@ -8,7 +8,9 @@
 
 #include "ns3/interconnect-compat.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/type-id.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -103,6 +105,31 @@ RunRecord::CaptureSeed()
 {
     Set("seed", static_cast<uint64_t>(RngSeedManager::GetSeed()));
     Set("run", static_cast<uint64_t>(RngSeedManager::GetRun()));
+}
+
+void
+RunRecord::CaptureAttributeDefaults(const std::string& group)
+{
+    std::vector<std::pair<std::string, std::string>> values;
+    for (uint16_t i = 0; i < TypeId::GetRegisteredN(); ++i)
+    {
+        const TypeId tid = TypeId::GetRegistered(i);
+        if (tid.GetGroupName() != group)
+        {
+            continue;
+        }
+        for (std::size_t a = 0; a < tid.GetAttributeN(); ++a)
+        {
+            const TypeId::AttributeInformation info = tid.GetAttribute(a);
+            values.emplace_back(tid.GetName() + "::" + info.name,
+                                info.initialValue->SerializeToString(info.checker));
+        }
+    }
+    std::sort(values.begin(), values.end());
+    for (const auto& v : values)
+    {
+        Set(v.first, v.second);
+    }
 }
 
 std::string

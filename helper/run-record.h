@@ -63,6 +63,14 @@ class RunRecord
     /// Record RngSeedManager's current seed and run number as "seed" and "run".
     void CaptureSeed();
 
+    /**
+     * Record the current default of every attribute of every TypeId in a group, as
+     * "<TypeId name>::<attribute>" keys, sorted: what --ns3::X::Y=... or Config::SetDefault
+     * changed is then part of the record.
+     * @param group the TypeId group name, e.g. "Interconnect"
+     */
+    void CaptureAttributeDefaults(const std::string& group);
+
     /// @return the record as a JSON object, one key per line, ending with a newline.
     std::string ToJson() const;
 

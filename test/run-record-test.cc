@@ -4,7 +4,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "ns3/config.h"
 #include "ns3/interconnect-compat.h"
+#include "ns3/nstime.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/run-record.h"
 
@@ -110,4 +112,14 @@ TEST(RunRecord, ReportsAnUnwritablePath)
     EXPECT_NE(error.find((dir / "file").string()), std::string::npos) << error;
     EXPECT_FALSE(CreateOutputDirectory((dir / "file").string(), &error));
     std::filesystem::remove_all(dir);
+}
+
+TEST(RunRecord, CapturesChangedAttributeDefaults)
+{
+    Config::SetDefault("ns3::PfcChannel::Delay", TimeValue(NanoSeconds(1234)));
+    RunRecord r("p");
+    r.CaptureAttributeDefaults("Interconnect");
+    EXPECT_EQ(r.GetEncoded("ns3::PfcChannel::Delay"), "\"+1234ns\"");
+    EXPECT_NE(r.GetEncoded("ns3::RoceSwitchMmu::BufferSize"), "");
+    Config::Reset();
 }
