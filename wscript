@@ -49,6 +49,7 @@ TESTS = [
     'test/ib-headers-test.cc',
     'test/pfc-header-test.cc',
     'test/pfc-net-device-test.cc',
+    'test/rdma-nic-test.cc',
     'test/rdma-psn-test.cc',
     'test/rdma-queue-pair-test.cc',
     'test/roce-icrc-test.cc',

@@ -22,9 +22,9 @@
 #include "ns3/uinteger.h"
 
 #include <cinttypes>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
-#include <cstdio>
 #include <limits>
 #include <queue>
 

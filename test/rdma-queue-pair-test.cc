@@ -347,3 +347,18 @@ TEST_F(RdmaQueuePairTest, UnknownCongestionControlIsAConfigurationError)
         ::testing::ExitedWithCode(1),
         "ns3::RdmaNic::CongestionControl = \"ns3::NoSuchCc\"");
 }
+
+TEST_F(RdmaQueuePairTest, AcksCoalesceEveryNPacketsAndAtMessageEnd)
+{
+    RoceHelper h;
+    h.SetQueuePairAttribute("AckInterval", UintegerValue(4));
+    TwoHosts(h);
+    h.Finalize();
+    // 10 packets then 3 (PSNs 0..12): ACKs after PSN 3 and 7 (every 4th), 9 (end of the first
+    // message, which resets the count) and 12 (end of the second).
+    h.Post(0, 1, RdmaVerb::WRITE, 10 * MTU, Time(0), 3);
+    h.Post(0, 1, RdmaVerb::WRITE, 3 * MTU, Time(0), 3);
+    Simulator::Run();
+    EXPECT_EQ(h.GetNic(1)->GetAcksSent(), 4u); // PSN 3, 7, 9 (end of message 1), 12 (end)
+    EXPECT_EQ(h.CollectStatistics().messagesCompleted, 2u);
+}

@@ -368,3 +368,46 @@ TEST(RoceSwitchMmuConfig, KmaxBelowKminIsAConfigurationError)
         ::testing::ExitedWithCode(1),
         "ns3::RoceSwitchMmu::EcnKmax = 1000: accepted: a value >= EcnKmin");
 }
+
+TEST_F(RoceSwitchTest, TooSmallHeadroomIsCountedNotHidden)
+{
+    // A headroom of one frame cannot absorb what is in flight when the pause is sent: the
+    // lossless frames are still admitted (never dropped) and each one beyond the headroom is
+    // counted as a configuration error.
+    RoceHelper h;
+    h.SetMmuAttribute("BufferSize", UintegerValue(300000));
+    h.SetMmuAttribute("Headroom", UintegerValue(1600));
+    h.SetChannelAttribute("Delay", StringValue("5us"));
+    BuildIncast(h, 4);
+    h.Finalize();
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        h.Post(i, 4, RdmaVerb::WRITE, 500000, Time(0), 3);
+    }
+    Simulator::Run();
+    const RoceStatistics st = h.CollectStatistics();
+    EXPECT_GT(st.headroomOverflows, 0u);
+    EXPECT_EQ(st.dropsBuffer, 0u);
+    EXPECT_EQ(st.messagesCompleted, 4u);
+    EXPECT_EQ(BytesDeliveredTo(h, 4), 4u * 500000);
+}
+
+TEST_F(RoceSwitchTest, EcnMarksAtDequeueToo)
+{
+    for (bool atDequeue : {false, true})
+    {
+        RoceHelper h;
+        h.SetSwitchAttribute("EcnAtDequeue", BooleanValue(atDequeue));
+        h.SetMmuAttribute("EcnKmin", UintegerValue(10000));
+        h.SetMmuAttribute("EcnKmax", UintegerValue(10001));
+        BuildIncast(h, 2);
+        h.Finalize();
+        h.Post(0, 2, RdmaVerb::WRITE, 300000, Time(0), 3);
+        h.Post(1, 2, RdmaVerb::WRITE, 300000, Time(0), 3);
+        Simulator::Run();
+        const RoceStatistics st = h.CollectStatistics();
+        EXPECT_GT(st.ecnMarks, 0u) << (atDequeue ? "dequeue" : "enqueue");
+        EXPECT_GT(st.cnpsSent, 0u) << (atDequeue ? "dequeue" : "enqueue");
+        Simulator::Destroy();
+    }
+}

@@ -1,0 +1,76 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The RoCEv2 NIC as DCQCN's notification point: CNPs for CE-marked data, paced per queue pair.
+
+#include "ns3/core-module.h"
+#include "ns3/roce-helper.h"
+
+#include <gtest/gtest.h>
+#include <map>
+
+using namespace ns3;
+
+namespace
+{
+
+class RdmaNicTest : public ::testing::Test
+{
+  protected:
+    void TearDown() override
+    {
+        Simulator::Destroy();
+    }
+};
+
+} // namespace
+
+TEST_F(RdmaNicTest, CnpsArePacedPerQueuePair)
+{
+    // Four senders into one port with ECN marking from the first queued byte: every data
+    // packet of every flow arrives CE-marked, yet each queue pair gets at most one CNP per
+    // CnpInterval.
+    RoceHelper h;
+    h.SetMmuAttribute("EcnKmin", UintegerValue(0));
+    h.SetMmuAttribute("EcnKmax", UintegerValue(1));
+    h.SetNicAttribute("CnpInterval", StringValue("20us"));
+    std::vector<Ptr<Node>> hosts;
+    for (int i = 0; i < 5; ++i)
+    {
+        hosts.push_back(h.AddHost());
+    }
+    Ptr<Node> sw = h.AddSwitch();
+    for (auto& host : hosts)
+    {
+        h.Link(host, sw);
+    }
+    h.Finalize();
+    std::map<uint32_t, std::vector<Time>> cnps;
+    h.GetNic(4)->TraceConnectWithoutContext(
+        "CnpSent",
+        MakeCallback(+[](std::map<uint32_t, std::vector<Time>>* m, uint32_t qpn) {
+            (*m)[qpn].push_back(Simulator::Now());
+        }).Bind(&cnps));
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        h.Post(i, 4, RdmaVerb::WRITE, 2000000, Time(0), 3);
+    }
+    Simulator::Run();
+    const RoceStatistics st = h.CollectStatistics();
+    ASSERT_GT(st.ecnMarks, 1000u);
+    ASSERT_EQ(cnps.size(), 4u);
+    for (const auto& [qpn, times] : cnps)
+    {
+        ASSERT_GE(times.size(), 5u) << "qpn " << qpn;
+        for (std::size_t i = 1; i < times.size(); ++i)
+        {
+            EXPECT_GE(times[i] - times[i - 1], MicroSeconds(20)) << "qpn " << qpn;
+        }
+    }
+    // Far fewer CNPs than marks, and every CNP reached its sender.
+    EXPECT_LT(st.cnpsSent, st.ecnMarks / 10);
+    EXPECT_EQ(st.cnpsSent, st.cnpsReceived);
+}
