@@ -59,6 +59,6 @@ cd "$tree"
 # 4. Run the quickstart example and the module's GoogleTest suites in that build.
 out=$(mktemp -d)
 ./ns3 run "quickstart --flowSize=100000 --out=$out" >&2
-grep -q '^0,0,1,100000,' "$out/flows.csv" || { echo "check-intree: quickstart wrote no flow record" >&2; exit 1; }
+grep -q '^0,0,1,write,100000,' "$out/flows.csv" || { echo "check-intree: quickstart wrote no flow record" >&2; exit 1; }
 ctest --test-dir cmake-cache/contrib/interconnect --output-on-failure -j "$JOBS"
 echo "check-intree: the module builds, runs and passes its tests inside ns-$NS3_VERSION"
