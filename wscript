@@ -5,6 +5,9 @@
 # CMakeLists.txt: the test SourceLists.CmakeAndWafAgree fails when they differ.
 
 SOURCES = [
+    'model/dcqcn-congestion-control.cc',
+    'model/dctcp-rdma-congestion-control.cc',
+    'model/hpcc-congestion-control.cc',
     'model/ib-aeth-header.cc',
     'model/ib-bth-header.cc',
     'model/ib-reth-header.cc',
@@ -13,17 +16,23 @@ SOURCES = [
     'model/pfc-header.cc',
     'model/pfc-net-device.cc',
     'model/rdma-congestion-control.cc',
+    'model/rdma-int-tag.cc',
     'model/rdma-nic.cc',
     'model/rdma-queue-pair.cc',
     'model/roce-icrc-trailer.cc',
     'model/roce-switch-mmu.cc',
     'model/roce-switch.cc',
+    'model/timely-congestion-control.cc',
     'helper/command-line-values.cc',
     'helper/roce-helper.cc',
+    'helper/roce-time-series.cc',
     'helper/run-record.cc',
 ]
 
 HEADERS = [
+    'model/dcqcn-congestion-control.h',
+    'model/dctcp-rdma-congestion-control.h',
+    'model/hpcc-congestion-control.h',
     'model/ib-aeth-header.h',
     'model/ib-bth-header.h',
     'model/ib-reth-header.h',
@@ -33,19 +42,25 @@ HEADERS = [
     'model/pfc-header.h',
     'model/pfc-net-device.h',
     'model/rdma-congestion-control.h',
+    'model/rdma-int-tag.h',
     'model/rdma-nic.h',
     'model/rdma-psn.h',
     'model/rdma-queue-pair.h',
     'model/roce-icrc-trailer.h',
     'model/roce-switch-mmu.h',
     'model/roce-switch.h',
+    'model/timely-congestion-control.h',
     'helper/command-line-values.h',
     'helper/roce-helper.h',
+    'helper/roce-time-series.h',
     'helper/run-record.h',
 ]
 
 TESTS = [
     'test/command-line-values-test.cc',
+    'test/congestion-control-test.cc',
+    'test/dcqcn-test.cc',
+    'test/hpcc-test.cc',
     'test/ib-headers-test.cc',
     'test/pfc-header-test.cc',
     'test/pfc-net-device-test.cc',
@@ -59,6 +74,8 @@ TESTS = [
 ]
 
 EXAMPLES = [
+    'cc-dumbbell',
+    'custom-congestion-control',
     'quickstart',
     'roce-incast',
 ]

@@ -155,6 +155,16 @@ RoceHelper::Link(Ptr<Node> a, Ptr<Node> b)
     return {da, db};
 }
 
+std::pair<Ptr<PfcNetDevice>, Ptr<PfcNetDevice>>
+RoceHelper::Link(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay)
+{
+    auto devices = Link(a, b);
+    devices.first->SetDataRate(rate);
+    devices.second->SetDataRate(rate);
+    devices.first->GetChannel()->SetAttribute("Delay", TimeValue(delay));
+    return devices;
+}
+
 std::vector<uint32_t>
 RoceHelper::Distances(uint32_t from) const
 {
@@ -185,7 +195,7 @@ RoceHelper::Distances(uint32_t from) const
 }
 
 void
-RoceHelper::Finalize(bool internetStack)
+RoceHelper::Finalize(bool internetStack, bool shortestPathRoutes)
 {
     NS_ABORT_MSG_IF(m_finalized, "RoceHelper::Finalize called twice");
     m_finalized = true;
@@ -238,7 +248,7 @@ RoceHelper::Finalize(bool internetStack)
     }
     m_qpMtu = qpFactory.Create<RdmaQueuePair>()->GetMtu();
     // Routes: on every switch, towards every host, all neighbours one hop closer.
-    for (uint32_t h = 0; h < m_hostNode.size(); ++h)
+    for (uint32_t h = 0; shortestPathRoutes && h < m_hostNode.size(); ++h)
     {
         const std::vector<uint32_t> dist = Distances(m_hostNode[h]);
         for (uint32_t s = 0; s < m_switchNode.size(); ++s)

@@ -122,10 +122,27 @@ class RoceHelper
     std::pair<Ptr<PfcNetDevice>, Ptr<PfcNetDevice>> Link(Ptr<Node> a, Ptr<Node> b);
 
     /**
+     * Join two nodes with a cable of its own rate and delay (the other device and channel
+     * attributes as set).
+     * @param a one node
+     * @param b the other
+     * @param rate the rate of both ports
+     * @param delay the cable's propagation delay
+     * @return the device on a, then the device on b
+     */
+    std::pair<Ptr<PfcNetDevice>, Ptr<PfcNetDevice>> Link(Ptr<Node> a,
+                                                         Ptr<Node> b,
+                                                         DataRate rate,
+                                                         Time delay);
+
+    /**
      * Addresses, NICs, switch buffers and routes. Call once, after the last Link().
      * @param internetStack also install ns-3's Internet stack on the hosts (for TCP next to RDMA)
+     * @param shortestPathRoutes install on every switch all equal-cost shortest routes to every
+     *        host; false leaves the switches without routes, for a caller that installs its own
+     *        with RoceSwitch::SetRoute (the fabric helpers do)
      */
-    void Finalize(bool internetStack = false);
+    void Finalize(bool internetStack = false, bool shortestPathRoutes = true);
 
     /**
      * Post a message from one host to another at a time.

@@ -139,7 +139,8 @@ PfcNetDevice::PfcNetDevice()
       m_txBusy(false),
       m_queueLimitDrops(0),
       m_errorModelDrops(0),
-      m_framesSent(0)
+      m_framesSent(0),
+      m_txBytes(0)
 {
     NS_LOG_FUNCTION(this);
     m_dwrrWeight.fill(1);
@@ -384,6 +385,7 @@ PfcNetDevice::StartTransmission(Ptr<Packet> frame)
     NS_LOG_FUNCTION(this << frame);
     m_txBusy = true;
     ++m_framesSent;
+    m_txBytes += WireBytes(frame->GetSize());
     const Time txTime = GetWireTime(frame->GetSize());
     m_phyTxBeginTrace(frame);
     m_snifferTrace(frame);
@@ -618,6 +620,12 @@ uint64_t
 PfcNetDevice::GetFramesSent() const
 {
     return m_framesSent;
+}
+
+uint64_t
+PfcNetDevice::GetTxBytes() const
+{
+    return m_txBytes;
 }
 
 uint64_t

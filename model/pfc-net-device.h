@@ -179,6 +179,8 @@ class PfcNetDevice : public NetDevice
     uint64_t GetQueueLimitDrops() const;
     /// @return frames this port put on the wire (data and PFC): its packet-hops
     uint64_t GetFramesSent() const;
+    /// @return bytes this port put on the wire so far, per-frame overheads included
+    uint64_t GetTxBytes() const;
     /// @return frames lost on reception by the ReceiveErrorModel
     uint64_t GetErrorModelDrops() const;
 
@@ -275,6 +277,7 @@ class PfcNetDevice : public NetDevice
     uint64_t m_queueLimitDrops;                              //!< enqueue drops
     uint64_t m_errorModelDrops;                              //!< receive error-model losses
     uint64_t m_framesSent;                                   //!< frames put on the wire
+    uint64_t m_txBytes; //!< wire bytes sent, overheads included
 
     ReceiveHook m_receiveHook;                             //!< sees data frames first
     DequeueCallback m_dequeueCallback;                     //!< told of dequeues

@@ -6,6 +6,7 @@
 
 #include "rdma-congestion-control.h"
 
+#include "interconnect-config-error.h"
 #include "rdma-queue-pair.h"
 
 #include "ns3/log.h"
@@ -33,6 +34,35 @@ RdmaCongestionControl::GetName() const
     return "none";
 }
 
+std::string
+RdmaCongestionControl::ResolveName(const std::string& option, const std::string& name)
+{
+    static const std::pair<const char*, const char*> SHORT_NAMES[] = {
+        {"none", "ns3::RdmaCongestionControl"},
+        {"dcqcn", "ns3::DcqcnCongestionControl"},
+        {"hpcc", "ns3::HpccCongestionControl"},
+        {"timely", "ns3::TimelyCongestionControl"},
+        {"dctcp", "ns3::DctcpRdmaCongestionControl"},
+    };
+    for (const auto& [shortName, typeName] : SHORT_NAMES)
+    {
+        if (name == shortName)
+        {
+            return typeName;
+        }
+    }
+    TypeId tid;
+    if (TypeId::LookupByNameFailSafe(name, &tid) &&
+        (tid == GetTypeId() || tid.IsChildOf(GetTypeId())))
+    {
+        return name;
+    }
+    InterconnectConfigError(option,
+                            name,
+                            "none, dcqcn, hpcc, timely, dctcp, or the TypeId name of a subclass "
+                            "of ns3::RdmaCongestionControl");
+}
+
 void
 RdmaCongestionControl::OnStart(Ptr<RdmaQueuePair> qp)
 {
@@ -47,8 +77,14 @@ RdmaCongestionControl::OnSend(Ptr<RdmaQueuePair> /* qp */, uint32_t /* bytes */)
 }
 
 void
-RdmaCongestionControl::OnAck(Ptr<RdmaQueuePair> /* qp */, uint32_t /* ackedBytes */, Time /* rtt */)
+RdmaCongestionControl::OnAck(Ptr<RdmaQueuePair> /* qp */, const RdmaAckInfo& /* ack */)
 {
+}
+
+bool
+RdmaCongestionControl::NeedsInt() const
+{
+    return false;
 }
 
 void

@@ -15,6 +15,20 @@ namespace ns3
 {
 
 class RdmaQueuePair;
+class RdmaIntTag;
+
+/**
+ * @ingroup interconnect
+ * What an acknowledgement tells the sender's congestion control.
+ */
+struct RdmaAckInfo
+{
+    uint32_t ackedBytes;        //!< payload bytes newly acknowledged
+    uint32_t ackPsn;            //!< every PSN before this one is now acknowledged (sndUna)
+    Time rtt;                   //!< round trip of the newest acknowledged packet (0: no sample)
+    bool ecnEcho;               //!< the acknowledged data arrived CE-marked (BECN in the ACK)
+    const RdmaIntTag* intStack; //!< path telemetry of the acknowledged packet, or nullptr
+};
 
 /**
  * @ingroup interconnect
@@ -42,6 +56,16 @@ class RdmaCongestionControl : public Object
     virtual std::string GetName() const;
 
     /**
+     * The TypeId name of an algorithm given by its short name (none, dcqcn, hpcc, timely,
+     * dctcp) or by a TypeId name of this class or a subclass. Anything else ends the program
+     * with a configuration error naming `option`.
+     * @param option the option or attribute being set, for the message
+     * @param name the short or TypeId name
+     * @return the TypeId name
+     */
+    static std::string ResolveName(const std::string& option, const std::string& name);
+
+    /**
      * The queue pair starts; set the initial rate and window.
      * @param qp the queue pair (its line rate is set)
      */
@@ -55,12 +79,14 @@ class RdmaCongestionControl : public Object
     virtual void OnSend(Ptr<RdmaQueuePair> qp, uint32_t bytes);
 
     /**
-     * An ACK acknowledged new data.
+     * An ACK (or a READ response, which acknowledges implicitly) acknowledged new data.
      * @param qp the queue pair
-     * @param ackedBytes payload bytes newly acknowledged
-     * @param rtt round trip sample of the acknowledged packet (zero if not measured)
+     * @param ack what it says
      */
-    virtual void OnAck(Ptr<RdmaQueuePair> qp, uint32_t ackedBytes, Time rtt);
+    virtual void OnAck(Ptr<RdmaQueuePair> qp, const RdmaAckInfo& ack);
+
+    /// @return true if the algorithm needs in-band telemetry (INT) on its data packets
+    virtual bool NeedsInt() const;
 
     /**
      * A congestion notification packet (CNP) arrived for this queue pair.

@@ -10,6 +10,7 @@
 #include "ib-bth-header.h"
 #include "ib-reth-header.h"
 #include "interconnect-config-error.h"
+#include "rdma-int-tag.h"
 #include "roce-icrc-trailer.h"
 
 #include "ns3/boolean.h"
@@ -186,15 +187,8 @@ RdmaNic::CreateQueuePair(Ipv4Address peer, uint8_t priority)
     h ^= h >> 13;
     const uint16_t sourcePort = static_cast<uint16_t>(49152 + (h % 16384));
     qp->Setup(qpn, m_address, peer, sourcePort, priority, m_device->GetDataRate());
-    TypeId tid;
-    if (!TypeId::LookupByNameFailSafe(m_ccTypeId, &tid) ||
-        (tid != RdmaCongestionControl::GetTypeId() &&
-         !tid.IsChildOf(RdmaCongestionControl::GetTypeId())))
-    {
-        InterconnectConfigError("ns3::RdmaNic::CongestionControl",
-                                "\"" + m_ccTypeId + "\"",
-                                "the TypeId name of ns3::RdmaCongestionControl or a subclass");
-    }
+    const TypeId tid = TypeId::LookupByName(
+        RdmaCongestionControl::ResolveName("ns3::RdmaNic::CongestionControl", m_ccTypeId));
     ObjectFactory ccFactory;
     ccFactory.SetTypeId(tid);
     qp->SetWakeCallback(MakeCallback(&RdmaNic::Activate, this).Bind(index));
@@ -385,6 +379,10 @@ RdmaNic::BuildPacket(Ptr<RdmaQueuePair> qp, const RdmaTxDescriptor& d) const
         reth.SetDmaLength(d.dmaLength);
         p->AddHeader(reth);
     }
+    if (d.payload > 0 && qp->GetCongestionControl()->NeedsInt())
+    {
+        p->AddPacketTag(RdmaIntTag()); // switches append their hops
+    }
     IbBthHeader bth;
     bth.SetOpcode(d.opcode);
     bth.SetDestQp(qp->GetPeerQpn());
@@ -396,9 +394,20 @@ RdmaNic::BuildPacket(Ptr<RdmaQueuePair> qp, const RdmaTxDescriptor& d) const
 }
 
 void
-RdmaNic::SendAck(Ptr<RdmaQueuePair> qp, uint32_t psn, bool nak, uint32_t msn)
+RdmaNic::SendAck(Ptr<RdmaQueuePair> qp,
+                 uint32_t psn,
+                 bool nak,
+                 uint32_t msn,
+                 bool ecnEcho,
+                 const RdmaIntTag* intStack)
 {
     Ptr<Packet> p = Create<Packet>();
+    if (intStack)
+    {
+        RdmaIntTag echo = *intStack;
+        echo.SetEcho(); // the ACK's path must not add to the data path's telemetry
+        p->AddPacketTag(echo);
+    }
     p->AddTrailer(RoceIcrcTrailer());
     IbAethHeader aeth;
     if (nak)
@@ -415,6 +424,7 @@ RdmaNic::SendAck(Ptr<RdmaQueuePair> qp, uint32_t psn, bool nak, uint32_t msn)
     bth.SetOpcode(IbBthHeader::RC_ACKNOWLEDGE);
     bth.SetDestQp(qp->GetPeerQpn());
     bth.SetPsn(psn);
+    bth.SetBecn(ecnEcho); // the acknowledged data was CE-marked (IBTA: BECN, as in annex A10)
     p->AddHeader(bth);
     AddUdpIp(p, qp, m_dscp, false);
     ++m_acksSent;
@@ -488,11 +498,13 @@ RdmaNic::Receive(Ptr<PfcNetDevice> /* device */, Ptr<Packet> packet, uint16_t ty
         qp->ReceiveCnp();
         return true;
     }
+    RdmaIntTag intTag;
+    const bool hasInt = packet->PeekPacketTag(intTag);
     if (opcode == IbBthHeader::RC_ACKNOWLEDGE)
     {
         IbAethHeader aeth;
         packet->RemoveHeader(aeth);
-        qp->ReceiveAck(bth.GetPsn(), aeth.IsNak());
+        qp->ReceiveAck(bth.GetPsn(), aeth.IsNak(), bth.GetBecn(), hasInt ? &intTag : nullptr);
         Activate(index);
         return true;
     }
@@ -521,10 +533,10 @@ RdmaNic::Receive(Ptr<PfcNetDevice> /* device */, Ptr<Packet> packet, uint16_t ty
     }
     const uint32_t payload = packet->GetSize() - icrc;
     const RdmaRxVerdict v =
-        qp->ReceiveRequest(opcode, bth.GetPsn(), payload, bth.GetAckRequest(), dmaLength);
+        qp->ReceiveRequest(opcode, bth.GetPsn(), payload, bth.GetAckRequest(), dmaLength, ce);
     if (v.sendAck || v.sendNak)
     {
-        SendAck(qp, v.ackPsn, v.sendNak, v.msn);
+        SendAck(qp, v.ackPsn, v.sendNak, v.msn, v.ecnEcho, hasInt ? &intTag : nullptr);
     }
     if (opcode == IbBthHeader::RC_READ_REQUEST)
     {

@@ -132,8 +132,13 @@ class RdmaNic : public Object
     void Activate(uint32_t index);
     /// Send what may be sent now.
     void TrySend();
-    /// Send an ACK or NAK.
-    void SendAck(Ptr<RdmaQueuePair> qp, uint32_t psn, bool nak, uint32_t msn);
+    /// Send an ACK or NAK (BECN = ecnEcho; INT copied from the data packet if any).
+    void SendAck(Ptr<RdmaQueuePair> qp,
+                 uint32_t psn,
+                 bool nak,
+                 uint32_t msn,
+                 bool ecnEcho,
+                 const RdmaIntTag* intStack);
     /// Send a CNP to the sender of a CE-marked packet.
     void SendCnp(Ptr<RdmaQueuePair> qp);
     /// Wrap a transport packet in UDP and IPv4 towards the queue pair's peer.

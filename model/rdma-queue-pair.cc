@@ -101,6 +101,7 @@ RdmaQueuePair::RdmaQueuePair()
       m_msn(0),
       m_unacked(0),
       m_nakSent(false),
+      m_ceSinceAck(false),
       m_retransmitted(0),
       m_timeouts(0),
       m_naks(0),
@@ -352,6 +353,21 @@ RdmaQueuePair::NextPacket(RdmaTxDescriptor& d)
     {
         ++m_retransmitted;
     }
+    // Remember when each PSN of this packet left, for RTT samples.
+    const uint32_t first = static_cast<uint32_t>(PsnDiff(d.psn, m_sndUna));
+    const uint32_t count = static_cast<uint32_t>(PsnDiff(m_sndNxt, d.psn));
+    const int64_t now = Simulator::Now().GetTimeStep();
+    for (uint32_t k = first; k < first + count; ++k)
+    {
+        if (k < m_sendTimes.size())
+        {
+            m_sendTimes[k] = now;
+        }
+        else
+        {
+            m_sendTimes.push_back(now);
+        }
+    }
     if (PsnDiff(m_sndNxt, m_highestSent) > 0)
     {
         m_highestSent = m_sndNxt;
@@ -373,7 +389,7 @@ RdmaQueuePair::OnSent(uint32_t wireBytes)
 }
 
 void
-RdmaQueuePair::Acknowledge(uint32_t newUna)
+RdmaQueuePair::Acknowledge(uint32_t newUna, bool ecnEcho, const RdmaIntTag* intStack)
 {
     // Remember the highest acknowledgement: one that lands beyond an incomplete READ still
     // counts once that READ completes.
@@ -392,22 +408,41 @@ RdmaQueuePair::Acknowledge(uint32_t newUna)
             break;
         }
     }
-    if (PsnDiff(newUna, m_sndUna) <= 0)
+    const int32_t advance = PsnDiff(newUna, m_sndUna);
+    if (advance <= 0)
     {
         return;
     }
     const uint64_t acked = StreamPosition(newUna) - StreamPosition(m_sndUna);
+    // RTT of the newest acknowledged packet: from its last transmission to now.
+    Time rtt(0);
+    if (static_cast<std::size_t>(advance) <= m_sendTimes.size())
+    {
+        rtt = TimeStep(Simulator::Now().GetTimeStep() - m_sendTimes[advance - 1]);
+    }
+    m_sendTimes.erase(m_sendTimes.begin(),
+                      m_sendTimes.begin() + std::min<std::size_t>(advance, m_sendTimes.size()));
     m_sndUna = newUna;
     if (PsnDiff(m_sndNxt, m_sndUna) < 0)
     {
         m_sndNxt = m_sndUna;
     }
     CompleteMessages();
-    if (m_cc && acked > 0)
+    if (m_cc)
     {
-        m_cc->OnAck(this, static_cast<uint32_t>(std::min<uint64_t>(acked, 0xFFFFFFFF)), Time(0));
+        const RdmaAckInfo info{static_cast<uint32_t>(std::min<uint64_t>(acked, 0xFFFFFFFF)),
+                               m_sndUna,
+                               rtt,
+                               ecnEcho,
+                               intStack};
+        m_cc->OnAck(this, info);
     }
     UpdateTimer(true);
+    // A window may have opened.
+    if (m_window != 0 && !m_wake.IsNull())
+    {
+        m_wake();
+    }
 }
 
 void
@@ -439,7 +474,7 @@ RdmaQueuePair::CompleteMessages()
 }
 
 void
-RdmaQueuePair::ReceiveAck(uint32_t psn, bool nak)
+RdmaQueuePair::ReceiveAck(uint32_t psn, bool nak, bool ecnEcho, const RdmaIntTag* intStack)
 {
     NS_LOG_FUNCTION(this << psn << nak);
     if (nak)
@@ -454,7 +489,7 @@ RdmaQueuePair::ReceiveAck(uint32_t psn, bool nak)
         GoBackN(psn);
         return;
     }
-    Acknowledge(PsnAdd(psn, 1));
+    Acknowledge(PsnAdd(psn, 1), ecnEcho, intStack);
 }
 
 void
@@ -567,9 +602,10 @@ RdmaQueuePair::ReceiveRequest(uint8_t opcode,
                               uint32_t psn,
                               uint32_t payload,
                               bool ackRequest,
-                              uint32_t dmaLength)
+                              uint32_t dmaLength,
+                              bool ce)
 {
-    RdmaRxVerdict v{false, false, false, PsnAdd(m_ePsn, rdma::PSN_MASK), m_msn};
+    RdmaRxVerdict v{false, false, false, false, PsnAdd(m_ePsn, rdma::PSN_MASK), m_msn};
     const int32_t d = PsnDiff(psn, m_ePsn);
     const bool isRead = opcode == IbBthHeader::RC_READ_REQUEST;
     const uint32_t readPackets =
@@ -620,10 +656,13 @@ RdmaQueuePair::ReceiveRequest(uint8_t opcode,
         ++m_msn;
     }
     ++m_unacked;
+    m_ceSinceAck = m_ceSinceAck || ce;
     if (last || ackRequest || m_unacked >= m_ackInterval)
     {
         m_unacked = 0;
         v.sendAck = true;
+        v.ecnEcho = m_ceSinceAck;
+        m_ceSinceAck = false;
     }
     v.ackPsn = PsnAdd(m_ePsn, rdma::PSN_MASK);
     v.msn = m_msn;

@@ -8,6 +8,7 @@
 #define RDMA_QUEUE_PAIR_H
 
 #include "rdma-congestion-control.h"
+#include "rdma-int-tag.h"
 
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
@@ -81,6 +82,7 @@ struct RdmaRxVerdict
     bool accepted;   //!< in order: payload delivered
     bool sendAck;    //!< send an ACK for ackPsn
     bool sendNak;    //!< send a PSN-sequence-error NAK (ackPsn is then the expected PSN)
+    bool ecnEcho;    //!< the acknowledged data arrived CE-marked (set BECN in the ACK)
     uint32_t ackPsn; //!< the PSN to acknowledge (ePSN - 1), or the expected PSN of a NAK
     uint32_t msn;    //!< the MSN to report
 };
@@ -181,10 +183,16 @@ class RdmaQueuePair : public Object
      * An ACK or NAK arrived.
      * @param psn the BTH PSN of the ACK
      * @param nak true for a PSN-sequence-error NAK
+     * @param ecnEcho the ACK's BECN bit: the acknowledged data was CE-marked
+     * @param intStack path telemetry echoed by the ACK, or nullptr
      */
-    void ReceiveAck(uint32_t psn, bool nak);
+    void ReceiveAck(uint32_t psn,
+                    bool nak,
+                    bool ecnEcho = false,
+                    const RdmaIntTag* intStack = nullptr);
     /**
-     * A READ response arrived.
+     * A READ response arrived. (Its congestion signals concern the responder's sending: the
+     * NIC answers a CE mark with a CNP to the responder; nothing reaches this end's CC.)
      * @param psn its PSN
      * @param payload its payload bytes
      */
@@ -200,13 +208,15 @@ class RdmaQueuePair : public Object
      * @param payload payload bytes
      * @param ackRequest BTH AckReq bit
      * @param dmaLength RETH DMA length (READ requests)
+     * @param ce the packet arrived CE-marked (echoed in the next ACK)
      * @return what to answer
      */
     RdmaRxVerdict ReceiveRequest(uint8_t opcode,
                                  uint32_t psn,
                                  uint32_t payload,
                                  bool ackRequest,
-                                 uint32_t dmaLength);
+                                 uint32_t dmaLength,
+                                 bool ce = false);
 
     // Congestion-control interface.
     /// @return the NIC's line rate
@@ -296,8 +306,14 @@ class RdmaQueuePair : public Object
     uint64_t StreamPosition(uint32_t psn) const;
     /// @return the message holding psn, or nullptr
     Message* FindMessage(uint32_t psn);
-    /// Advance sndUna to newUna (clamped at incomplete READs) and complete messages.
-    void Acknowledge(uint32_t newUna);
+    /**
+     * Advance sndUna to newUna (clamped at incomplete READs), complete messages and tell the
+     * congestion control.
+     * @param newUna the new oldest unacknowledged PSN
+     * @param ecnEcho the acknowledgement reports CE
+     * @param intStack its path telemetry, or nullptr
+     */
+    void Acknowledge(uint32_t newUna, bool ecnEcho = false, const RdmaIntTag* intStack = nullptr);
     /// Complete finished messages at the head of the queue.
     void CompleteMessages();
     /**
@@ -334,6 +350,7 @@ class RdmaQueuePair : public Object
     uint32_t m_sndUna;               //!< oldest unacknowledged PSN
     uint32_t m_highestSent;          //!< one past the highest PSN ever sent
     uint32_t m_ackHigh;              //!< highest cumulative acknowledgement seen (one past)
+    std::deque<int64_t> m_sendTimes; //!< last send time (time steps) of PSNs from sndUna on
     DataRate m_rate;                 //!< current rate
     uint64_t m_window;               //!< window, bytes (0 = none)
     Time m_nextSend;                 //!< earliest next transmission
@@ -346,6 +363,7 @@ class RdmaQueuePair : public Object
     uint32_t m_msn;                 //!< message sequence number
     uint32_t m_unacked;             //!< packets received since the last ACK
     bool m_nakSent;                 //!< NAK sent for the current gap
+    bool m_ceSinceAck;              //!< CE-marked data received since the last ACK
     std::deque<ReadJob> m_readJobs; //!< READ responses to send
 
     // statistics

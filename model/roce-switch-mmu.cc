@@ -211,7 +211,18 @@ RoceSwitchMmu::GetPauseThreshold() const
 RoceSwitchMmu::Pool
 RoceSwitchMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t bytes)
 {
-    NS_ASSERT(inPort < m_headroom.size() && outPort < m_headroom.size() && priority < 8);
+    return Admit(inPort, priority, outPort, priority, bytes);
+}
+
+RoceSwitchMmu::Pool
+RoceSwitchMmu::Admit(uint32_t inPort,
+                     uint8_t priority,
+                     uint32_t outPort,
+                     uint8_t outPriority,
+                     uint32_t bytes)
+{
+    NS_ASSERT(inPort < m_headroom.size() && outPort < m_headroom.size() && priority < 8 &&
+              outPriority < 8);
     Pool pool;
     if (IsLossless(priority))
     {
@@ -251,7 +262,8 @@ RoceSwitchMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t priority, uint32
         const uint64_t freeShared = m_sharedSize - std::min(m_sharedSize, m_sharedUsed);
         const uint64_t limit =
             static_cast<uint64_t>(m_lossyAlpha * static_cast<double>(freeShared));
-        if (m_egressBytes[outPort][priority] + bytes > limit || m_sharedUsed + bytes > m_sharedSize)
+        if (m_egressBytes[outPort][outPriority] + bytes > limit ||
+            m_sharedUsed + bytes > m_sharedSize)
         {
             ++m_bufferDrops;
             return DROPPED;
@@ -260,7 +272,7 @@ RoceSwitchMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t priority, uint32
         m_ingressShared[inPort][priority] += bytes;
         m_sharedUsed += bytes;
     }
-    m_egressBytes[outPort][priority] += bytes;
+    m_egressBytes[outPort][outPriority] += bytes;
     m_peakUsed = std::max(m_peakUsed, m_sharedUsed + m_headroomUsedTotal);
     return pool;
 }
@@ -272,8 +284,19 @@ RoceSwitchMmu::Release(uint32_t inPort,
                        uint32_t bytes,
                        Pool pool)
 {
+    Release(inPort, priority, outPort, priority, bytes, pool);
+}
+
+void
+RoceSwitchMmu::Release(uint32_t inPort,
+                       uint8_t priority,
+                       uint32_t outPort,
+                       uint8_t outPriority,
+                       uint32_t bytes,
+                       Pool pool)
+{
     NS_ASSERT(pool != DROPPED);
-    m_egressBytes[outPort][priority] -= bytes;
+    m_egressBytes[outPort][outPriority] -= bytes;
     if (pool == SHARED)
     {
         m_ingressShared[inPort][priority] -= bytes;

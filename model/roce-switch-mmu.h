@@ -93,6 +93,24 @@ class RoceSwitchMmu : public Object
     Pool Admit(uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t bytes);
 
     /**
+     * Charge an arriving frame that leaves on another priority than it came in on (a switch's
+     * priority remap): the ingress accounting, PFC and the lossless decision follow the priority
+     * it arrived on (the one the upstream can pause), the egress accounting, lossy drop and ECN
+     * the priority it is queued on.
+     * @param inPort ingress port
+     * @param priority the priority the frame arrived on
+     * @param outPort egress port
+     * @param outPriority the priority it is queued on
+     * @param bytes the frame's size
+     * @return the pool it was charged to, or DROPPED
+     */
+    Pool Admit(uint32_t inPort,
+               uint8_t priority,
+               uint32_t outPort,
+               uint8_t outPriority,
+               uint32_t bytes);
+
+    /**
      * Release a frame that left its egress queue.
      * @param inPort ingress port
      * @param outPort egress port
@@ -101,6 +119,22 @@ class RoceSwitchMmu : public Object
      * @param pool what Admit() returned
      */
     void Release(uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t bytes, Pool pool);
+
+    /**
+     * Release a frame admitted with the five-argument Admit().
+     * @param inPort ingress port
+     * @param priority the priority it arrived on
+     * @param outPort egress port
+     * @param outPriority the priority it was queued on
+     * @param bytes the frame's size
+     * @param pool what Admit() returned
+     */
+    void Release(uint32_t inPort,
+                 uint8_t priority,
+                 uint32_t outPort,
+                 uint8_t outPriority,
+                 uint32_t bytes,
+                 Pool pool);
 
     /**
      * @param outPort egress port

@@ -6,6 +6,8 @@
 
 #include "roce-switch.h"
 
+#include "rdma-int-tag.h"
+
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/ethernet-header.h"
@@ -29,6 +31,11 @@ namespace
 /// Tag layout handed to PfcNetDevice::Enqueue: ingress port in the low 24 bits, pool above.
 constexpr uint32_t TAG_PORT_MASK = 0xFFFFFF;
 constexpr uint32_t TAG_POOL_SHIFT = 24;
+constexpr uint32_t TAG_POOL_MASK = 0x3;
+/// A frame moved to another priority (SetPriorityRemap) also carries the priority it arrived
+/// on, which its ingress accounting is kept under: bit 26 set, the priority in bits 27..29.
+constexpr uint32_t TAG_REMAPPED = 1u << 26;
+constexpr uint32_t TAG_IN_PRIORITY_SHIFT = 27;
 } // namespace
 
 TypeId
@@ -54,6 +61,13 @@ RoceSwitch::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&RoceSwitch::m_seed),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("IntEnabled",
+                          "Append in-band telemetry (egress bytes sent, queue length, time, line "
+                          "rate) to data packets that carry an RdmaIntTag, as HPCC needs; "
+                          "packets without the tag are untouched.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RoceSwitch::m_intEnabled),
+                          MakeBooleanChecker())
             .AddAttribute("EcnAtDequeue",
                           "Decide ECN marks when a frame leaves its queue instead of when it "
                           "enters (the queue length is read at that moment).",
@@ -82,9 +96,11 @@ RoceSwitch::RoceSwitch()
     : m_ecmpMode(FLOW_HASH),
       m_seed(0),
       m_ecnAtDequeue(false),
+      m_intEnabled(true),
       m_initialized(false),
       m_ecnMarks(0),
-      m_forwarded(0)
+      m_forwarded(0),
+      m_remapped(0)
 {
     NS_LOG_FUNCTION(this);
     m_mmu = CreateObject<RoceSwitchMmu>();
@@ -276,6 +292,15 @@ RoceSwitch::Receive(uint32_t inPort,
         m_dropTrace(packet, DROP_NO_ROUTE);
         return true;
     }
+    if (!m_remap.empty())
+    {
+        const uint8_t outPriority =
+            m_remap[(inPort * GetNPorts() + outPort) * PfcNetDevice::N_PRIORITIES + priority];
+        if (outPriority != priority)
+        {
+            return ReceiveRemapped(packet, inPort, outPort, priority, outPriority);
+        }
+    }
     const uint32_t frameBytes = packet->GetSize() + PfcNetDevice::ETHERNET_HEADER;
     const RoceSwitchMmu::Pool pool = m_mmu->Admit(inPort, outPort, priority, frameBytes);
     if (pool == RoceSwitchMmu::DROPPED)
@@ -310,6 +335,97 @@ RoceSwitch::Receive(uint32_t inPort,
     return true;
 }
 
+bool
+RoceSwitch::ReceiveRemapped(Ptr<Packet> packet,
+                            uint32_t inPort,
+                            uint32_t outPort,
+                            uint8_t inPriority,
+                            uint8_t outPriority)
+{
+    const uint32_t frameBytes = packet->GetSize() + PfcNetDevice::ETHERNET_HEADER;
+    const RoceSwitchMmu::Pool pool =
+        m_mmu->Admit(inPort, inPriority, outPort, outPriority, frameBytes);
+    if (pool == RoceSwitchMmu::DROPPED)
+    {
+        ++m_drops[DROP_BUFFER];
+        m_dropTrace(packet, DROP_BUFFER);
+        return true;
+    }
+    // One header rewrite for the new class selector and, if due, the CE mark.
+    Ipv4Header ip;
+    packet->RemoveHeader(ip);
+    ip.SetTos(static_cast<uint8_t>((outPriority << 5) | (ip.GetTos() & 0x1F)));
+    const bool capable = ip.GetEcn() == Ipv4Header::ECN_ECT0 || ip.GetEcn() == Ipv4Header::ECN_ECT1;
+    if (!m_ecnAtDequeue && capable && m_mmu->ShouldMarkEcn(outPort, outPriority))
+    {
+        ip.SetEcn(Ipv4Header::ECN_CE);
+        ++m_ecnMarks;
+    }
+    packet->AddHeader(ip);
+    ++m_remapped;
+    // The priority it arrived on rides in the tag, for Release() at dequeue.
+    const uint32_t tagPort =
+        inPort | TAG_REMAPPED | (static_cast<uint32_t>(inPriority) << TAG_IN_PRIORITY_SHIFT);
+    if (m_latency.IsZero())
+    {
+        Forward(packet, tagPort, outPort, outPriority, pool);
+    }
+    else
+    {
+        Simulator::Schedule(m_latency,
+                            &RoceSwitch::Forward,
+                            this,
+                            packet,
+                            tagPort,
+                            outPort,
+                            outPriority,
+                            pool);
+    }
+    return true;
+}
+
+void
+RoceSwitch::SetPriorityRemap(uint32_t inPort,
+                             uint32_t outPort,
+                             uint8_t fromPriority,
+                             uint8_t toPriority)
+{
+    NS_LOG_FUNCTION(this << inPort << outPort << +fromPriority << +toPriority);
+    NS_ABORT_MSG_UNLESS(m_initialized, "RoceSwitch::SetPriorityRemap before Initialize");
+    NS_ABORT_MSG_IF(inPort >= GetNPorts() || outPort >= GetNPorts(),
+                    "RoceSwitch::SetPriorityRemap: no port " << std::max(inPort, outPort));
+    NS_ABORT_MSG_IF(fromPriority >= PfcNetDevice::N_PRIORITIES ||
+                        toPriority >= PfcNetDevice::N_PRIORITIES,
+                    "RoceSwitch::SetPriorityRemap: priorities are 0..7");
+    if (m_remap.empty())
+    {
+        const std::size_t n = GetNPorts();
+        m_remap.resize(n * n * PfcNetDevice::N_PRIORITIES);
+        for (std::size_t i = 0; i < m_remap.size(); ++i)
+        {
+            m_remap[i] = static_cast<uint8_t>(i % PfcNetDevice::N_PRIORITIES);
+        }
+    }
+    m_remap[(inPort * GetNPorts() + outPort) * PfcNetDevice::N_PRIORITIES + fromPriority] =
+        toPriority;
+}
+
+uint8_t
+RoceSwitch::GetPriorityRemap(uint32_t inPort, uint32_t outPort, uint8_t priority) const
+{
+    if (m_remap.empty())
+    {
+        return priority;
+    }
+    return m_remap.at((inPort * GetNPorts() + outPort) * PfcNetDevice::N_PRIORITIES + priority);
+}
+
+uint64_t
+RoceSwitch::GetRemapped() const
+{
+    return m_remapped;
+}
+
 void
 RoceSwitch::Forward(Ptr<Packet> packet,
                     uint32_t inPort,
@@ -330,12 +446,36 @@ RoceSwitch::Dequeue(uint32_t outPort,
                     uint32_t tag)
 {
     const uint32_t inPort = tag & TAG_PORT_MASK;
-    const auto pool = static_cast<RoceSwitchMmu::Pool>(tag >> TAG_POOL_SHIFT);
+    const auto pool = static_cast<RoceSwitchMmu::Pool>((tag >> TAG_POOL_SHIFT) & TAG_POOL_MASK);
     if (m_ecnAtDequeue && m_mmu->ShouldMarkEcn(outPort, priority) && MarkCe(frame, true))
     {
         ++m_ecnMarks;
     }
-    m_mmu->Release(inPort, outPort, priority, frame->GetSize(), pool);
+    if (tag & TAG_REMAPPED)
+    {
+        const auto inPriority = static_cast<uint8_t>((tag >> TAG_IN_PRIORITY_SHIFT) & 0x7);
+        m_mmu->Release(inPort, inPriority, outPort, priority, frame->GetSize(), pool);
+    }
+    else
+    {
+        m_mmu->Release(inPort, outPort, priority, frame->GetSize(), pool);
+    }
+    if (m_intEnabled)
+    {
+        RdmaIntTag tag;
+        // The tag grows by a hop: remove and add it (ReplacePacketTag keeps the old size).
+        if (frame->PeekPacketTag(tag) && !tag.IsEcho())
+        {
+            frame->RemovePacketTag(tag);
+            // HPCC's INT hop (SIGCOMM 2019, 4.1): the egress as the packet leaves it.
+            Ptr<PfcNetDevice> port = m_ports[outPort];
+            tag.Push(RdmaIntHop{port->GetTxBytes(),
+                                m_mmu->GetEgressBytes(outPort, priority),
+                                Simulator::Now().GetTimeStep(),
+                                port->GetDataRate().GetBitRate()});
+            frame->AddPacketTag(tag);
+        }
+    }
 }
 
 bool

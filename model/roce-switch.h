@@ -112,6 +112,37 @@ class RoceSwitch : public Object
                         uint16_t srcPort,
                         uint16_t dstPort);
 
+    /**
+     * Move frames to another priority as they cross this switch (a match-action rule on
+     * ingress port, egress port and priority, as Tagger does with ACLs: Hu et al., CoNEXT 2017).
+     * A frame that arrives on `inPort` on `fromPriority` and is routed to `outPort` is charged
+     * to the ingress on `fromPriority` (so PFC pauses the upstream where it sends) and queued on
+     * `toPriority`; its IPv4 DSCP class selector (DSCP / 8) is rewritten to `toPriority` so the
+     * next hop classifies it the same way (the other DSCP bits and ECN are kept). Fabric
+     * helpers use it for the dateline of a torus. Only frames that match a rule pay for the
+     * header rewrite; a switch without rules forwards exactly as before.
+     * Call after Initialize().
+     * @param inPort the ingress port
+     * @param outPort the egress port
+     * @param fromPriority the priority the frame arrives on
+     * @param toPriority the priority it leaves on
+     */
+    void SetPriorityRemap(uint32_t inPort,
+                          uint32_t outPort,
+                          uint8_t fromPriority,
+                          uint8_t toPriority);
+
+    /**
+     * @param inPort the ingress port
+     * @param outPort the egress port
+     * @param priority the priority a frame arrives on
+     * @return the priority it leaves on (the same one when no rule matches)
+     */
+    uint8_t GetPriorityRemap(uint32_t inPort, uint32_t outPort, uint8_t priority) const;
+
+    /// @return frames moved to another priority by a SetPriorityRemap rule
+    uint64_t GetRemapped() const;
+
     /// @return frames dropped for a cause
     uint64_t GetDrops(DropCause cause) const;
     /// @return ECN marks made
@@ -173,6 +204,12 @@ class RoceSwitch : public Object
                  RoceSwitchMmu::Pool pool);
     /// Set CE in the IPv4 header of a frame (Ethernet header first) that is ECN-capable.
     static bool MarkCe(Ptr<Packet> frame, bool hasEthernet);
+    /// The rest of Receive() for a frame that a SetPriorityRemap rule moves to another priority.
+    bool ReceiveRemapped(Ptr<Packet> packet,
+                         uint32_t inPort,
+                         uint32_t outPort,
+                         uint8_t inPriority,
+                         uint8_t outPriority);
 
     std::vector<Ptr<PfcNetDevice>> m_ports;         //!< ports by index
     Ptr<RoceSwitchMmu> m_mmu;                       //!< buffer manager
@@ -180,11 +217,14 @@ class RoceSwitch : public Object
     EcmpMode m_ecmpMode;                            //!< member selection
     uint32_t m_seed;                                //!< ECMP hash seed
     bool m_ecnAtDequeue;                            //!< mark at dequeue instead of enqueue
+    bool m_intEnabled; //!< stamp INT hops on packets that carry an RdmaIntTag
     Time m_latency;                                 //!< forwarding latency
     bool m_initialized;                             //!< Initialize() done
     std::array<uint64_t, DROP_CAUSE_COUNT> m_drops; //!< drops per cause
     uint64_t m_ecnMarks;                            //!< CE marks
     uint64_t m_forwarded;                           //!< frames forwarded
+    std::vector<uint8_t> m_remap; //!< (in, out, priority) -> priority; empty: no rules
+    uint64_t m_remapped;          //!< frames moved to another priority
 
     TracedCallback<Ptr<const Packet>, uint8_t> m_dropTrace; //!< drops
 };

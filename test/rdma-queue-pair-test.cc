@@ -345,7 +345,7 @@ TEST_F(RdmaQueuePairTest, UnknownCongestionControlIsAConfigurationError)
             h.Post(0, 1, RdmaVerb::WRITE, 1, Time(0), 3);
         },
         ::testing::ExitedWithCode(1),
-        "ns3::RdmaNic::CongestionControl = \"ns3::NoSuchCc\"");
+        "ns3::RdmaNic::CongestionControl = ns3::NoSuchCc: accepted: none, dcqcn");
 }
 
 TEST_F(RdmaQueuePairTest, AcksCoalesceEveryNPacketsAndAtMessageEnd)

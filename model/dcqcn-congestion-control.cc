@@ -1,0 +1,343 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "dcqcn-congestion-control.h"
+
+#include "interconnect-config-error.h"
+#include "rdma-queue-pair.h"
+
+#include "ns3/boolean.h"
+#include "ns3/config.h"
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("DcqcnCongestionControl");
+
+NS_OBJECT_ENSURE_REGISTERED(DcqcnCongestionControl);
+
+namespace
+{
+/// Below this alpha the alpha timer stops (the estimate has decayed away).
+constexpr double ALPHA_FLOOR = 1e-4;
+} // namespace
+
+TypeId
+DcqcnCongestionControl::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::DcqcnCongestionControl")
+            .SetParent<RdmaCongestionControl>()
+            .SetGroupName("Interconnect")
+            .AddConstructor<DcqcnCongestionControl>()
+            .AddAttribute("G",
+                          "Gain of the alpha estimate (0..1). Default: 1/256 (DCQCN paper).",
+                          DoubleValue(1.0 / 256),
+                          MakeDoubleAccessor(&DcqcnCongestionControl::m_g),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("AlphaTimer",
+                          "Alpha decays by (1 - G) after each such period without a CNP (> 0). "
+                          "Default: 55 us (DCQCN paper).",
+                          TimeValue(MicroSeconds(55)),
+                          MakeTimeAccessor(&DcqcnCongestionControl::m_alphaTimer),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("IncreaseTimer",
+                          "Period of the timer rate-increase events (> 0). Default: 55 us "
+                          "(DCQCN paper).",
+                          TimeValue(MicroSeconds(55)),
+                          MakeTimeAccessor(&DcqcnCongestionControl::m_increaseTimer),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("ByteCounter",
+                          "Bytes sent per byte-counter rate-increase event (>= 1). Default: "
+                          "10 MB (DCQCN paper).",
+                          UintegerValue(10000000),
+                          MakeUintegerAccessor(&DcqcnCongestionControl::m_byteCounter),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("FastRecoveryStages",
+                          "F: increase events of fast recovery before additive increase (>= 1). "
+                          "Default: 5 (DCQCN paper).",
+                          UintegerValue(5),
+                          MakeUintegerAccessor(&DcqcnCongestionControl::m_f),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("RateAi",
+                          "Additive increase step of the target rate. Default: 40 Mb/s (DCQCN "
+                          "paper, 40 Gb/s links).",
+                          DataRateValue(DataRate("40Mbps")),
+                          MakeDataRateAccessor(&DcqcnCongestionControl::m_rateAi),
+                          MakeDataRateChecker())
+            .AddAttribute("RateHai",
+                          "Hyper increase step of the target rate. Default: 400 Mb/s (10 x "
+                          "RateAi, the ratio of the HPCC artifact's DCQCN settings).",
+                          DataRateValue(DataRate("400Mbps")),
+                          MakeDataRateAccessor(&DcqcnCongestionControl::m_rateHai),
+                          MakeDataRateChecker())
+            .AddAttribute("MinRate",
+                          "The current rate never falls below this (> 0). Default: 10 Mb/s.",
+                          DataRateValue(DataRate("10Mbps")),
+                          MakeDataRateAccessor(&DcqcnCongestionControl::m_minRate),
+                          MakeDataRateChecker())
+            .AddAttribute("RateDecreaseInterval",
+                          "At most one rate decrease per interval; 0 reacts to every CNP (the "
+                          "NIC's CnpInterval already paces CNPs). Default: 0.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&DcqcnCongestionControl::m_decreaseInterval),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("ClampTargetRate",
+                          "On every CNP set the target rate to the current rate (DCQCN paper); "
+                          "when false, only if a rate increase happened since the previous CNP "
+                          "(Mellanox clamp_tgt_rate = 0, the HPCC simulator's setting).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&DcqcnCongestionControl::m_clampTargetRate),
+                          MakeBooleanChecker())
+            .AddAttribute("InitialAlpha",
+                          "Alpha of a new queue pair (0..1). Default: 1 (DCQCN paper).",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&DcqcnCongestionControl::m_initialAlpha),
+                          MakeDoubleChecker<double>(0, 1));
+    return tid;
+}
+
+DcqcnCongestionControl::DcqcnCongestionControl()
+    : m_g(1.0 / 256),
+      m_alphaTimer(MicroSeconds(55)),
+      m_increaseTimer(MicroSeconds(55)),
+      m_byteCounter(10000000),
+      m_f(5),
+      m_rateAi(DataRate("40Mbps")),
+      m_rateHai(DataRate("400Mbps")),
+      m_minRate(DataRate("10Mbps")),
+      m_decreaseInterval(Time(0)),
+      m_initialAlpha(1.0),
+      m_clampTargetRate(true),
+      m_rc(0),
+      m_rt(0),
+      m_lineRate(0),
+      m_alpha(1.0),
+      m_timerStage(0),
+      m_byteStage(0),
+      m_bytes(0),
+      m_decreased(false)
+{
+}
+
+void
+DcqcnCongestionControl::DoDispose()
+{
+    m_increaseEvent.Cancel();
+    m_alphaEvent.Cancel();
+    RdmaCongestionControl::DoDispose();
+}
+
+void
+DcqcnCongestionControl::ApplyPreset(const std::string& name, DataRate lineRate)
+{
+    const double scale = lineRate.GetBitRate() / 25e9; // the artifact scales per 25 Gb/s
+    if (name == "paper")
+    {
+        Config::SetDefault("ns3::DcqcnCongestionControl::G", DoubleValue(1.0 / 256));
+        Config::SetDefault("ns3::DcqcnCongestionControl::AlphaTimer", TimeValue(MicroSeconds(55)));
+        Config::SetDefault("ns3::DcqcnCongestionControl::IncreaseTimer",
+                           TimeValue(MicroSeconds(55)));
+        Config::SetDefault("ns3::DcqcnCongestionControl::ByteCounter", UintegerValue(10000000));
+        Config::SetDefault("ns3::DcqcnCongestionControl::FastRecoveryStages", UintegerValue(5));
+        Config::SetDefault("ns3::DcqcnCongestionControl::RateAi",
+                           DataRateValue(DataRate("40Mbps")));
+        Config::SetDefault("ns3::DcqcnCongestionControl::RateHai",
+                           DataRateValue(DataRate("400Mbps")));
+        Config::SetDefault("ns3::DcqcnCongestionControl::RateDecreaseInterval", TimeValue(Time(0)));
+        Config::SetDefault("ns3::DcqcnCongestionControl::ClampTargetRate", BooleanValue(true));
+        Config::SetDefault("ns3::RdmaNic::CnpInterval", TimeValue(MicroSeconds(50)));
+    }
+    else if (name == "hpcc-sim")
+    {
+        // The HPCC artifact (simulation/run.py, cc=dcqcn): ALPHA_RESUME_INTERVAL 1,
+        // RATE_DECREASE_INTERVAL 4, RP_TIMER 300, EWMA_GAIN 1/256, FAST_RECOVERY_TIMES 1,
+        // RATE_AI 5 Mb/s x bw/25, RATE_HAI 50 Mb/s x bw/25, MIN_RATE 1000 Mb/s,
+        // CLAMP_TARGET_RATE 0.
+        Config::SetDefault("ns3::DcqcnCongestionControl::G", DoubleValue(1.0 / 256));
+        Config::SetDefault("ns3::DcqcnCongestionControl::AlphaTimer", TimeValue(MicroSeconds(1)));
+        Config::SetDefault("ns3::DcqcnCongestionControl::IncreaseTimer",
+                           TimeValue(MicroSeconds(300)));
+        Config::SetDefault("ns3::DcqcnCongestionControl::FastRecoveryStages", UintegerValue(1));
+        Config::SetDefault("ns3::DcqcnCongestionControl::RateAi",
+                           DataRateValue(DataRate(static_cast<uint64_t>(5e6 * scale))));
+        Config::SetDefault("ns3::DcqcnCongestionControl::RateHai",
+                           DataRateValue(DataRate(static_cast<uint64_t>(50e6 * scale))));
+        Config::SetDefault("ns3::DcqcnCongestionControl::MinRate",
+                           DataRateValue(DataRate("1Gbps")));
+        Config::SetDefault("ns3::DcqcnCongestionControl::RateDecreaseInterval",
+                           TimeValue(MicroSeconds(4)));
+        Config::SetDefault("ns3::DcqcnCongestionControl::ClampTargetRate", BooleanValue(false));
+        // Its receivers signal every CE-marked packet (ECN echoed per ACK), not one CNP per
+        // 50 us: the reaction point's 4 us decrease interval does the pacing.
+        Config::SetDefault("ns3::RdmaNic::CnpInterval", TimeValue(Time(0)));
+    }
+    else
+    {
+        InterconnectConfigError("DCQCN preset", name, "paper or hpcc-sim");
+    }
+}
+
+std::string
+DcqcnCongestionControl::GetName() const
+{
+    return "dcqcn";
+}
+
+void
+DcqcnCongestionControl::OnStart(Ptr<RdmaQueuePair> qp)
+{
+    m_lineRate = static_cast<double>(qp->GetLineRate().GetBitRate());
+    m_rc = m_lineRate;
+    m_rt = m_lineRate;
+    m_alpha = m_initialAlpha;
+    qp->SetWindow(0);
+    Apply(qp);
+}
+
+void
+DcqcnCongestionControl::Apply(Ptr<RdmaQueuePair> qp)
+{
+    qp->SetRate(DataRate(static_cast<uint64_t>(m_rc)));
+}
+
+void
+DcqcnCongestionControl::EnsureTimers(Ptr<RdmaQueuePair> qp)
+{
+    if (!m_increaseEvent.IsRunning() && (m_rc < m_lineRate || m_rt < m_lineRate))
+    {
+        m_increaseEvent =
+            Simulator::Schedule(m_increaseTimer, &DcqcnCongestionControl::IncreaseTimer, this, qp);
+    }
+    if (!m_alphaEvent.IsRunning() && m_alpha > ALPHA_FLOOR)
+    {
+        m_alphaEvent =
+            Simulator::Schedule(m_alphaTimer, &DcqcnCongestionControl::AlphaTimer, this, qp);
+    }
+}
+
+void
+DcqcnCongestionControl::OnSend(Ptr<RdmaQueuePair> qp, uint32_t bytes)
+{
+    if (m_rc >= m_lineRate && m_rt >= m_lineRate)
+    {
+        return; // at line rate: nothing to recover
+    }
+    m_bytes += bytes;
+    if (m_bytes >= m_byteCounter)
+    {
+        m_bytes -= m_byteCounter;
+        ++m_byteStage;
+        Increase(qp);
+    }
+    EnsureTimers(qp);
+}
+
+void
+DcqcnCongestionControl::OnCnp(Ptr<RdmaQueuePair> qp)
+{
+    const Time now = Simulator::Now();
+    if (!m_decreased || m_decreaseInterval.IsZero() || now - m_lastDecrease >= m_decreaseInterval)
+    {
+        m_decreased = true;
+        m_lastDecrease = now;
+        if (m_clampTargetRate || m_timerStage > 0 || m_byteStage > 0)
+        {
+            m_rt = m_rc;
+        }
+        m_rc = std::max(m_rc * (1 - m_alpha / 2), static_cast<double>(m_minRate.GetBitRate()));
+        Apply(qp);
+    }
+    m_alpha = (1 - m_g) * m_alpha + m_g;
+    m_timerStage = 0;
+    m_byteStage = 0;
+    m_bytes = 0;
+    // Both timers count from the last CNP.
+    m_increaseEvent.Cancel();
+    m_alphaEvent.Cancel();
+    EnsureTimers(qp);
+}
+
+void
+DcqcnCongestionControl::AlphaTimer(Ptr<RdmaQueuePair> qp)
+{
+    m_alpha = (1 - m_g) * m_alpha;
+    EnsureTimers(qp);
+}
+
+void
+DcqcnCongestionControl::IncreaseTimer(Ptr<RdmaQueuePair> qp)
+{
+    ++m_timerStage;
+    Increase(qp);
+    EnsureTimers(qp);
+}
+
+void
+DcqcnCongestionControl::Increase(Ptr<RdmaQueuePair> qp)
+{
+    const uint32_t hi = std::max(m_timerStage, m_byteStage);
+    const uint32_t lo = std::min(m_timerStage, m_byteStage);
+    if (hi < m_f)
+    {
+        // fast recovery: towards the rate before the last decrease
+    }
+    else if (lo > m_f)
+    {
+        m_rt += (lo - m_f) * static_cast<double>(m_rateHai.GetBitRate());
+    }
+    else
+    {
+        m_rt += static_cast<double>(m_rateAi.GetBitRate());
+    }
+    m_rt = std::min(m_rt, m_lineRate);
+    m_rc = std::min((m_rt + m_rc) / 2, m_lineRate);
+    if (m_rt >= m_lineRate && m_rc > m_lineRate * (1 - 1e-6))
+    {
+        m_rc = m_lineRate; // halving the gap never closes it: call it recovered within 1 ppm
+    }
+    Apply(qp);
+}
+
+void
+DcqcnCongestionControl::OnIdle(Ptr<RdmaQueuePair> /* qp */)
+{
+    // The timers run on while the rate recovers, as on a NIC, and stop by themselves at line
+    // rate (increase) or when alpha has decayed away.
+}
+
+double
+DcqcnCongestionControl::GetAlpha() const
+{
+    return m_alpha;
+}
+
+DataRate
+DcqcnCongestionControl::GetTargetRate() const
+{
+    return DataRate(static_cast<uint64_t>(m_rt));
+}
+
+uint32_t
+DcqcnCongestionControl::GetTimerStage() const
+{
+    return m_timerStage;
+}
+
+uint32_t
+DcqcnCongestionControl::GetByteStage() const
+{
+    return m_byteStage;
+}
+
+} // namespace ns3

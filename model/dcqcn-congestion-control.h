@@ -1,0 +1,126 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef DCQCN_CONGESTION_CONTROL_H
+#define DCQCN_CONGESTION_CONTROL_H
+
+#include "rdma-congestion-control.h"
+
+#include "ns3/event-id.h"
+
+namespace ns3
+{
+
+/**
+ * @ingroup interconnect
+ * @brief DCQCN's reaction point (Zhu et al., "Congestion Control for Large-Scale RDMA
+ * Deployments", SIGCOMM 2015, section 3).
+ *
+ * The congestion point is the switches' RED/ECN marking (RoceSwitchMmu), the notification
+ * point the receiving NIC's CNPs (RdmaNic::CnpInterval). Here, per queue pair:
+ *
+ * - on a CNP: target rate RT := current rate RC; RC := RC x (1 - alpha / 2) (not below
+ *   MinRate); alpha := (1 - g) alpha + g; both increase counters restart. With
+ *   ClampTargetRate false (the Mellanox NIC option clamp_tgt_rate = 0), RT is only lowered
+ *   to RC if a rate increase happened since the previous CNP, so a burst of CNPs does not drag
+ *   the target down with the current rate;
+ * - every AlphaTimer without a CNP: alpha := (1 - g) alpha;
+ * - rate increase events, each raising a counter: the IncreaseTimer expires (timer counter T),
+ *   or ByteCounter bytes were sent (byte counter BC). Then
+ *   - fast recovery while max(T, BC) < F: RC := (RT + RC) / 2;
+ *   - hyper increase when min(T, BC) > F: RT := RT + i x RateHai with i = min(T, BC) - F,
+ *     then RC := (RT + RC) / 2;
+ *   - additive increase otherwise: RT := RT + RateAi, then RC := (RT + RC) / 2;
+ *   RT and RC never exceed the line rate.
+ *
+ * Defaults follow the paper (g = 1/256, 55 us timers, B = 10 MB, F = 5, R_AI = 40 Mb/s for its
+ * 40 Gb/s testbed). ApplyPreset("hpcc-sim", rate) sets the variant of the HPCC authors'
+ * simulator (Mellanox firmware behaviour), scaled to a line rate as that simulator scales it.
+ */
+class DcqcnCongestionControl : public RdmaCongestionControl
+{
+  public:
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    DcqcnCongestionControl();
+
+    /**
+     * Set the DCQCN attribute defaults (Config::SetDefault) to a named preset:
+     * "paper" (Zhu et al. 2015) or "hpcc-sim" (the HPCC artifact's dcqcn mode: alpha timer 1 us,
+     * rate decrease at most every 4 us, increase timer 300 us, one fast-recovery stage,
+     * R_AI = 5 Mb/s and R_HAI = 50 Mb/s per 25 Gb/s of line rate, minimum rate 1 Gb/s, no
+     * target-rate clamping, and receivers that signal every CE-marked packet (RdmaNic
+     * CnpInterval 0); its switches mark with Kmin = 100 KB, Kmax = 400 KB per 25 Gb/s and
+     * Pmax = 0.2, which this function does not set). "paper" also restores CnpInterval 50 us.
+     * @param name the preset
+     * @param lineRate the line rate the preset is scaled to
+     */
+    static void ApplyPreset(const std::string& name, DataRate lineRate);
+
+    std::string GetName() const override;
+    void OnStart(Ptr<RdmaQueuePair> qp) override;
+    void OnSend(Ptr<RdmaQueuePair> qp, uint32_t bytes) override;
+    void OnCnp(Ptr<RdmaQueuePair> qp) override;
+    void OnIdle(Ptr<RdmaQueuePair> qp) override;
+
+    /// @return alpha, the congestion estimate
+    double GetAlpha() const;
+    /// @return the target rate RT
+    DataRate GetTargetRate() const;
+    /// @return the timer stage counter
+    uint32_t GetTimerStage() const;
+    /// @return the byte stage counter
+    uint32_t GetByteStage() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// One rate increase event (the timer or the byte counter fired).
+    void Increase(Ptr<RdmaQueuePair> qp);
+    /// The increase timer expired.
+    void IncreaseTimer(Ptr<RdmaQueuePair> qp);
+    /// The alpha timer expired (no CNP for AlphaTimer).
+    void AlphaTimer(Ptr<RdmaQueuePair> qp);
+    /// Start the timers if they are not running.
+    void EnsureTimers(Ptr<RdmaQueuePair> qp);
+    /// Apply RC to the queue pair.
+    void Apply(Ptr<RdmaQueuePair> qp);
+
+    // attributes
+    double m_g;              //!< alpha gain
+    Time m_alphaTimer;       //!< alpha decay period
+    Time m_increaseTimer;    //!< rate increase period
+    uint64_t m_byteCounter;  //!< bytes per rate increase event
+    uint32_t m_f;            //!< fast recovery stages
+    DataRate m_rateAi;       //!< additive increase step
+    DataRate m_rateHai;      //!< hyper increase step
+    DataRate m_minRate;      //!< floor of RC
+    Time m_decreaseInterval; //!< at most one decrease per interval (0: every CNP)
+    double m_initialAlpha;   //!< alpha at start
+    bool m_clampTargetRate;  //!< RT := RC on every CNP
+
+    // state
+    double m_rc;             //!< current rate, bit/s
+    double m_rt;             //!< target rate, bit/s
+    double m_lineRate;       //!< line rate, bit/s
+    double m_alpha;          //!< congestion estimate
+    uint32_t m_timerStage;   //!< T
+    uint32_t m_byteStage;    //!< BC
+    uint64_t m_bytes;        //!< bytes since the last byte-counter event
+    Time m_lastDecrease;     //!< last rate decrease
+    bool m_decreased;        //!< a decrease happened
+    EventId m_increaseEvent; //!< increase timer
+    EventId m_alphaEvent;    //!< alpha timer
+};
+
+} // namespace ns3
+
+#endif // DCQCN_CONGESTION_CONTROL_H
