@@ -6,7 +6,10 @@
 
 // Benchmarks of the RoCEv2 data path: fixed, seeded cases, one line each.
 //
-//   interconnect-bench [--csv=FILE] [CASE ...]      (no case: all of them)
+//   interconnect-bench [--csv=FILE] [--scheduler=NAME] [CASE ...]   (no case: all of them)
+//
+// --scheduler picks ns-3's event scheduler: priority-queue (default), map (ns-3's default),
+// heap, calendar or list.
 //
 // Cases:
 //   incast32      32 senders -> 1 receiver through one switch, 100 Gb/s, 1 us cables,
@@ -20,6 +23,7 @@
 
 #include "ns3/core-module.h"
 #include "ns3/interconnect-module.h"
+#include "ns3/object-factory.h"
 
 #include <chrono>
 #include <cinttypes>
@@ -136,8 +140,13 @@ CpuSeconds()
 }
 
 Result
-RunCase(const std::string& name, const std::function<void(RoceHelper&)>& build)
+RunCase(const std::string& name,
+        const std::function<void(RoceHelper&)>& build,
+        const std::string& scheduler)
 {
+    ObjectFactory schedulerFactory;
+    schedulerFactory.SetTypeId(scheduler);
+    Simulator::SetScheduler(schedulerFactory);
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(1);
     RoceHelper h;
@@ -174,6 +183,14 @@ int
 main(int argc, char* argv[])
 {
     std::string csv;
+    std::string scheduler = "ns3::PriorityQueueScheduler";
+    const std::map<std::string, std::string> schedulers = {
+        {"map", "ns3::MapScheduler"},
+        {"heap", "ns3::HeapScheduler"},
+        {"priority-queue", "ns3::PriorityQueueScheduler"},
+        {"calendar", "ns3::CalendarScheduler"},
+        {"list", "ns3::ListScheduler"},
+    };
     const std::map<std::string, std::function<void(RoceHelper&)>> cases = {
         {"incast32", Incast32},
         {"leafspine128", LeafSpine128},
@@ -185,6 +202,17 @@ main(int argc, char* argv[])
         if (arg.rfind("--csv=", 0) == 0)
         {
             csv = arg.substr(6);
+        }
+        else if (arg.rfind("--scheduler=", 0) == 0)
+        {
+            const auto it = schedulers.find(arg.substr(12));
+            if (it == schedulers.end())
+            {
+                std::cerr << "error: --scheduler = " << arg.substr(12)
+                          << ": accepted: map, heap, priority-queue, calendar, list" << std::endl;
+                return 2;
+            }
+            scheduler = it->second;
         }
         else if (cases.count(arg))
         {
@@ -198,7 +226,8 @@ main(int argc, char* argv[])
                 known += " " + c.first;
             }
             std::cerr << "error: unknown benchmark case or option '" << arg
-                      << "'; accepted: --csv=FILE and the cases" << known << std::endl;
+                      << "'; accepted: --csv=FILE, --scheduler=NAME and the cases" << known
+                      << std::endl;
             return 2;
         }
     }
@@ -225,7 +254,7 @@ main(int argc, char* argv[])
     int status = 0;
     for (const auto& name : chosen)
     {
-        const Result r = RunCase(name, cases.at(name));
+        const Result r = RunCase(name, cases.at(name), scheduler);
         char line[512];
         std::snprintf(line,
                       sizeof(line),
