@@ -23,10 +23,23 @@ SOURCES = [
     'model/roce-switch-mmu.cc',
     'model/roce-switch.cc',
     'model/timely-congestion-control.cc',
+    'helper/collective-helper.cc',
     'helper/command-line-values.cc',
+    'helper/deadlock-check.cc',
+    'helper/fabric-helper.cc',
+    'helper/fabric.cc',
+    'helper/fat-tree-helper.cc',
+    'helper/flow-size-distribution.cc',
+    'helper/moe-traffic.cc',
+    'helper/poisson-traffic.cc',
+    'helper/rail-optimized-helper.cc',
     'helper/roce-helper.cc',
     'helper/roce-time-series.cc',
     'helper/run-record.cc',
+    'helper/scenario.cc',
+    'helper/spine-leaf-helper.cc',
+    'helper/three-tier-helper.cc',
+    'helper/torus-helper.cc',
 ]
 
 HEADERS = [
@@ -50,32 +63,55 @@ HEADERS = [
     'model/roce-switch-mmu.h',
     'model/roce-switch.h',
     'model/timely-congestion-control.h',
+    'helper/collective-helper.h',
     'helper/command-line-values.h',
+    'helper/deadlock-check.h',
+    'helper/fabric-helper.h',
+    'helper/fabric.h',
+    'helper/fat-tree-helper.h',
+    'helper/flow-size-distribution.h',
+    'helper/flow-spec.h',
+    'helper/moe-traffic.h',
+    'helper/poisson-traffic.h',
+    'helper/rail-optimized-helper.h',
     'helper/roce-helper.h',
     'helper/roce-time-series.h',
     'helper/run-record.h',
+    'helper/scenario.h',
+    'helper/spine-leaf-helper.h',
+    'helper/three-tier-helper.h',
+    'helper/torus-helper.h',
 ]
 
 TESTS = [
+    'test/collective-helper-test.cc',
     'test/command-line-values-test.cc',
     'test/congestion-control-test.cc',
     'test/dcqcn-test.cc',
+    'test/deadlock-check-test.cc',
+    'test/fabric-helper-test.cc',
+    'test/flow-size-distribution-test.cc',
     'test/hpcc-test.cc',
     'test/ib-headers-test.cc',
     'test/pfc-header-test.cc',
     'test/pfc-net-device-test.cc',
+    'test/poisson-traffic-test.cc',
     'test/rdma-nic-test.cc',
     'test/rdma-psn-test.cc',
     'test/rdma-queue-pair-test.cc',
     'test/roce-icrc-test.cc',
+    'test/roce-switch-remap-test.cc',
     'test/roce-switch-test.cc',
     'test/run-record-test.cc',
+    'test/scenario-test.cc',
     'test/source-lists-test.cc',
 ]
 
 EXAMPLES = [
     'cc-dumbbell',
     'custom-congestion-control',
+    'fabric-explorer',
+    'interconnect-run',
     'quickstart',
     'roce-incast',
 ]
@@ -88,6 +124,9 @@ def options(opt):
 
 
 def configure(conf):
+    # Boost.Graph (header-only) computes the fabric helpers' routes and deadlock checks.
+    conf.check_cxx(header_name='boost/graph/adjacency_list.hpp',
+                   msg='Checking for Boost.Graph (libboost-graph-dev)', mandatory=True)
     # The GoogleTest suites are optional under waf: built when libgtest is found.
     conf.env['INTERCONNECT_GTEST'] = conf.check_cxx(lib=['gtest_main', 'gtest', 'pthread'],
                                                    uselib_store='INTERCONNECT_GTEST',
@@ -100,7 +139,8 @@ def _ns3_minor(bld):
 
 
 def build(bld):
-    defines = ['INTERCONNECT_NS3_VERSION_MINOR=%s' % _ns3_minor(bld)]
+    defines = ['INTERCONNECT_NS3_VERSION_MINOR=%s' % _ns3_minor(bld),
+               'INTERCONNECT_DATA_DIR="%s"' % bld.path.find_dir('data').abspath()]
 
     module = bld.create_ns3_module('interconnect', NS3_MODULES)
     module.source = SOURCES

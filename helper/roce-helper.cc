@@ -656,6 +656,27 @@ RoceHelper::GetNic(uint32_t host) const
     return m_nics.at(host);
 }
 
+uint32_t
+RoceHelper::GetQueuePairMtu() const
+{
+    return m_qpMtu;
+}
+
+uint64_t
+RoceHelper::WireBytes(RdmaVerb verb, uint64_t bytes) const
+{
+    NS_ABORT_MSG_UNLESS(m_finalized, "RoceHelper::WireBytes before Finalize");
+    const uint32_t base = RdmaNic::ROCE_HEADERS + PfcNetDevice::ETHERNET_HEADER;
+    const uint64_t full = bytes / m_qpMtu;
+    const uint32_t rest = static_cast<uint32_t>(bytes % m_qpMtu);
+    uint64_t wire = full * PfcNetDevice::WireBytes(base + m_qpMtu);
+    if (rest > 0 || full == 0)
+    {
+        wire += PfcNetDevice::WireBytes(base + rest);
+    }
+    return wire + (verb == RdmaVerb::WRITE ? 16 : 0); // the RETH of the first frame
+}
+
 Ipv4Address
 RoceHelper::GetAddress(uint32_t host) const
 {

@@ -223,6 +223,16 @@ class RoceHelper
     NodeContainer GetSwitches() const;
     /// @return the NIC of host i
     Ptr<RdmaNic> GetNic(uint32_t host) const;
+    /// @return the path MTU of the queue pairs (payload bytes per packet), after Finalize
+    uint32_t GetQueuePairMtu() const;
+    /**
+     * Bytes a message occupies on its first link: every frame with its headers, padding,
+     * FCS, preamble and gap.
+     * @param verb the verb (WRITE's first frame carries a RETH)
+     * @param bytes message size
+     * @return wire bytes
+     */
+    uint64_t WireBytes(RdmaVerb verb, uint64_t bytes) const;
     /// @return the address of host i
     Ipv4Address GetAddress(uint32_t host) const;
     /// @return the switch object of a switch node

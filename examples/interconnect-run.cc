@@ -1,0 +1,587 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The scenario runner: one JSON file describes a whole experiment.
+//
+//   interconnect-run SCENARIO.json [--set path.to.key=value ...] [--out DIR]
+//
+// The scenario names the fabric, link, switch and NIC settings, the congestion control, the
+// workloads, the seed and the stop time (doc/interconnect.rst lists every key and its default).
+// Outputs in DIR (default results/<name>):
+//   config.json       the resolved scenario (every key); `interconnect-run DIR/config.json`
+//                     reproduces the run byte for byte
+//   flows.csv         one row per message (FCT, ideal FCT, slowdown, priority, transport)
+//   collectives.csv   one row per collective phase (time against its lower bound)
+//   queue.csv         switch egress queue lengths every output.queueInterval
+//   pfc.csv           every PFC frame sent (time, node, port, priority, quanta)
+//   links.csv         bytes and utilization of every port
+//   summary.json      FCT slowdown percentiles overall and per size bucket, drops, pauses...
+//   timing.json       wall time and events/s (the only file that differs between reruns)
+//   plots/            figures (gnuplot), unless output.plots is false
+
+#include "ns3/core-module.h"
+#include "ns3/interconnect-module.h"
+#include "ns3/node-list.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <numeric>
+
+using namespace ns3;
+
+namespace
+{
+
+void
+Usage()
+{
+    std::cerr << "usage: interconnect-run SCENARIO.json [--set path.to.key=value ...] [--out DIR]"
+              << std::endl;
+}
+
+/// Hosts 0..n-1 (n = 0: all).
+std::vector<uint32_t>
+FirstHosts(uint32_t n, uint32_t total, const std::string& key)
+{
+    if (n > total)
+    {
+        InterconnectConfigError(key,
+                                std::to_string(n),
+                                "0 (all hosts) up to the fabric's " + std::to_string(total));
+    }
+    std::vector<uint32_t> hosts(n == 0 ? total : n);
+    std::iota(hosts.begin(), hosts.end(), 0);
+    return hosts;
+}
+
+Fabric
+BuildFabric(const Scenario& s, RoceHelper& roce)
+{
+    const std::string kind = s.String("fabric.kind");
+    const DataRate hostRate = s.Rate("fabric.hostRate");
+    const DataRate fabricRate = s.Rate("fabric.fabricRate");
+    const Time delay = s.Duration("fabric.delay");
+    std::unique_ptr<FabricHelper> helper;
+    if (kind == "spine-leaf")
+    {
+        helper = std::make_unique<SpineLeafHelper>(s.Int("fabric.leaves"),
+                                                   s.Int("fabric.spines"),
+                                                   s.Int("fabric.hostsPerLeaf"));
+    }
+    else if (kind == "three-tier")
+    {
+        auto t = std::make_unique<ThreeTierHelper>(s.Int("fabric.pods"),
+                                                   s.Int("fabric.accessPerPod"),
+                                                   s.Int("fabric.aggregationPerPod"),
+                                                   s.Int("fabric.cores"),
+                                                   s.Int("fabric.hostsPerAccess"));
+        t->SetAccessOversubscription(s.Double("fabric.accessOversubscription"));
+        t->SetAggregationOversubscription(s.Double("fabric.aggregationOversubscription"));
+        helper = std::move(t);
+    }
+    else if (kind == "fat-tree")
+    {
+        helper = std::make_unique<FatTreeHelper>(s.Int("fabric.k"));
+    }
+    else if (kind == "rail-optimized")
+    {
+        helper = std::make_unique<RailOptimizedHelper>(s.Int("fabric.servers"),
+                                                       s.Int("fabric.nicsPerServer"),
+                                                       s.Int("fabric.spines"));
+    }
+    else
+    {
+        std::vector<uint32_t> dims;
+        for (const auto& d : s.At("fabric.dimensions"))
+        {
+            dims.push_back(d.get<uint32_t>());
+        }
+        auto t = std::make_unique<TorusHelper>(dims);
+        t->SetHostsPerSwitch(s.Int("fabric.hostsPerSwitch"));
+        t->SetDateline(s.Bool("fabric.dateline"));
+        helper = std::move(t);
+    }
+    helper->SetHostRate(hostRate);
+    helper->SetFabricRate(fabricRate);
+    helper->SetDelay(delay);
+    return helper->Build(roce);
+}
+
+/// p-th percentile (0..100) of sorted values.
+double
+Percentile(const std::vector<double>& sorted, double p)
+{
+    if (sorted.empty())
+    {
+        return 0;
+    }
+    const double rank = p / 100 * (sorted.size() - 1);
+    const std::size_t lo = static_cast<std::size_t>(rank);
+    const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+    return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo);
+}
+
+/// One PFC frame sent, for pfc.csv.
+struct PfcEvent
+{
+    int64_t timeNs;
+    uint32_t node;
+    uint32_t port;
+    uint8_t priority;
+    uint16_t quanta;
+};
+
+void
+RecordPfc(std::vector<PfcEvent>* events, uint32_t node, uint32_t port, uint8_t priority, uint16_t q)
+{
+    events->push_back(PfcEvent{Simulator::Now().GetNanoSeconds(), node, port, priority, q});
+}
+
+/// Progress on stderr for long runs.
+struct Progress
+{
+    std::chrono::steady_clock::time_point start;
+    std::chrono::steady_clock::time_point last;
+    Time stop;
+    Time step;
+};
+
+void
+ReportProgress(Progress* p)
+{
+    const auto now = std::chrono::steady_clock::now();
+    const double wall = std::chrono::duration<double>(now - p->start).count();
+    if (std::chrono::duration<double>(now - p->last).count() >= 2.0)
+    {
+        p->last = now;
+        const double done = Simulator::Now().GetSeconds() / p->stop.GetSeconds();
+        std::fprintf(stderr,
+                     "[%5.1f%%] simulated %.3f ms, wall %.1f s, %.0f events/s, ETA %.0f s\n",
+                     100 * done,
+                     Simulator::Now().GetSeconds() * 1e3,
+                     wall,
+                     Simulator::GetEventCount() / std::max(wall, 1e-9),
+                     done > 0 ? wall * (1 - done) / done : 0.0);
+    }
+    if (Simulator::Now() + p->step < p->stop)
+    {
+        Simulator::Schedule(p->step, &ReportProgress, p);
+    }
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    std::string path;
+    std::vector<std::string> sets;
+    std::string out;
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string arg = argv[i];
+        if (arg == "--set" && i + 1 < argc)
+        {
+            sets.emplace_back(argv[++i]);
+        }
+        else if (arg.rfind("--set=", 0) == 0)
+        {
+            sets.push_back(arg.substr(6));
+        }
+        else if (arg == "--out" && i + 1 < argc)
+        {
+            out = argv[++i];
+        }
+        else if (arg.rfind("--out=", 0) == 0)
+        {
+            out = arg.substr(6);
+        }
+        else if (arg == "--help" || arg == "-h")
+        {
+            Usage();
+            return 0;
+        }
+        else if (arg.rfind("--", 0) == 0 || !path.empty())
+        {
+            std::cerr << "error: unknown argument '" << arg << "'" << std::endl;
+            Usage();
+            return 2;
+        }
+        else
+        {
+            path = arg;
+        }
+    }
+    if (path.empty())
+    {
+        Usage();
+        return 2;
+    }
+    const Scenario s = Scenario::LoadOrExit(path, sets);
+    if (out.empty())
+    {
+        out = "results/" + s.String("name");
+    }
+    RngSeedManager::SetSeed(static_cast<uint32_t>(s.Int("seed")));
+    RngSeedManager::SetRun(static_cast<uint64_t>(s.Int("run")));
+    const Time stop = s.Duration("stopTime");
+
+    // Switches, NICs, queue pairs.
+    const std::string cc = RdmaCongestionControl::ResolveName("nic.cc", s.String("nic.cc"));
+    if (cc == "ns3::DcqcnCongestionControl")
+    {
+        DcqcnCongestionControl::ApplyPreset(s.String("nic.dcqcnPreset"), s.Rate("fabric.hostRate"));
+    }
+    RoceHelper roce;
+    const uint32_t mtu = static_cast<uint32_t>(s.Int("link.mtu"));
+    const uint32_t linkMtu = s.Int("link.linkMtu") ? static_cast<uint32_t>(s.Int("link.linkMtu"))
+                                                   : std::max<uint32_t>(1500, mtu + 100);
+    roce.SetDeviceAttribute("Mtu", UintegerValue(linkMtu));
+    roce.SetQueuePairAttribute("Mtu", UintegerValue(mtu));
+    roce.SetQueuePairAttribute("AckInterval", UintegerValue(s.Int("nic.ackInterval")));
+    roce.SetQueuePairAttribute("RetransmitTimeout", TimeValue(s.Duration("nic.retransmitTimeout")));
+    roce.SetNicAttribute("CongestionControl", StringValue(cc));
+    if (!(cc == "ns3::DcqcnCongestionControl" && s.String("nic.dcqcnPreset") == "hpcc-sim"))
+    {
+        roce.SetNicAttribute("CnpInterval", TimeValue(s.Duration("nic.cnpInterval")));
+    }
+    roce.SetMmuAttribute("BufferSize", UintegerValue(s.Bytes("switch.bufferSize")));
+    roce.SetMmuAttribute("PfcEnabled", BooleanValue(s.Bool("switch.pfc")));
+    roce.SetMmuAttribute("PfcAlpha", DoubleValue(s.Double("switch.pfcAlpha")));
+    roce.SetMmuAttribute("EcnEnabled", BooleanValue(s.Bool("switch.ecn")));
+    roce.SetMmuAttribute("EcnKmin", UintegerValue(s.Bytes("switch.ecnKmin")));
+    roce.SetMmuAttribute("EcnKmax", UintegerValue(s.Bytes("switch.ecnKmax")));
+    roce.SetMmuAttribute("EcnPmax", DoubleValue(s.Double("switch.ecnPmax")));
+    roce.SetSwitchAttribute(
+        "EcmpMode",
+        StringValue(s.String("switch.ecmp") == "flow-hash" ? "FlowHash" : "PacketSpray"));
+    roce.SetSwitchAttribute("ForwardingLatency", TimeValue(s.Duration("switch.latency")));
+
+    const Fabric fabric = BuildFabric(s, roce);
+    roce.AssignStreams(1);
+    const uint32_t hosts = fabric.GetNHosts();
+    std::cerr << "interconnect-run: " << s.String("name") << ": " << fabric.Describe() << std::endl;
+
+    // Workloads.
+    CollectiveHelper collectives(roce);
+    for (std::size_t i = 0; i < s.NumWorkloads(); ++i)
+    {
+        const std::string w = "workloads." + std::to_string(i) + ".";
+        const std::string kind = s.String(w + "kind");
+        const Time start = s.Duration(w + "start");
+        const int64_t stream = 1000 + 10 * static_cast<int64_t>(i);
+        if (kind == "poisson")
+        {
+            PoissonTraffic traffic(FlowSizeDistribution::LoadOrExit(w + "cdf", s.String(w + "cdf")),
+                                   s.Double(w + "load"),
+                                   s.Rate("fabric.hostRate"));
+            traffic.SetWindow(start, s.Duration(w + "stop"));
+            for (const auto& f : traffic.Generate(hosts, stream))
+            {
+                roce.Post(f.src, f.dst, RdmaVerb::WRITE, f.bytes, f.start, 3);
+            }
+        }
+        else if (kind == "incast")
+        {
+            const uint32_t dst = static_cast<uint32_t>(s.Int(w + "destination"));
+            const uint32_t fanIn = static_cast<uint32_t>(s.Int(w + "fanIn"));
+            if (dst >= hosts || fanIn >= hosts)
+            {
+                InterconnectConfigError(w + (dst >= hosts ? "destination" : "fanIn"),
+                                        std::to_string(dst >= hosts ? dst : fanIn),
+                                        "below the fabric's " + std::to_string(hosts) + " hosts");
+            }
+            for (int64_t r = 0; r < s.Int(w + "rounds"); ++r)
+            {
+                for (uint32_t k = 1; k <= fanIn; ++k)
+                {
+                    roce.Post((dst + k) % hosts,
+                              dst,
+                              RdmaVerb::WRITE,
+                              s.Bytes(w + "size"),
+                              start + s.Duration(w + "period") * r,
+                              3);
+                }
+            }
+        }
+        else if (kind == "permutation")
+        {
+            Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+            u->SetStream(stream);
+            std::vector<uint32_t> perm(hosts);
+            std::iota(perm.begin(), perm.end(), 0);
+            for (uint32_t k = hosts - 1; k > 0; --k)
+            {
+                std::swap(perm[k], perm[u->GetInteger(0, k)]);
+            }
+            for (uint32_t k = 0; k < hosts; ++k)
+            {
+                if (perm[k] == k)
+                {
+                    std::swap(perm[k], perm[(k + 1) % hosts]);
+                }
+            }
+            for (uint32_t k = 0; k < hosts; ++k)
+            {
+                roce.Post(k, perm[k], RdmaVerb::WRITE, s.Bytes(w + "size"), start, 3);
+            }
+        }
+        else if (kind == "all-to-all")
+        {
+            collectives.AllToAll(FirstHosts(s.Int(w + "hosts"), hosts, w + "hosts"),
+                                 s.Bytes(w + "bytesPerPair"),
+                                 start);
+        }
+        else if (kind == "ring-allreduce")
+        {
+            collectives.RingAllReduce(FirstHosts(s.Int(w + "hosts"), hosts, w + "hosts"),
+                                      s.Bytes(w + "bytes"),
+                                      start);
+        }
+        else if (kind == "moe")
+        {
+            const std::vector<uint32_t> group = FirstHosts(s.Int(w + "hosts"), hosts, w + "hosts");
+            const std::string pop = s.String(w + "popularity");
+            MoeTraffic::Popularity popularity{pop, 0};
+            const std::size_t colon = pop.find(':');
+            if (colon != std::string::npos)
+            {
+                popularity.kind = pop.substr(0, colon);
+                char* end = nullptr;
+                popularity.value = std::strtod(pop.c_str() + colon + 1, &end);
+                if (*end != '\0')
+                {
+                    InterconnectConfigError(w + "popularity", pop, "uniform, zipf:S or gini:G");
+                }
+            }
+            MoeTraffic moe(group.size(),
+                           s.Int(w + "tokensPerGpu"),
+                           s.Int(w + "hidden"),
+                           s.Int(w + "bytesPerElement"),
+                           s.Int(w + "topK"),
+                           s.Int(w + "expertsPerGpu"),
+                           popularity);
+            collectives.MoeLayers(group,
+                                  moe,
+                                  s.Int(w + "layers"),
+                                  s.Int(w + "iterations"),
+                                  s.Duration(w + "computeGap"),
+                                  start,
+                                  stream);
+        }
+    }
+
+    // Monitors: queues, PFC frames.
+    const std::string queues = s.String("output.queues");
+    RoceTimeSeries series(s.Duration("output.queueInterval"));
+    std::vector<PfcEvent> pfc;
+    for (uint32_t sw = 0; sw < fabric.GetNSwitches(); ++sw)
+    {
+        Ptr<RoceSwitch> rs = roce.GetSwitch(sw);
+        for (uint32_t p = 0; p < rs->GetNPorts(); ++p)
+        {
+            Ptr<PfcNetDevice> port = rs->GetPort(p);
+            port->TraceConnectWithoutContext(
+                "PfcTx",
+                MakeBoundCallback(&RecordPfc, &pfc, port->GetNode()->GetId(), p));
+            const bool facesHost = !port->GetPeer()->GetNode()->GetObject<RoceSwitch>();
+            if (queues == "all" || (queues == "host-ports" && facesHost))
+            {
+                series.AddQueue("n" + std::to_string(port->GetNode()->GetId()) + "p" +
+                                    std::to_string(p),
+                                rs,
+                                p,
+                                3);
+            }
+        }
+    }
+    if (queues != "none")
+    {
+        series.Start(Time(0), stop);
+    }
+    Progress progress{std::chrono::steady_clock::now(),
+                      std::chrono::steady_clock::now(),
+                      stop,
+                      stop / 200};
+    Simulator::Schedule(progress.step, &ReportProgress, &progress);
+
+    const auto wall0 = std::chrono::steady_clock::now();
+    Simulator::Stop(stop);
+    Simulator::Run();
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+
+    // Outputs.
+    // flows.csv and the counters; config.json is then replaced by the resolved scenario itself.
+    roce.WriteOutputsOrExit(out, RunRecord("interconnect-run"));
+    {
+        // config.json: the resolved scenario itself, so that it can be run again.
+        FILE* f = std::fopen((out + "/config.json").c_str(), "w");
+        const std::string json = s.ToJson();
+        if (!f || std::fwrite(json.data(), 1, json.size(), f) != json.size() || std::fclose(f) != 0)
+        {
+            std::cerr << "error: cannot write " << out << "/config.json" << std::endl;
+            return 1;
+        }
+    }
+    if (!collectives.WriteCsv(out + "/collectives.csv") ||
+        !series.WriteQueuesCsv(out + "/queue.csv"))
+    {
+        std::cerr << "error: cannot write the outputs in " << out << std::endl;
+        return 1;
+    }
+    FILE* f = std::fopen((out + "/pfc.csv").c_str(), "w");
+    std::fprintf(f, "time_ns,node,port,priority,quanta\n");
+    for (const auto& e : pfc)
+    {
+        std::fprintf(f,
+                     "%" PRId64 ",%u,%u,%u,%u\n",
+                     e.timeNs,
+                     e.node,
+                     e.port,
+                     static_cast<unsigned>(e.priority),
+                     static_cast<unsigned>(e.quanta));
+    }
+    std::fclose(f);
+    f = std::fopen((out + "/links.csv").c_str(), "w");
+    std::fprintf(f, "node,device,peer_node,rate_bps,tx_bytes,utilization\n");
+    const double seconds = Simulator::Now().GetSeconds();
+    for (NodeList::Iterator n = NodeList::Begin(); n != NodeList::End(); ++n)
+    {
+        for (uint32_t d = 0; d < (*n)->GetNDevices(); ++d)
+        {
+            Ptr<PfcNetDevice> dev = DynamicCast<PfcNetDevice>((*n)->GetDevice(d));
+            if (!dev)
+            {
+                continue;
+            }
+            std::fprintf(f,
+                         "%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%.6f\n",
+                         (*n)->GetId(),
+                         d,
+                         dev->GetPeer()->GetNode()->GetId(),
+                         dev->GetDataRate().GetBitRate(),
+                         dev->GetTxBytes(),
+                         dev->GetTxBytes() * 8.0 / (dev->GetDataRate().GetBitRate() * seconds));
+        }
+    }
+    std::fclose(f);
+
+    // summary.json: headline figures (deterministic), timing.json: wall time.
+    const RoceStatistics st = roce.CollectStatistics();
+    const double edges[] = {0, 10e3, 100e3, 1e6, 10e6, 1e18};
+    const char* names[] = {"<10KB", "10KB-100KB", "100KB-1MB", "1MB-10MB", ">10MB"};
+    std::vector<double> all;
+    std::vector<std::vector<double>> buckets(5);
+    for (const auto& fl : roce.GetFlows())
+    {
+        if (fl.end.IsZero())
+        {
+            continue;
+        }
+        const double slowdown = (fl.end - fl.start).GetDouble() / fl.idealFct.GetDouble();
+        all.push_back(slowdown);
+        for (int b = 0; b < 5; ++b)
+        {
+            if (fl.bytes >= edges[b] && fl.bytes < edges[b + 1])
+            {
+                buckets[b].push_back(slowdown);
+            }
+        }
+    }
+    std::sort(all.begin(), all.end());
+    for (auto& b : buckets)
+    {
+        std::sort(b.begin(), b.end());
+    }
+    f = std::fopen((out + "/summary.json").c_str(), "w");
+    std::fprintf(f, "{\n  \"name\": \"%s\",\n", s.String("name").c_str());
+    std::fprintf(f, "  \"fabric\": \"%s\",\n", fabric.Describe().c_str());
+    std::fprintf(f,
+                 "  \"flows\": {\"posted\": %" PRIu64 ", \"completed\": %" PRIu64 "},\n",
+                 st.messagesPosted,
+                 st.messagesCompleted);
+    std::fprintf(f,
+                 "  \"slowdown\": {\"p50\": %.4f, \"p95\": %.4f, \"p99\": %.4f},\n",
+                 Percentile(all, 50),
+                 Percentile(all, 95),
+                 Percentile(all, 99));
+    std::fprintf(f, "  \"slowdownBySize\": [\n");
+    for (int b = 0; b < 5; ++b)
+    {
+        std::fprintf(f,
+                     "    {\"bucket\": \"%s\", \"flows\": %zu, \"p50\": %.4f, \"p95\": %.4f, "
+                     "\"p99\": %.4f}%s\n",
+                     names[b],
+                     buckets[b].size(),
+                     Percentile(buckets[b], 50),
+                     Percentile(buckets[b], 95),
+                     Percentile(buckets[b], 99),
+                     b < 4 ? "," : "");
+    }
+    std::fprintf(f, "  ],\n");
+    std::fprintf(f,
+                 "  \"drops\": {\"buffer\": %" PRIu64 ", \"noRoute\": %" PRIu64
+                 ", \"notIpv4\": %" PRIu64 ", \"link\": %" PRIu64 "},\n",
+                 st.dropsBuffer,
+                 st.dropsNoRoute,
+                 st.dropsNotIpv4,
+                 st.dropsLink);
+    std::fprintf(f, "  \"headroomOverflows\": %" PRIu64 ",\n", st.headroomOverflows);
+    std::fprintf(f,
+                 "  \"pfc\": {\"framesSent\": %" PRIu64 ", \"pausedTimeNs\": %" PRIu64 "},\n",
+                 st.pfcSent,
+                 st.pausedTimeNs);
+    std::fprintf(f,
+                 "  \"ecnMarks\": %" PRIu64 ",\n  \"cnps\": %" PRIu64
+                 ",\n  \"retransmittedPackets\": %" PRIu64 ",\n",
+                 st.ecnMarks,
+                 st.cnpsSent,
+                 st.retransmitted);
+    std::fprintf(f,
+                 "  \"packetHops\": %" PRIu64 ",\n  \"events\": %" PRIu64 ",\n",
+                 st.packetHops,
+                 Simulator::GetEventCount());
+    std::fprintf(f, "  \"simulatedNs\": %" PRId64 "\n}\n", Simulator::Now().GetNanoSeconds());
+    std::fclose(f);
+    f = std::fopen((out + "/timing.json").c_str(), "w");
+    std::fprintf(f,
+                 "{\n  \"wallSeconds\": %.3f,\n  \"eventsPerSecond\": %.0f,\n  "
+                 "\"packetHopsPerSecond\": %.0f\n}\n",
+                 wall,
+                 Simulator::GetEventCount() / std::max(wall, 1e-9),
+                 st.packetHops / std::max(wall, 1e-9));
+    std::fclose(f);
+    Simulator::Destroy();
+
+    std::printf("interconnect-run: %s: %" PRIu64 "/%" PRIu64
+                " flows completed, FCT slowdown p50 %.2f p99 %.2f; %zu collective phases\n",
+                s.String("name").c_str(),
+                st.messagesCompleted,
+                st.messagesPosted,
+                Percentile(all, 50),
+                Percentile(all, 99),
+                collectives.GetRecords().size());
+    std::printf("  wrote %s/ (config.json, flows.csv, collectives.csv, queue.csv, pfc.csv, "
+                "links.csv, summary.json, timing.json) in %.1f s\n",
+                out.c_str(),
+                wall);
+    if (s.Bool("output.plots"))
+    {
+        const std::string cmd = std::string("bash \"") + INTERCONNECT_SOURCE_DIR +
+                                "/scripts/plot-run.sh\" \"" + out + "\" >&2";
+        if (std::system(cmd.c_str()) != 0)
+        {
+            std::cerr << "warning: plotting failed (gnuplot missing?); the CSVs are complete"
+                      << std::endl;
+        }
+    }
+    return 0;
+}

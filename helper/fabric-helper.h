@@ -1,0 +1,113 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FABRIC_HELPER_H
+#define FABRIC_HELPER_H
+
+#include "ns3/data-rate.h"
+#include "ns3/fabric.h"
+#include "ns3/nstime.h"
+
+#include <string>
+
+namespace ns3
+{
+
+class RoceHelper;
+
+/**
+ * @ingroup interconnect
+ * @brief The base of the fabric helpers: builds a whole network from a few parameters.
+ *
+ * A subclass (SpineLeafHelper, ThreeTierHelper, FatTreeHelper, RailOptimizedHelper,
+ * TorusHelper) says which nodes and links the fabric has and how it routes; this class does
+ * the rest in two steps that keep the topology apart from the link technology:
+ *
+ * 1. Describe(): the topology (a Fabric with nodes, links, rates and delays), its routes
+ *    computed on the Boost.Graph graph, and its metrics. No simulation object exists yet; bad
+ *    parameters end the program with a message naming them (InterconnectConfigError).
+ * 2. Build(RoceHelper&): the same fabric as a RoCEv2 network: one RoceHelper host per host
+ *    and one switch per switch (with the helper's device, switch, buffer and NIC attributes),
+ *    each link with its own rate and delay, RoceHelper::Finalize without its own routes, then
+ *    the fabric's routes and priority remap rules installed on every RoceSwitch. Priorities
+ *    the routing moves traffic to are made lossless on every switch (RoceSwitchMmu's
+ *    LosslessPriorities). The other technologies of the module will get their own Build
+ *    overload over the same Describe().
+ *
+ * Rates and delay: SetHostRate for the links of hosts, SetFabricRate for links between
+ * switches (a helper may derive other rates from them), SetDelay for every link.
+ */
+class FabricHelper
+{
+  public:
+    FabricHelper();
+    virtual ~FabricHelper();
+
+    /// @param rate line rate of the hosts' links (> 0; default 100 Gb/s)
+    void SetHostRate(DataRate rate);
+    /// @param rate line rate of the links between switches (> 0; default 100 Gb/s)
+    void SetFabricRate(DataRate rate);
+    /// @param delay propagation delay of every link (>= 0; default 1 us)
+    void SetDelay(Time delay);
+    /// @param enable also install ns-3's Internet stack on the hosts (TCP next to RDMA)
+    void SetInternetStack(bool enable);
+
+    /**
+     * The topology, its routes and its metrics, without simulation objects.
+     * @return the fabric
+     */
+    Fabric Describe() const;
+
+    /**
+     * Build the fabric as a RoCEv2 network (see the class description).
+     * @param roce a RoceHelper with its attributes set and no host or switch yet; afterwards
+     *        post messages through it (host indexes are the fabric's)
+     * @return the fabric, with its nodes, devices and ports filled in
+     */
+    Fabric Build(RoceHelper& roce) const;
+
+  protected:
+    /// @return the helper's name, for messages ("FatTreeHelper")
+    virtual std::string GetName() const = 0;
+    /// @return what the fabric is, e.g. "fat-tree k=4" (first words of Fabric::Describe())
+    virtual std::string GetKind() const = 0;
+    /**
+     * Check the parameters (InterconnectConfigError on a bad one) and add the nodes (hosts
+     * first) and links.
+     * @param fabric an empty fabric
+     */
+    virtual void DoCreate(Fabric& fabric) const = 0;
+    /**
+     * Compute and set the routes; the default is RouteShortestPaths().
+     * @param fabric the fabric with its nodes and links
+     */
+    virtual void DoRoute(Fabric& fabric) const;
+
+    /**
+     * ECMP over all shortest paths: on every switch, towards every host, every link to a
+     * neighbour one hop closer to it (a breadth-first search from every host on the graph).
+     * In the Clos fabrics these are exactly the up/down paths.
+     * @param fabric the fabric
+     */
+    static void RouteShortestPaths(Fabric& fabric);
+
+    /**
+     * End the program if a count is below a minimum.
+     * @param parameter the parameter's name (after the helper's name)
+     * @param value its value
+     * @param min the smallest accepted value
+     */
+    void CheckAtLeast(const std::string& parameter, uint64_t value, uint64_t min) const;
+
+    DataRate m_hostRate;   //!< rate of the hosts' links
+    DataRate m_fabricRate; //!< rate of the links between switches
+    Time m_delay;          //!< propagation delay of every link
+    bool m_internetStack;  //!< install the Internet stack on the hosts
+};
+
+} // namespace ns3
+
+#endif // FABRIC_HELPER_H

@@ -1,0 +1,95 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "fat-tree-helper.h"
+
+#include "ns3/interconnect-config-error.h"
+
+namespace ns3
+{
+
+FatTreeHelper::FatTreeHelper(uint32_t k)
+    : m_k(k)
+{
+}
+
+std::string
+FatTreeHelper::GetName() const
+{
+    return "FatTreeHelper";
+}
+
+std::string
+FatTreeHelper::GetKind() const
+{
+    return "fat-tree k=" + std::to_string(m_k);
+}
+
+void
+FatTreeHelper::DoCreate(Fabric& fabric) const
+{
+    if (m_k < 2 || m_k % 2 != 0)
+    {
+        InterconnectConfigError("FatTreeHelper::k",
+                                std::to_string(m_k),
+                                "an even number >= 2 (the switches' port count)");
+    }
+    const uint32_t half = m_k / 2;
+    const uint32_t hostsPerPod = half * half;
+    for (uint32_t h = 0; h < m_k * hostsPerPod; ++h)
+    {
+        fabric.AddHost("host" + std::to_string(h), static_cast<int32_t>(h / hostsPerPod));
+    }
+    std::vector<std::vector<uint32_t>> edge(m_k);
+    std::vector<std::vector<uint32_t>> aggregation(m_k);
+    for (uint32_t p = 0; p < m_k; ++p)
+    {
+        const std::string pod = std::to_string(p) + "-";
+        for (uint32_t i = 0; i < half; ++i)
+        {
+            edge[p].push_back(fabric.AddSwitch("edge" + pod + std::to_string(i),
+                                               "edge",
+                                               static_cast<int32_t>(p)));
+        }
+        for (uint32_t i = 0; i < half; ++i)
+        {
+            aggregation[p].push_back(fabric.AddSwitch("aggregation" + pod + std::to_string(i),
+                                                      "aggregation",
+                                                      static_cast<int32_t>(p)));
+        }
+    }
+    std::vector<uint32_t> core;
+    for (uint32_t c = 0; c < hostsPerPod; ++c)
+    {
+        core.push_back(fabric.AddSwitch("core" + std::to_string(c), "core"));
+    }
+    for (uint32_t h = 0; h < m_k * hostsPerPod; ++h)
+    {
+        fabric.AddLink(h, edge[h / hostsPerPod][h % hostsPerPod / half], m_hostRate, m_delay);
+    }
+    for (uint32_t p = 0; p < m_k; ++p)
+    {
+        for (uint32_t e = 0; e < half; ++e)
+        {
+            for (uint32_t a = 0; a < half; ++a)
+            {
+                fabric.AddLink(edge[p][e], aggregation[p][a], m_fabricRate, m_delay);
+            }
+        }
+    }
+    for (uint32_t p = 0; p < m_k; ++p)
+    {
+        for (uint32_t a = 0; a < half; ++a)
+        {
+            for (uint32_t j = 0; j < half; ++j)
+            {
+                fabric.AddLink(aggregation[p][a], core[a * half + j], m_fabricRate, m_delay);
+            }
+        }
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,641 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "scenario.h"
+
+#include "ns3/command-line-values.h"
+#include "ns3/interconnect-config-error.h"
+#include "ns3/rdma-congestion-control.h"
+
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+using JsonValue = nlohmann::ordered_json;
+
+/// The type of a scenario value.
+enum class Type
+{
+    INT,
+    NUMBER,
+    BOOL,
+    STRING,
+    BYTES,
+    RATE,
+    TIME,
+    INT_LIST
+};
+
+/// One key of a section: its type, default and accepted range or choices.
+struct Key
+{
+    const char* name;                 //!< key
+    Type type;                        //!< type
+    JsonValue def;                    //!< default
+    double min;                       //!< smallest number (INT, NUMBER, INT_LIST, BYTES)
+    double max;                       //!< largest number
+    std::vector<std::string> choices; //!< accepted strings (STRING); empty: any
+};
+
+constexpr double INF = std::numeric_limits<double>::infinity();
+
+Key
+KInt(const char* name, int64_t def, double min, double max = INF)
+{
+    return Key{name, Type::INT, def, min, max, {}};
+}
+
+Key
+KNumber(const char* name, double def, double min, double max)
+{
+    return Key{name, Type::NUMBER, def, min, max, {}};
+}
+
+Key
+KBool(const char* name, bool def)
+{
+    return Key{name, Type::BOOL, def, 0, 0, {}};
+}
+
+Key
+KChoice(const char* name, const char* def, std::vector<std::string> choices)
+{
+    return Key{name, Type::STRING, def, 0, 0, std::move(choices)};
+}
+
+Key
+KText(const char* name, const char* def)
+{
+    return Key{name, Type::STRING, def, 0, 0, {}};
+}
+
+Key
+KBytes(const char* name, const char* def, double min = 0)
+{
+    return Key{name, Type::BYTES, def, min, static_cast<double>(uint64_t{1} << 40), {}};
+}
+
+Key
+KRate(const char* name, const char* def)
+{
+    return Key{name, Type::RATE, def, 0, 0, {}};
+}
+
+Key
+KDuration(const char* name, const char* def)
+{
+    return Key{name, Type::TIME, def, 0, 0, {}};
+}
+
+Key
+KIntList(const char* name, JsonValue def, double min, double max)
+{
+    return Key{name, Type::INT_LIST, def, min, max, {}};
+}
+
+std::string
+Join(const std::vector<std::string>& items)
+{
+    std::string out;
+    for (const auto& i : items)
+    {
+        out += (out.empty() ? "" : ", ") + i;
+    }
+    return out;
+}
+
+std::string
+Range(double min, double max)
+{
+    std::ostringstream os;
+    os << min;
+    if (max == INF)
+    {
+        return "at least " + os.str();
+    }
+    os << ".." << max;
+    return os.str();
+}
+
+/// Check one value against its key; returns the value to keep.
+JsonValue
+Check(const std::string& path, const Key& key, const JsonValue& v)
+{
+    const std::string given = v.dump();
+    switch (key.type)
+    {
+    case Type::INT:
+        if (!v.is_number_integer() || v.get<double>() < key.min || v.get<double>() > key.max)
+        {
+            InterconnectConfigError(path, given, "an integer, " + Range(key.min, key.max));
+        }
+        return v;
+    case Type::NUMBER:
+        if (!v.is_number() || v.get<double>() < key.min || v.get<double>() > key.max)
+        {
+            InterconnectConfigError(path, given, "a number, " + Range(key.min, key.max));
+        }
+        return v;
+    case Type::BOOL:
+        if (!v.is_boolean())
+        {
+            InterconnectConfigError(path, given, "true or false");
+        }
+        return v;
+    case Type::STRING:
+        if (!v.is_string())
+        {
+            InterconnectConfigError(path,
+                                    given,
+                                    key.choices.empty() ? "a string"
+                                                        : "one of " + Join(key.choices));
+        }
+        if (!key.choices.empty() &&
+            std::find(key.choices.begin(), key.choices.end(), v.get<std::string>()) ==
+                key.choices.end())
+        {
+            InterconnectConfigError(path, given, "one of " + Join(key.choices));
+        }
+        return v;
+    case Type::BYTES:
+        if (v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0))
+        {
+            CommandLineValues::Bytes(path,
+                                     std::to_string(v.get<uint64_t>()),
+                                     static_cast<uint64_t>(key.min),
+                                     static_cast<uint64_t>(key.max));
+            return v;
+        }
+        if (!v.is_string())
+        {
+            InterconnectConfigError(path, given, "a byte count such as 65536 or \"64KiB\"");
+        }
+        CommandLineValues::Bytes(path,
+                                 v.get<std::string>(),
+                                 static_cast<uint64_t>(key.min),
+                                 static_cast<uint64_t>(key.max));
+        return v;
+    case Type::RATE:
+        if (!v.is_string())
+        {
+            InterconnectConfigError(path, given, "a rate such as \"100Gbps\"");
+        }
+        CommandLineValues::Rate(path, v.get<std::string>());
+        return v;
+    case Type::TIME:
+        if (!v.is_string())
+        {
+            InterconnectConfigError(path, given, "a time with a unit such as \"10us\"");
+        }
+        CommandLineValues::Duration(path, v.get<std::string>());
+        return v;
+    case Type::INT_LIST:
+        if (!v.is_array() || v.empty())
+        {
+            InterconnectConfigError(path, given, "a non-empty list of integers");
+        }
+        for (std::size_t i = 0; i < v.size(); ++i)
+        {
+            if (!v[i].is_number_integer() || v[i].get<double>() < key.min ||
+                v[i].get<double>() > key.max)
+            {
+                InterconnectConfigError(path + "." + std::to_string(i),
+                                        v[i].dump(),
+                                        "an integer, " + Range(key.min, key.max));
+            }
+        }
+        return v;
+    }
+    return v;
+}
+
+/// Check an object against keys; fill defaults; refuse unknown keys.
+JsonValue
+CheckObject(const std::string& path, const JsonValue& given, const std::vector<Key>& keys)
+{
+    if (!given.is_object())
+    {
+        InterconnectConfigError(path, given.dump(), "an object { ... }");
+    }
+    std::vector<std::string> names;
+    for (const auto& k : keys)
+    {
+        names.emplace_back(k.name);
+    }
+    for (auto it = given.begin(); it != given.end(); ++it)
+    {
+        if (std::find(names.begin(), names.end(), it.key()) == names.end())
+        {
+            InterconnectConfigError((path.empty() ? "" : path + ".") + it.key(),
+                                    it.value().dump(),
+                                    "no such key; the keys here are " + Join(names));
+        }
+    }
+    JsonValue out = JsonValue::object();
+    for (const auto& k : keys)
+    {
+        const std::string keyPath = (path.empty() ? "" : path + ".") + k.name;
+        out[k.name] = given.contains(k.name) ? Check(keyPath, k, given[k.name]) : k.def;
+    }
+    return out;
+}
+
+const std::vector<std::string> FABRICS = {"spine-leaf",
+                                          "three-tier",
+                                          "fat-tree",
+                                          "rail-optimized",
+                                          "torus"};
+
+std::vector<Key>
+FabricKeys(const std::string& kind)
+{
+    std::vector<Key> keys = {KChoice("kind", "fat-tree", FABRICS),
+                             KRate("hostRate", "100Gbps"),
+                             KRate("fabricRate", "100Gbps"),
+                             KDuration("delay", "1us")};
+    if (kind == "spine-leaf")
+    {
+        keys.push_back(KInt("leaves", 4, 1, 4096));
+        keys.push_back(KInt("spines", 2, 1, 4096));
+        keys.push_back(KInt("hostsPerLeaf", 8, 1, 4096));
+    }
+    else if (kind == "three-tier")
+    {
+        keys.push_back(KInt("pods", 2, 1, 1024));
+        keys.push_back(KInt("accessPerPod", 2, 1, 1024));
+        keys.push_back(KInt("aggregationPerPod", 2, 1, 1024));
+        keys.push_back(KInt("cores", 2, 1, 1024));
+        keys.push_back(KInt("hostsPerAccess", 4, 1, 1024));
+        keys.push_back(KNumber("accessOversubscription", 1, 0.01, 1024));
+        keys.push_back(KNumber("aggregationOversubscription", 1, 0.01, 1024));
+    }
+    else if (kind == "fat-tree")
+    {
+        keys.push_back(KInt("k", 4, 2, 128));
+    }
+    else if (kind == "rail-optimized")
+    {
+        keys.push_back(KInt("servers", 4, 1, 4096));
+        keys.push_back(KInt("nicsPerServer", 8, 1, 64));
+        keys.push_back(KInt("spines", 2, 1, 1024));
+    }
+    else if (kind == "torus")
+    {
+        keys.push_back(KIntList("dimensions", JsonValue::array({4, 4}), 2, 1024));
+        keys.push_back(KInt("hostsPerSwitch", 1, 1, 64));
+        keys.push_back(KBool("dateline", true));
+    }
+    return keys;
+}
+
+const std::vector<std::string> WORKLOADS =
+    {"poisson", "incast", "permutation", "all-to-all", "ring-allreduce", "moe"};
+
+std::vector<Key>
+WorkloadKeys(const std::string& kind)
+{
+    std::vector<Key> keys = {KChoice("kind", "poisson", WORKLOADS), KDuration("start", "0s")};
+    if (kind == "poisson")
+    {
+        keys.push_back(KText("cdf", "websearch"));
+        keys.push_back(KNumber("load", 0.3, 0.001, 1));
+        keys.push_back(KDuration("stop", "5ms"));
+    }
+    else if (kind == "incast")
+    {
+        keys.push_back(KInt("fanIn", 8, 1, 1 << 20));
+        keys.push_back(KBytes("size", "64KB", 1));
+        keys.push_back(KInt("destination", 0, 0, 1 << 20));
+        keys.push_back(KInt("rounds", 1, 1, 1 << 20));
+        keys.push_back(KDuration("period", "1ms"));
+    }
+    else if (kind == "permutation")
+    {
+        keys.push_back(KBytes("size", "1MB", 1));
+    }
+    else if (kind == "all-to-all")
+    {
+        keys.push_back(KBytes("bytesPerPair", "32KiB", 1));
+        keys.push_back(KInt("hosts", 0, 0, 1 << 20));
+    }
+    else if (kind == "ring-allreduce")
+    {
+        keys.push_back(KBytes("bytes", "16MB", 1));
+        keys.push_back(KInt("hosts", 0, 0, 1 << 20));
+    }
+    else if (kind == "moe")
+    {
+        keys.push_back(KInt("hosts", 0, 0, 1 << 20));
+        keys.push_back(KInt("tokensPerGpu", 4096, 1, 1 << 24));
+        keys.push_back(KInt("hidden", 4096, 1, 1 << 20));
+        keys.push_back(KInt("bytesPerElement", 2, 1, 8));
+        keys.push_back(KInt("topK", 2, 1, 1024));
+        keys.push_back(KInt("expertsPerGpu", 2, 1, 1024));
+        keys.push_back(KText("popularity", "uniform"));
+        keys.push_back(KInt("layers", 1, 1, 1 << 16));
+        keys.push_back(KInt("iterations", 1, 1, 1 << 16));
+        keys.push_back(KDuration("computeGap", "20us"));
+    }
+    return keys;
+}
+
+/// Apply one "a.b.c=value" override.
+void
+ApplySet(JsonValue& root, const std::string& set)
+{
+    const std::size_t eq = set.find('=');
+    if (eq == std::string::npos || eq == 0)
+    {
+        InterconnectConfigError("--set", set, "path.to.key=value, e.g. fabric.k=8");
+    }
+    const std::string path = set.substr(0, eq);
+    const std::string text = set.substr(eq + 1);
+    JsonValue value = JsonValue::parse(text, nullptr, false);
+    if (value.is_discarded())
+    {
+        value = text; // not JSON: a string
+    }
+    JsonValue* node = &root;
+    std::istringstream parts(path);
+    std::string part;
+    std::vector<std::string> segments;
+    while (std::getline(parts, part, '.'))
+    {
+        segments.push_back(part);
+    }
+    for (std::size_t i = 0; i < segments.size(); ++i)
+    {
+        const std::string& s = segments[i];
+        const bool last = i + 1 == segments.size();
+        if (node->is_array())
+        {
+            char* end = nullptr;
+            const unsigned long index = std::strtoul(s.c_str(), &end, 10);
+            if (s.empty() || *end != '\0' || index >= node->size())
+            {
+                InterconnectConfigError("--set " + path,
+                                        s,
+                                        "an index below " + std::to_string(node->size()));
+            }
+            node = &(*node)[index];
+        }
+        else
+        {
+            if (!node->is_object())
+            {
+                *node = JsonValue::object();
+            }
+            node = &(*node)[s];
+        }
+        if (last)
+        {
+            *node = value;
+        }
+    }
+}
+
+} // namespace
+
+Scenario
+Scenario::LoadOrExit(const std::string& path, const std::vector<std::string>& sets)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        InterconnectConfigError("scenario", path, "a readable scenario file (JSON)");
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    Scenario s = ParseOrExit(text.str(), path, sets);
+    if (s.m_json["name"].get<std::string>().empty())
+    {
+        s.m_json["name"] = std::filesystem::path(path).stem().string();
+    }
+    return s;
+}
+
+Scenario
+Scenario::ParseOrExit(const std::string& text,
+                      const std::string& origin,
+                      const std::vector<std::string>& sets)
+{
+    JsonValue given;
+    try
+    {
+        given = JsonValue::parse(text, nullptr, true, true); // comments allowed
+    }
+    catch (const nlohmann::json::parse_error& e)
+    {
+        InterconnectConfigError("scenario", origin, std::string("valid JSON (") + e.what() + ")");
+    }
+    if (!given.is_object())
+    {
+        InterconnectConfigError("scenario", origin, "a JSON object { ... }");
+    }
+    for (const auto& set : sets)
+    {
+        ApplySet(given, set);
+    }
+
+    const std::vector<Key> rootKeys = {KText("name", ""),
+                                       KInt("seed", 1, 1, 2147483647),
+                                       KInt("run", 1, 0, 2147483647),
+                                       KDuration("stopTime", "20ms"),
+                                       Key{"fabric", Type::STRING, JsonValue::object(), 0, 0, {}},
+                                       Key{"link", Type::STRING, JsonValue::object(), 0, 0, {}},
+                                       Key{"switch", Type::STRING, JsonValue::object(), 0, 0, {}},
+                                       Key{"nic", Type::STRING, JsonValue::object(), 0, 0, {}},
+                                       Key{"workloads", Type::STRING, JsonValue::array(), 0, 0, {}},
+                                       Key{"output", Type::STRING, JsonValue::object(), 0, 0, {}}};
+    std::vector<std::string> rootNames;
+    for (const auto& k : rootKeys)
+    {
+        rootNames.emplace_back(k.name);
+    }
+    for (auto it = given.begin(); it != given.end(); ++it)
+    {
+        if (std::find(rootNames.begin(), rootNames.end(), it.key()) == rootNames.end())
+        {
+            InterconnectConfigError(it.key(),
+                                    it.value().dump(),
+                                    "no such key; the sections are " + Join(rootNames));
+        }
+    }
+    Scenario s;
+    JsonValue& out = s.m_json;
+    out = JsonValue::object();
+    for (std::size_t i = 0; i < 4; ++i)
+    {
+        const Key& k = rootKeys[i];
+        out[k.name] = given.contains(k.name) ? Check(k.name, k, given[k.name]) : k.def;
+    }
+
+    const JsonValue fabric = given.value("fabric", JsonValue::object());
+    const std::string kind =
+        fabric.is_object() && fabric.contains("kind") && fabric["kind"].is_string()
+            ? fabric["kind"].get<std::string>()
+            : "fat-tree";
+    out["fabric"] = CheckObject("fabric", fabric, FabricKeys(kind));
+    if (kind == "fat-tree" && out["fabric"]["k"].get<int64_t>() % 2 != 0)
+    {
+        InterconnectConfigError("fabric.k", out["fabric"]["k"].dump(), "an even integer >= 2");
+    }
+
+    out["link"] = CheckObject("link",
+                              given.value("link", JsonValue::object()),
+                              {KChoice("technology", "roce", {"roce"}),
+                               KInt("mtu", 1024, 256, 4096),
+                               KInt("linkMtu", 0, 0, 9216)});
+    const int64_t mtu = out["link"]["mtu"].get<int64_t>();
+    if (mtu != 256 && mtu != 512 && mtu != 1024 && mtu != 2048 && mtu != 4096)
+    {
+        InterconnectConfigError("link.mtu", std::to_string(mtu), "256, 512, 1024, 2048 or 4096");
+    }
+
+    out["switch"] = CheckObject("switch",
+                                given.value("switch", JsonValue::object()),
+                                {KBytes("bufferSize", "12MB", 1),
+                                 KBool("pfc", true),
+                                 KNumber("pfcAlpha", 0.125, 1.0 / 128, 64),
+                                 KBool("ecn", true),
+                                 KBytes("ecnKmin", "5KB"),
+                                 KBytes("ecnKmax", "200KB"),
+                                 KNumber("ecnPmax", 0.01, 0, 1),
+                                 KChoice("ecmp", "flow-hash", {"flow-hash", "packet-spray"}),
+                                 KDuration("latency", "0s")});
+
+    out["nic"] = CheckObject("nic",
+                             given.value("nic", JsonValue::object()),
+                             {KText("cc", "dcqcn"),
+                              KChoice("dcqcnPreset", "paper", {"paper", "hpcc-sim"}),
+                              KDuration("cnpInterval", "50us"),
+                              KInt("ackInterval", 1, 1, 1024),
+                              KDuration("retransmitTimeout", "1ms")});
+    RdmaCongestionControl::ResolveName("nic.cc", out["nic"]["cc"].get<std::string>());
+
+    const JsonValue workloads = given.value("workloads", JsonValue::array());
+    if (!workloads.is_array())
+    {
+        InterconnectConfigError("workloads", workloads.dump(), "a list of workload objects");
+    }
+    out["workloads"] = JsonValue::array();
+    for (std::size_t i = 0; i < workloads.size(); ++i)
+    {
+        const std::string path = "workloads." + std::to_string(i);
+        const JsonValue& w = workloads[i];
+        if (!w.is_object() || !w.contains("kind") || !w["kind"].is_string())
+        {
+            InterconnectConfigError(path + ".kind",
+                                    w.is_object() && w.contains("kind") ? w["kind"].dump()
+                                                                        : "(none)",
+                                    "one of " + Join(WORKLOADS));
+        }
+        out["workloads"].push_back(
+            CheckObject(path, w, WorkloadKeys(w["kind"].get<std::string>())));
+        const std::string wk = w["kind"].get<std::string>();
+        if (std::find(WORKLOADS.begin(), WORKLOADS.end(), wk) == WORKLOADS.end())
+        {
+            InterconnectConfigError(path + ".kind", w["kind"].dump(), "one of " + Join(WORKLOADS));
+        }
+    }
+
+    out["output"] = CheckObject("output",
+                                given.value("output", JsonValue::object()),
+                                {KDuration("queueInterval", "10us"),
+                                 KChoice("queues", "host-ports", {"none", "host-ports", "all"}),
+                                 KBool("plots", true)});
+    return s;
+}
+
+std::string
+Scenario::ToJson() const
+{
+    return m_json.dump(2) + "\n";
+}
+
+const nlohmann::ordered_json&
+Scenario::Json() const
+{
+    return m_json;
+}
+
+const nlohmann::ordered_json&
+Scenario::At(const std::string& path) const
+{
+    const nlohmann::ordered_json* node = &m_json;
+    std::istringstream parts(path);
+    std::string part;
+    while (std::getline(parts, part, '.'))
+    {
+        if (node->is_array())
+        {
+            node = &node->at(std::stoul(part));
+        }
+        else
+        {
+            node = &node->at(part);
+        }
+    }
+    return *node;
+}
+
+std::string
+Scenario::String(const std::string& path) const
+{
+    return At(path).get<std::string>();
+}
+
+int64_t
+Scenario::Int(const std::string& path) const
+{
+    return At(path).get<int64_t>();
+}
+
+double
+Scenario::Double(const std::string& path) const
+{
+    return At(path).get<double>();
+}
+
+bool
+Scenario::Bool(const std::string& path) const
+{
+    return At(path).get<bool>();
+}
+
+uint64_t
+Scenario::Bytes(const std::string& path) const
+{
+    const auto& v = At(path);
+    return v.is_string() ? CommandLineValues::Bytes(path, v.get<std::string>()) : v.get<uint64_t>();
+}
+
+DataRate
+Scenario::Rate(const std::string& path) const
+{
+    return CommandLineValues::Rate(path, At(path).get<std::string>());
+}
+
+Time
+Scenario::Duration(const std::string& path) const
+{
+    return CommandLineValues::Duration(path, At(path).get<std::string>());
+}
+
+std::size_t
+Scenario::NumWorkloads() const
+{
+    return m_json["workloads"].size();
+}
+
+} // namespace ns3

@@ -1,0 +1,90 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef SCENARIO_H
+#define SCENARIO_H
+
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup interconnect
+ * @brief A scenario file, checked against its schema and completed with every default.
+ *
+ * A scenario is a JSON object with the sections name, seed, run, stopTime, fabric, link,
+ * switch, nic, workloads and output (doc/interconnect.rst lists every key, its type, default
+ * and accepted values). Loading checks every key: an unknown key, a value of the wrong type or
+ * out of range ends the program with a message that names the key (e.g. `fabric.k`), the value
+ * and what is accepted. `--set path.to.key=value` overrides apply before the check (the value
+ * is read as JSON when it parses, else as a string; `workloads.0.load` addresses an array
+ * element). The resolved scenario holds every key with its value, defaults included, in a fixed
+ * order: written as config.json and run again, it reproduces the run.
+ */
+class Scenario
+{
+  public:
+    /**
+     * Load, override, check and complete a scenario file.
+     * @param path the file
+     * @param sets overrides, "path.to.key=value"
+     * @return the resolved scenario
+     */
+    static Scenario LoadOrExit(const std::string& path, const std::vector<std::string>& sets);
+
+    /**
+     * The same from text.
+     * @param text the JSON text
+     * @param origin where it came from, for messages
+     * @param sets overrides
+     * @return the resolved scenario
+     */
+    static Scenario ParseOrExit(const std::string& text,
+                                const std::string& origin,
+                                const std::vector<std::string>& sets);
+
+    /// @return the resolved scenario as JSON text (2-space indent, fixed key order)
+    std::string ToJson() const;
+
+    /// @return the resolved JSON
+    const nlohmann::ordered_json& Json() const;
+
+    /**
+     * @param path a dotted key, e.g. "fabric.k" or "workloads.0.load"
+     * @return the resolved value
+     */
+    const nlohmann::ordered_json& At(const std::string& path) const;
+
+    /// @return a string key
+    std::string String(const std::string& path) const;
+    /// @return an integer key
+    int64_t Int(const std::string& path) const;
+    /// @return a number key
+    double Double(const std::string& path) const;
+    /// @return a boolean key
+    bool Bool(const std::string& path) const;
+    /// @return a byte-size key (a number, or a string with a unit: "64KB", "2MiB")
+    uint64_t Bytes(const std::string& path) const;
+    /// @return a rate key ("100Gbps")
+    DataRate Rate(const std::string& path) const;
+    /// @return a time key ("10us")
+    Time Duration(const std::string& path) const;
+    /// @return the number of workloads
+    std::size_t NumWorkloads() const;
+
+  private:
+    nlohmann::ordered_json m_json; //!< the resolved scenario
+};
+
+} // namespace ns3
+
+#endif // SCENARIO_H

@@ -1,0 +1,84 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Scenario files: defaults filled in, overrides applied, and a mistake in any section named.
+
+#include "ns3/scenario.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+namespace
+{
+
+void
+ExpectError(const std::string& text, const std::string& message)
+{
+    EXPECT_EXIT(Scenario::ParseOrExit(text, "test.json", {}), ::testing::ExitedWithCode(1), message)
+        << text;
+}
+
+} // namespace
+
+TEST(Scenario, FillsEveryDefaultInAFixedOrder)
+{
+    const Scenario s = Scenario::ParseOrExit("{}", "test.json", {});
+    EXPECT_EQ(s.String("fabric.kind"), "fat-tree");
+    EXPECT_EQ(s.Int("fabric.k"), 4);
+    EXPECT_EQ(s.Bytes("switch.bufferSize"), 12000000u);
+    EXPECT_EQ(s.String("nic.cc"), "dcqcn");
+    EXPECT_EQ(s.Rate("fabric.hostRate").GetBitRate(), 100000000000u);
+    EXPECT_EQ(s.Duration("stopTime"), MilliSeconds(20));
+    // Resolving the resolved scenario changes nothing: config.json is a fixed point.
+    const Scenario again = Scenario::ParseOrExit(s.ToJson(), "config.json", {});
+    EXPECT_EQ(again.ToJson(), s.ToJson());
+}
+
+TEST(Scenario, OverridesApplyBeforeTheCheck)
+{
+    const Scenario s = Scenario::ParseOrExit(
+        R"({"workloads": [{"kind": "poisson", "load": 0.3}]})",
+        "test.json",
+        {"fabric.k=8", "workloads.0.load=0.6", "nic.cc=hpcc", "switch.ecmp=packet-spray"});
+    EXPECT_EQ(s.Int("fabric.k"), 8);
+    EXPECT_DOUBLE_EQ(s.Double("workloads.0.load"), 0.6);
+    EXPECT_EQ(s.String("nic.cc"), "hpcc");
+    EXPECT_EQ(s.String("workloads.0.cdf"), "websearch"); // the workload's defaults too
+    EXPECT_EXIT(Scenario::ParseOrExit("{}", "test.json", {"fabric.k"}),
+                ::testing::ExitedWithCode(1),
+                "--set = fabric.k: accepted: path.to.key=value");
+}
+
+TEST(Scenario, AMistakeInEachSectionIsNamed)
+{
+    ExpectError(R"({"fabrik": {}})", "error: fabrik = \\{\\}: accepted: no such key; the sections");
+    ExpectError(R"({"seed": "one"})", "error: seed = \"one\": accepted: an integer, 1..");
+    ExpectError(R"({"stopTime": "soon"})", "error: stopTime = soon: accepted: a time");
+    ExpectError(R"({"fabric": {"k": 5}})", "error: fabric.k = 5: accepted: an even integer");
+    ExpectError(R"({"fabric": {"kind": "fat-tree", "leaves": 4}})",
+                "error: fabric.leaves = 4: accepted: no such key; the keys here are kind, ");
+    ExpectError(R"({"fabric": {"kind": "dragonfly"}})",
+                "error: fabric.kind = \"dragonfly\": accepted: one of spine-leaf, three-tier");
+    ExpectError(R"({"link": {"technology": "infiniband"}})",
+                "error: link.technology = \"infiniband\": accepted: one of roce");
+    ExpectError(R"({"link": {"mtu": 1000}})", "error: link.mtu = 1000: accepted: 256, 512");
+    ExpectError(R"({"switch": {"bufferSize": "-5"}})",
+                "error: switch.bufferSize = -5: accepted: a whole number of bytes");
+    ExpectError(R"({"switch": {"pfc": "yes"}})",
+                "error: switch.pfc = \"yes\": accepted: true or false");
+    ExpectError(R"({"nic": {"cc": "reno"}})", "error: nic.cc = reno: accepted: none, dcqcn");
+    ExpectError(R"({"workloads": [{"kind": "bogus"}]})",
+                "error: workloads.0.kind = \"bogus\": accepted: one of poisson, incast");
+    ExpectError(R"({"workloads": [{"kind": "poisson", "load": 2}]})",
+                "error: workloads.0.load = 2: accepted: a number, 0.001..1");
+    ExpectError(
+        R"({"workloads": [{"kind": "moe", "topk": 2}]})",
+        "error: workloads.0.topk = 2: accepted: no such key; the keys here are kind, start");
+    ExpectError(R"({"output": {"queues": "some"}})",
+                "error: output.queues = \"some\": accepted: one of none, host-ports, all");
+    ExpectError(R"({"fabric": )", "error: scenario = test.json: accepted: valid JSON");
+}
