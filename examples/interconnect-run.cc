@@ -247,6 +247,7 @@ main(int argc, char* argv[])
     roce.SetQueuePairAttribute("Mtu", UintegerValue(mtu));
     roce.SetQueuePairAttribute("AckInterval", UintegerValue(s.Int("nic.ackInterval")));
     roce.SetQueuePairAttribute("RetransmitTimeout", TimeValue(s.Duration("nic.retransmitTimeout")));
+    roce.SetQueuePairAttribute("OutOfOrderReceive", BooleanValue(s.Bool("nic.outOfOrderReceive")));
     roce.SetNicAttribute("CongestionControl", StringValue(cc));
     if (!(cc == "ns3::DcqcnCongestionControl" && s.String("nic.dcqcnPreset") == "hpcc-sim"))
     {

@@ -520,7 +520,8 @@ Scenario::ParseOrExit(const std::string& text,
                               KChoice("dcqcnPreset", "paper", {"paper", "hpcc-sim"}),
                               KDuration("cnpInterval", "50us"),
                               KInt("ackInterval", 1, 1, 1024),
-                              KDuration("retransmitTimeout", "1ms")});
+                              KDuration("retransmitTimeout", "1ms"),
+                              KBool("outOfOrderReceive", false)});
     RdmaCongestionControl::ResolveName("nic.cc", out["nic"]["cc"].get<std::string>());
 
     const JsonValue workloads = given.value("workloads", JsonValue::array());

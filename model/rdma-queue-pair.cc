@@ -10,6 +10,7 @@
 #include "interconnect-config-error.h"
 #include "rdma-psn.h"
 
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -25,6 +26,12 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaQueuePair);
 
 using rdma::PsnAdd;
 using rdma::PsnDiff;
+
+namespace
+{
+/// Out-of-order placement holds at most this many packets beyond the expected PSN.
+constexpr int32_t OOO_WINDOW = 1 << 16;
+} // namespace
 
 std::string
 RdmaVerbName(RdmaVerb verb)
@@ -73,6 +80,14 @@ RdmaQueuePair::GetTypeId()
                           TimeValue(NanoSeconds(1048576)),
                           MakeTimeAccessor(&RdmaQueuePair::m_rto),
                           MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("OutOfOrderReceive",
+                          "The responder places WRITE/SEND packets that arrive after a gap "
+                          "instead of dropping and NAKing them (out-of-order placement, needed "
+                          "with per-packet spraying); a lost packet is then recovered by the "
+                          "retransmission timeout.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaQueuePair::m_outOfOrder),
+                          MakeBooleanChecker())
             .AddTraceSource("Completion",
                             "A message completed at the requester",
                             MakeTraceSourceAccessor(&RdmaQueuePair::m_completionTrace),
@@ -89,6 +104,7 @@ RdmaQueuePair::RdmaQueuePair()
       m_initialPsn(0),
       m_ackInterval(1),
       m_rto(NanoSeconds(1048576)),
+      m_outOfOrder(false),
       m_nextMessageId(0),
       m_nextPostPsn(0),
       m_streamBytes(0),
@@ -610,6 +626,22 @@ RdmaQueuePair::ReceiveRequest(uint8_t opcode,
     const bool isRead = opcode == IbBthHeader::RC_READ_REQUEST;
     const uint32_t readPackets =
         isRead ? std::max<uint32_t>(1, (dmaLength + m_mtu - 1) / m_mtu) : 1;
+    if (d > 0 && m_outOfOrder && !isRead && d < OOO_WINDOW)
+    {
+        // Ahead of a gap: place it now, acknowledge it when the gap fills.
+        if (m_oooWindow.size() <= static_cast<std::size_t>(d))
+        {
+            m_oooWindow.resize(d + 1, 0);
+        }
+        if (m_oooWindow[d] == 0)
+        {
+            m_oooWindow[d] = IbBthHeader::IsLast(opcode) ? 2 : 1;
+            m_delivered += payload;
+            m_ceSinceAck = m_ceSinceAck || ce;
+        }
+        v.accepted = true;
+        return v;
+    }
     if (d > 0)
     {
         // A gap: one NAK per gap, drop until the requester goes back.
@@ -648,12 +680,26 @@ RdmaQueuePair::ReceiveRequest(uint8_t opcode,
         v.msn = m_msn;
         return v;
     }
-    m_ePsn = PsnAdd(m_ePsn, 1);
     m_delivered += payload;
-    const bool last = IbBthHeader::IsLast(opcode);
-    if (last)
+    bool last = IbBthHeader::IsLast(opcode);
+    if (m_oooWindow.empty())
     {
-        ++m_msn;
+        m_ePsn = PsnAdd(m_ePsn, 1);
+        m_msn += last ? 1 : 0;
+    }
+    else
+    {
+        // The gap filled: move past every packet placed out of order since.
+        m_oooWindow[0] = last ? 2 : 1;
+        last = false;
+        while (!m_oooWindow.empty() && m_oooWindow.front() != 0)
+        {
+            const bool endOfMessage = m_oooWindow.front() == 2;
+            m_msn += endOfMessage ? 1 : 0;
+            last = last || endOfMessage;
+            m_oooWindow.pop_front();
+            m_ePsn = PsnAdd(m_ePsn, 1);
+        }
     }
     ++m_unacked;
     m_ceSinceAck = m_ceSinceAck || ce;

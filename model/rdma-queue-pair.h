@@ -102,7 +102,11 @@ struct RdmaRxVerdict
  * missing PSN, as IBTA 9.7.3 allows.
  *
  * Responder side: expected PSN, MSN, ACK coalescing and NAK state, and the queue of READ
- * responses to send. The NIC (RdmaNic) stamps and parses the headers; the queue pair decides.
+ * responses to send. With OutOfOrderReceive, WRITE and SEND packets that arrive ahead of a gap
+ * are placed (as NICs with out-of-order placement do under adaptive routing or packet spray)
+ * instead of dropped and NAKed; the cumulative ACK jumps over them once the gap fills, and a
+ * packet really lost is recovered by the retransmission timeout. The NIC (RdmaNic) stamps and
+ * parses the headers; the queue pair decides.
  *
  * Sending pace: the congestion-control object sets the rate and optionally a window; the NIC
  * does not send a packet of this queue pair before GetNextSendTime() nor past the window.
@@ -340,6 +344,7 @@ class RdmaQueuePair : public Object
     uint32_t m_initialPsn;  //!< first PSN
     uint32_t m_ackInterval; //!< responder ACK coalescing
     Time m_rto;             //!< retransmission timeout
+    bool m_outOfOrder;      //!< responder places packets that arrive out of order
 
     // requester
     std::deque<Message> m_messages;  //!< posted, not completed, in PSN order
@@ -359,12 +364,13 @@ class RdmaQueuePair : public Object
     Callback<void> m_wake;           //!< tell the NIC there is something to send
 
     // responder
-    uint32_t m_ePsn;                //!< expected PSN
-    uint32_t m_msn;                 //!< message sequence number
-    uint32_t m_unacked;             //!< packets received since the last ACK
-    bool m_nakSent;                 //!< NAK sent for the current gap
-    bool m_ceSinceAck;              //!< CE-marked data received since the last ACK
-    std::deque<ReadJob> m_readJobs; //!< READ responses to send
+    uint32_t m_ePsn;                 //!< expected PSN
+    uint32_t m_msn;                  //!< message sequence number
+    uint32_t m_unacked;              //!< packets received since the last ACK
+    bool m_nakSent;                  //!< NAK sent for the current gap
+    bool m_ceSinceAck;               //!< CE-marked data received since the last ACK
+    std::deque<uint8_t> m_oooWindow; //!< PSNs from ePSN on: 0 missing, 1 held, 2 held and last
+    std::deque<ReadJob> m_readJobs;  //!< READ responses to send
 
     // statistics
     uint64_t m_retransmitted; //!< packets resent

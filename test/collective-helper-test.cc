@@ -9,6 +9,7 @@
 
 #include "ns3/collective-helper.h"
 #include "ns3/core-module.h"
+#include "ns3/fat-tree-helper.h"
 #include "ns3/moe-traffic.h"
 #include "ns3/roce-helper.h"
 
@@ -152,4 +153,17 @@ TEST_F(CollectiveHelperTest, MoeLayersAlternateDispatchAndCombine)
     {
         EXPECT_FALSE(r.end.IsZero());
     }
+}
+
+TEST_F(CollectiveHelperTest, LoneFlowAcrossAFatTreeHasSlowdownOne)
+{
+    // One 1 MB WRITE between pods of an idle k=4 fat-tree (5 hops): its FCT is the ideal one.
+    RoceHelper roce;
+    FatTreeHelper fatTree(4);
+    fatTree.Build(roce);
+    roce.Post(0, 15, RdmaVerb::WRITE, 1000000, MicroSeconds(1), 3);
+    Simulator::Run();
+    const FlowRecord& f = roce.GetFlows().at(0);
+    ASSERT_FALSE(f.end.IsZero());
+    EXPECT_NEAR((f.end - f.start).GetDouble() / f.idealFct.GetDouble(), 1.0, 0.01);
 }

@@ -498,6 +498,9 @@ ConfigurePermutation(RoceHelper& roce, bool spray)
     roce.SetDeviceAttribute("Mtu", UintegerValue(4200));
     roce.SetQueuePairAttribute("Mtu", UintegerValue(4096));
     roce.SetSwitchAttribute("EcmpMode", StringValue(spray ? "PacketSpray" : "FlowHash"));
+    // Spraying reorders packets: the responder places them out of order, as NICs do under
+    // adaptive routing, instead of NAKing every swap.
+    roce.SetQueuePairAttribute("OutOfOrderReceive", BooleanValue(spray));
 }
 
 } // namespace
@@ -548,15 +551,11 @@ TEST_F(FabricHelperTest, PacketSpraySpreadsAPermutationEvenlyOverTheCores)
 }
 
 // The target: on a non-blocking fat-tree a permutation with packet spray reaches >= 90%
-// of line rate per flow on average. Not met today, and disabled: RdmaQueuePair's responder is
-// go-back-N (a packet out of order is dropped and NAKed, the requester resends everything
-// from there), and spraying over paths that are loaded to exactly 100% reorders packets all
-// the time; each swap of two packets even costs two NAKs and two go-backs. Measured with this
-// test's permutation (16 x 1 MB): FlowHash 61% of the ideal per flow (hash collisions, no
-// reordering), PacketSpray 30% (24 000 packets resent for 3 900 sent). Enable it once the
-// responder tolerates reordering (out-of-order placement, or IRN's selective repeat, Mittal
-// et al., SIGCOMM 2018).
-TEST_F(FabricHelperTest, DISABLED_PermutationOnANonBlockingFatTreeReachesLineRateWithSpray)
+// of line rate per flow on average. Spraying over paths loaded to exactly 100% reorders packets
+// all the time, so the queue pairs place out of order (OutOfOrderReceive, set by
+// ConfigurePermutation); with go-back-N alone every swap would cost a NAK and a resend (30% of
+// the ideal rate when this was measured without it).
+TEST_F(FabricHelperTest, PermutationOnANonBlockingFatTreeReachesLineRateWithSpray)
 {
     RoceHelper roce;
     ConfigurePermutation(roce, true);

@@ -362,3 +362,24 @@ TEST_F(RdmaQueuePairTest, AcksCoalesceEveryNPacketsAndAtMessageEnd)
     EXPECT_EQ(h.GetNic(1)->GetAcksSent(), 4u); // PSN 3, 7, 9 (end of message 1), 12 (end)
     EXPECT_EQ(h.CollectStatistics().messagesCompleted, 2u);
 }
+
+TEST_F(RdmaQueuePairTest, OutOfOrderReceivePlacesPastAGapWithoutNak)
+{
+    RoceHelper h;
+    h.SetQueuePairAttribute("OutOfOrderReceive", BooleanValue(true));
+    h.SetQueuePairAttribute("RetransmitTimeout", StringValue("100us"));
+    auto link = TwoHosts(h);
+    Ptr<DropPsnErrorModel> em = CreateObject<DropPsnErrorModel>();
+    em->Add(10, &IsWriteData);
+    link.second->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    h.Finalize();
+    h.Post(0, 1, RdmaVerb::WRITE, 40 * MTU, Time(0), 3);
+    Simulator::Run();
+    Ptr<RdmaQueuePair> qp = h.GetNic(0)->GetQueuePair(0x100);
+    ASSERT_FALSE(h.GetFlows()[0].end.IsZero());
+    EXPECT_EQ(qp->GetNaksReceived(), 0u); // packets 11..39 were placed, not refused
+    EXPECT_EQ(qp->GetTimeouts(), 1u);     // the lost one came back with the timeout
+    // Every byte delivered once, although 11..39 arrived twice (placed, then resent).
+    EXPECT_EQ(h.GetNic(1)->GetQueuePair(0x100)->GetBytesDelivered(), 40u * MTU);
+    EXPECT_EQ(h.GetNic(1)->GetQueuePair(0x100)->GetExpectedPsn(), 40u);
+}
