@@ -211,15 +211,15 @@ class RoceSwitch : public Object
                          uint8_t inPriority,
                          uint8_t outPriority);
 
-    std::vector<Ptr<PfcNetDevice>> m_ports;         //!< ports by index
-    Ptr<RoceSwitchMmu> m_mmu;                       //!< buffer manager
-    std::unordered_map<uint32_t, Route> m_routes;   //!< destination -> group
-    EcmpMode m_ecmpMode;                            //!< member selection
-    uint32_t m_seed;                                //!< ECMP hash seed
-    bool m_ecnAtDequeue;                            //!< mark at dequeue instead of enqueue
-    bool m_intEnabled; //!< stamp INT hops on packets that carry an RdmaIntTag
-    Time m_latency;                                 //!< forwarding latency
-    bool m_initialized;                             //!< Initialize() done
+    std::vector<Ptr<PfcNetDevice>> m_ports;       //!< ports by index
+    Ptr<RoceSwitchMmu> m_mmu;                     //!< buffer manager
+    std::unordered_map<uint32_t, Route> m_routes; //!< destination -> group
+    EcmpMode m_ecmpMode;                          //!< member selection
+    uint32_t m_seed;                              //!< ECMP hash seed
+    bool m_ecnAtDequeue;                          //!< mark at dequeue instead of enqueue
+    bool m_intEnabled;  //!< stamp INT hops on packets that carry an RdmaIntTag
+    Time m_latency;     //!< forwarding latency
+    bool m_initialized; //!< Initialize() done
     std::array<uint64_t, DROP_CAUSE_COUNT> m_drops; //!< drops per cause
     uint64_t m_ecnMarks;                            //!< CE marks
     uint64_t m_forwarded;                           //!< frames forwarded
