@@ -11,11 +11,13 @@
 // --scheduler picks ns-3's event scheduler: priority-queue (default), map (ns-3's default),
 // heap, calendar or list.
 //
-// Cases:
-//   incast32      32 senders -> 1 receiver through one switch, 100 Gb/s, 1 us cables,
-//                 1 MB WRITE each, PFC on, no congestion control
-//   leafspine128  2-tier Clos: 8 leaves x 16 hosts, 8 spines (non-blocking), 100 Gb/s,
-//                 1 us cables, a random permutation of the 128 hosts, 2 MB WRITE each, ECMP
+// Cases (fat-trees of 100 Gb/s links with 1 us of delay, path MTU 4096, DCQCN, PFC, ECMP):
+//   incast64   k=8 fat-tree, 64 senders -> 1 host, 1 MB WRITE each
+//   perm128    k=8 fat-tree, a random permutation of the 128 hosts, 2 MB each
+//   a2a128     k=8 fat-tree, all-to-all of the 128 hosts, 32 KiB per pair, all at once
+//   perm1024   k=16 fat-tree (1024 hosts), a random permutation, 2 MB each
+//   moe        k=8 fat-tree, one MoE dispatch + combine layer on 128 GPUs (512 tokens of
+//              hidden 4096 in bf16 per GPU, top-2 of 256 experts)
 //
 // Columns: case, simulated time (s), wall time (s), CPU time of the event loop (s), events,
 // events per CPU second, packet-hops (every frame put on a link: data, ACK, CNP, PFC),
@@ -32,6 +34,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <sys/resource.h>
 
 using namespace ns3;
@@ -52,85 +55,96 @@ struct Result
     uint64_t posted;
 };
 
-void
-Incast32(RoceHelper& h)
+/// Keeps a case's helpers alive while the simulation runs.
+typedef std::shared_ptr<void> KeepAlive;
+
+/// The fabric of the cases: k-ary fat-tree, 100 Gb/s, 1 us, path MTU 4096, DCQCN.
+Fabric
+FatTree(RoceHelper& h, uint32_t k)
 {
-    const uint32_t senders = 32;
-    std::vector<Ptr<Node>> hosts;
-    for (uint32_t i = 0; i <= senders; ++i)
-    {
-        hosts.push_back(h.AddHost());
-    }
-    Ptr<Node> sw = h.AddSwitch();
-    for (auto& host : hosts)
-    {
-        h.Link(host, sw);
-    }
-    h.Finalize();
-    for (uint32_t i = 0; i < senders; ++i)
-    {
-        h.Post(i, senders, RdmaVerb::WRITE, 1000000, MicroSeconds(1), 3);
-    }
+    h.SetDeviceAttribute("Mtu", UintegerValue(4200));
+    h.SetQueuePairAttribute("Mtu", UintegerValue(4096));
+    h.SetNicAttribute("CongestionControl", StringValue("dcqcn"));
+    return FatTreeHelper(k).Build(h);
 }
 
-void
-LeafSpine128(RoceHelper& h)
+/// A fixed random permutation of n hosts without fixed points.
+std::vector<uint32_t>
+Permutation(uint32_t n)
 {
-    const uint32_t leaves = 8;
-    const uint32_t perLeaf = 16;
-    const uint32_t spines = 8;
-    std::vector<Ptr<Node>> hosts;
-    for (uint32_t i = 0; i < leaves * perLeaf; ++i)
-    {
-        hosts.push_back(h.AddHost());
-    }
-    std::vector<Ptr<Node>> leafNodes;
-    for (uint32_t l = 0; l < leaves; ++l)
-    {
-        leafNodes.push_back(h.AddSwitch());
-    }
-    std::vector<Ptr<Node>> spineNodes;
-    for (uint32_t s = 0; s < spines; ++s)
-    {
-        spineNodes.push_back(h.AddSwitch());
-    }
-    for (uint32_t i = 0; i < hosts.size(); ++i)
-    {
-        h.Link(hosts[i], leafNodes[i / perLeaf]);
-    }
-    // Non-blocking: 16 x 100G down, 8 x 2 x 100G up would need 2 links per spine; use 200G.
-    h.SetDeviceAttribute("DataRate", StringValue("200Gbps"));
-    for (auto& leaf : leafNodes)
-    {
-        for (auto& spine : spineNodes)
-        {
-            h.Link(leaf, spine);
-        }
-    }
-    h.Finalize();
-    // A fixed random permutation without fixed points (seeded by the RNG run).
     Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
     u->SetStream(42);
-    std::vector<uint32_t> perm(hosts.size());
-    for (uint32_t i = 0; i < perm.size(); ++i)
+    std::vector<uint32_t> perm(n);
+    for (uint32_t i = 0; i < n; ++i)
     {
         perm[i] = i;
     }
-    for (uint32_t i = perm.size() - 1; i > 0; --i)
+    for (uint32_t i = n - 1; i > 0; --i)
     {
         std::swap(perm[i], perm[u->GetInteger(0, i)]);
     }
-    for (uint32_t i = 0; i < perm.size(); ++i)
+    for (uint32_t i = 0; i < n; ++i)
     {
         if (perm[i] == i)
         {
-            std::swap(perm[i], perm[(i + 1) % perm.size()]);
+            std::swap(perm[i], perm[(i + 1) % n]);
         }
     }
+    return perm;
+}
+
+KeepAlive
+Incast64(RoceHelper& h)
+{
+    FatTree(h, 8);
+    for (uint32_t i = 1; i <= 64; ++i)
+    {
+        h.Post(i, 0, RdmaVerb::WRITE, 1000000, MicroSeconds(1), 3);
+    }
+    return nullptr;
+}
+
+KeepAlive
+PermutationCase(RoceHelper& h, uint32_t k)
+{
+    const Fabric f = FatTree(h, k);
+    const std::vector<uint32_t> perm = Permutation(f.GetNHosts());
     for (uint32_t i = 0; i < perm.size(); ++i)
     {
         h.Post(i, perm[i], RdmaVerb::WRITE, 2000000, MicroSeconds(1), 3);
     }
+    return nullptr;
+}
+
+KeepAlive
+AllToAll128(RoceHelper& h)
+{
+    const Fabric f = FatTree(h, 8);
+    auto collectives = std::make_shared<CollectiveHelper>(h);
+    std::vector<uint32_t> hosts(f.GetNHosts());
+    for (uint32_t i = 0; i < hosts.size(); ++i)
+    {
+        hosts[i] = i;
+    }
+    collectives->AllToAll(hosts, 32 * 1024, MicroSeconds(1));
+    return collectives;
+}
+
+KeepAlive
+Moe128(RoceHelper& h)
+{
+    const Fabric f = FatTree(h, 8);
+    auto collectives = std::make_shared<CollectiveHelper>(h);
+    std::vector<uint32_t> gpus(f.GetNHosts());
+    for (uint32_t i = 0; i < gpus.size(); ++i)
+    {
+        gpus[i] = i;
+    }
+    // 512 tokens per GPU, hidden 4096 in bf16, top-2 of 256 experts (2 per GPU), uniform:
+    // one dispatch and one combine of 4 MiB per GPU each.
+    MoeTraffic moe(gpus.size(), 512, 4096, 2, 2, 2, {"uniform", 0});
+    collectives->MoeLayers(gpus, moe, 1, 1, MicroSeconds(20), MicroSeconds(1), 7);
+    return collectives;
 }
 
 double
@@ -141,7 +155,7 @@ CpuSeconds()
 
 Result
 RunCase(const std::string& name,
-        const std::function<void(RoceHelper&)>& build,
+        const std::function<KeepAlive(RoceHelper&)>& build,
         const std::string& scheduler)
 {
     ObjectFactory schedulerFactory;
@@ -152,7 +166,7 @@ RunCase(const std::string& name,
     RoceHelper h;
     h.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
     h.SetChannelAttribute("Delay", StringValue("1us"));
-    build(h);
+    const KeepAlive keep = build(h);
     h.AssignStreams(1);
     const auto wall0 = std::chrono::steady_clock::now();
     const double cpu0 = CpuSeconds();
@@ -191,9 +205,12 @@ main(int argc, char* argv[])
         {"calendar", "ns3::CalendarScheduler"},
         {"list", "ns3::ListScheduler"},
     };
-    const std::map<std::string, std::function<void(RoceHelper&)>> cases = {
-        {"incast32", Incast32},
-        {"leafspine128", LeafSpine128},
+    const std::map<std::string, std::function<KeepAlive(RoceHelper&)>> cases = {
+        {"incast64", Incast64},
+        {"perm128", [](RoceHelper& h) { return PermutationCase(h, 8); }},
+        {"a2a128", AllToAll128},
+        {"perm1024", [](RoceHelper& h) { return PermutationCase(h, 16); }},
+        {"moe", Moe128},
     };
     std::vector<std::string> chosen;
     for (int i = 1; i < argc; ++i)

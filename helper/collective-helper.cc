@@ -69,16 +69,18 @@ CollectiveHelper::RunMatrix(const std::string& kind,
         hosts.empty() ? "" : std::to_string(hosts.front()) + "-" + std::to_string(hosts.back());
     m_records.push_back(
         CollectiveRecord{kind, group, total, start, Time(0), LowerBound(hosts, bytes)});
-    auto finish = [this, index, done]() {
+    // One shared closure for all the phase's transfers: `done` may hold large state (the next
+    // phase's matrix), which must not be copied into every completion callback.
+    auto finish = std::make_shared<std::function<void()>>([this, index, done]() {
         m_records[index].end = Simulator::Now();
         if (done)
         {
             done();
         }
-    };
+    });
     if (*outstanding == 0)
     {
-        Simulator::Schedule(start - Simulator::Now(), finish);
+        Simulator::Schedule(start - Simulator::Now(), [finish]() { (*finish)(); });
         return;
     }
     for (std::size_t i = 0; i < hosts.size(); ++i)
@@ -99,7 +101,7 @@ CollectiveHelper::RunMatrix(const std::string& kind,
                 RdmaQueuePair::CompletionCallback([outstanding, finish](const RdmaCompletion&) {
                     if (--*outstanding == 0)
                     {
-                        finish();
+                        (*finish)();
                     }
                 }));
         }

@@ -18,6 +18,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ns3
 {
@@ -126,7 +127,8 @@ DcqcnCongestionControl::DcqcnCongestionControl()
       m_timerStage(0),
       m_byteStage(0),
       m_bytes(0),
-      m_decreased(false)
+      m_decreased(false),
+      m_idle(false)
 {
 }
 
@@ -227,8 +229,27 @@ DcqcnCongestionControl::EnsureTimers(Ptr<RdmaQueuePair> qp)
 }
 
 void
+DcqcnCongestionControl::CatchUp(Ptr<RdmaQueuePair> qp)
+{
+    m_idle = false;
+    const Time idle = Simulator::Now() - m_idleSince;
+    const int64_t alphaTicks = idle.GetTimeStep() / m_alphaTimer.GetTimeStep();
+    m_alpha *= std::pow(1 - m_g, static_cast<double>(alphaTicks));
+    int64_t ticks = idle.GetTimeStep() / m_increaseTimer.GetTimeStep();
+    while (ticks-- > 0 && (m_rc < m_lineRate || m_rt < m_lineRate))
+    {
+        ++m_timerStage;
+        Increase(qp);
+    }
+}
+
+void
 DcqcnCongestionControl::OnSend(Ptr<RdmaQueuePair> qp, uint32_t bytes)
 {
+    if (m_idle)
+    {
+        CatchUp(qp);
+    }
     if (m_rc >= m_lineRate && m_rt >= m_lineRate)
     {
         return; // at line rate: nothing to recover
@@ -247,6 +268,11 @@ void
 DcqcnCongestionControl::OnCnp(Ptr<RdmaQueuePair> qp)
 {
     const Time now = Simulator::Now();
+    const bool idle = m_idle; // a late CNP for a queue pair that has nothing left to send
+    if (idle)
+    {
+        CatchUp(qp);
+    }
     if (!m_decreased || m_decreaseInterval.IsZero() || now - m_lastDecrease >= m_decreaseInterval)
     {
         m_decreased = true;
@@ -265,6 +291,12 @@ DcqcnCongestionControl::OnCnp(Ptr<RdmaQueuePair> qp)
     // Both timers count from the last CNP.
     m_increaseEvent.Cancel();
     m_alphaEvent.Cancel();
+    if (idle)
+    {
+        m_idle = true; // stay without timers; the next send catches up from now
+        m_idleSince = now;
+        return;
+    }
     EnsureTimers(qp);
 }
 
@@ -312,8 +344,15 @@ DcqcnCongestionControl::Increase(Ptr<RdmaQueuePair> qp)
 void
 DcqcnCongestionControl::OnIdle(Ptr<RdmaQueuePair> /* qp */)
 {
-    // The timers run on while the rate recovers, as on a NIC, and stop by themselves at line
-    // rate (increase) or when alpha has decayed away.
+    // No events for an idle queue pair (an all-to-all leaves thousands of them): stop the
+    // timers and account for the idle time when it sends again (CatchUp).
+    if (m_increaseEvent.IsRunning() || m_alphaEvent.IsRunning())
+    {
+        m_increaseEvent.Cancel();
+        m_alphaEvent.Cancel();
+        m_idle = true;
+        m_idleSince = Simulator::Now();
+    }
 }
 
 double

@@ -36,6 +36,9 @@ namespace ns3
  *   - additive increase otherwise: RT := RT + RateAi, then RC := (RT + RC) / 2;
  *   RT and RC never exceed the line rate.
  *
+ * An idle queue pair runs no timers: when it sends again, the timer events of the idle period
+ * (alpha decay, timer-driven increases) are applied at once, as if the timers had run.
+ *
  * Defaults follow the paper (g = 1/256, 55 us timers, B = 10 MB, F = 5, R_AI = 40 Mb/s for its
  * 40 Gb/s testbed). ApplyPreset("hpcc-sim", rate) sets the variant of the HPCC authors'
  * simulator (Mellanox firmware behaviour), scaled to a line rate as that simulator scales it.
@@ -93,6 +96,8 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     void EnsureTimers(Ptr<RdmaQueuePair> qp);
     /// Apply RC to the queue pair.
     void Apply(Ptr<RdmaQueuePair> qp);
+    /// After an idle period: apply the timer events that would have happened meanwhile.
+    void CatchUp(Ptr<RdmaQueuePair> qp);
 
     // attributes
     double m_g;              //!< alpha gain
@@ -119,6 +124,8 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     bool m_decreased;        //!< a decrease happened
     EventId m_increaseEvent; //!< increase timer
     EventId m_alphaEvent;    //!< alpha timer
+    bool m_idle;             //!< idle: timers stopped, caught up on the next send
+    Time m_idleSince;        //!< when the queue pair went idle
 };
 
 } // namespace ns3

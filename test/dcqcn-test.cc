@@ -135,3 +135,35 @@ TEST(DcqcnPreset, UnknownPresetIsAConfigurationError)
                 ::testing::ExitedWithCode(1),
                 "DCQCN preset = fast: accepted: paper or hpcc-sim");
 }
+
+TEST_F(DcqcnTest, AnIdleQueuePairCatchesUpWhatItsTimersWouldHaveDone)
+{
+    // Twin queue pairs cut by one CNP; one stays busy (its timers run), the other goes idle (no
+    // events) and sends again 1 ms later: both must then have the same rate and alpha.
+    Ptr<RdmaQueuePair> twin = CreateObject<RdmaQueuePair>();
+    twin->Setup(0x101,
+                Ipv4Address("10.0.0.1"),
+                Ipv4Address("10.0.0.3"),
+                50001,
+                3,
+                DataRate("40Gbps"));
+    Ptr<DcqcnCongestionControl> busy = CreateObject<DcqcnCongestionControl>();
+    qp->SetCongestionControl(cc);
+    twin->SetCongestionControl(busy);
+    cc->OnCnp(qp);
+    busy->OnCnp(twin);
+    cc->OnIdle(qp);
+    double idleRate = 0;
+    double busyRate = 0;
+    Simulator::Schedule(MilliSeconds(1) + NanoSeconds(1), [&]() {
+        cc->OnSend(qp, 1); // wakes up: catch up 1 ms of timers
+        idleRate = qp->GetRate().GetBitRate() / 1e9;
+        busyRate = twin->GetRate().GetBitRate() / 1e9;
+    });
+    Simulator::Stop(MilliSeconds(1) + NanoSeconds(2));
+    Simulator::Run();
+    EXPECT_GT(busyRate, 20); // it did recover from the cut to 20 Gb/s
+    EXPECT_NEAR(idleRate, busyRate, 1e-6);
+    EXPECT_NEAR(cc->GetAlpha(), busy->GetAlpha(), 1e-12);
+    twin->Dispose();
+}
