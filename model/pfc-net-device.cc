@@ -189,6 +189,7 @@ PfcNetDevice::SetDataRate(DataRate rate)
         InterconnectConfigError("ns3::PfcNetDevice::DataRate", "0bps", "a rate above 0 bps");
     }
     m_rate = rate;
+    m_wireTimeCache.fill(WireTimeSlot{});
 }
 
 DataRate
@@ -253,7 +254,15 @@ PfcNetDevice::WireBytes(uint32_t frameBytes)
 Time
 PfcNetDevice::GetWireTime(uint32_t bytes) const
 {
-    return m_rate.CalculateBytesTxTime(WireBytes(bytes));
+    // A fabric carries few distinct frame sizes (full data frames, ACKs, CNPs, PFC): remember
+    // the last wire time per size slot instead of dividing with int64x64_t every frame.
+    WireTimeSlot& slot = m_wireTimeCache[bytes % m_wireTimeCache.size()];
+    if (slot.bytes != bytes)
+    {
+        slot.bytes = bytes;
+        slot.time = m_rate.CalculateBytesTxTime(WireBytes(bytes));
+    }
+    return slot.time;
 }
 
 void

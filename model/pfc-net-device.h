@@ -217,6 +217,13 @@ class PfcNetDevice : public NetDevice
     void DoDispose() override;
 
   private:
+    /// A remembered wire time.
+    struct WireTimeSlot
+    {
+        uint32_t bytes{0xFFFFFFFF}; //!< frame size (none yet)
+        Time time;                  //!< its wire time at m_rate
+    };
+
     /// A frame waiting in an egress queue.
     struct Item
     {
@@ -254,7 +261,8 @@ class PfcNetDevice : public NetDevice
     uint32_t m_ifIndex;                  //!< interface index
     uint16_t m_mtu;                      //!< largest IPv4 packet, bytes
     DataRate m_rate;                     //!< line rate
-    Scheduler m_scheduler;               //!< egress scheduler
+    mutable std::array<WireTimeSlot, 16> m_wireTimeCache; //!< wire time per frame size
+    Scheduler m_scheduler;                                //!< egress scheduler
     uint32_t m_queueLimit;  //!< frames per priority queue before enqueue drops (0 = none)
     uint16_t m_pauseQuanta; //!< quanta in the pause frames this port sends
     double m_pauseRefresh;  //!< refresh period as a fraction of the pause time
