@@ -31,9 +31,10 @@ RdmaIntTag::GetInstanceTypeId() const
 
 RdmaIntTag::RdmaIntTag()
     : m_nHops(0),
-      m_echo(false),
-      m_hops{}
+      m_echo(false)
 {
+    // m_hops stays uninitialized: only the first m_nHops entries are ever read, and a tag is
+    // built on every received packet (PeekPacketTag) whether or not it carries INT.
 }
 
 void
