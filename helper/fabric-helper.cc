@@ -33,6 +33,45 @@ FabricHelper::~FabricHelper()
 {
 }
 
+FabricHelper::Pods
+FabricHelper::AddPods(Fabric& fabric,
+                      uint32_t pods,
+                      uint32_t hostsPerPod,
+                      const std::string& lowerName,
+                      uint32_t lower,
+                      uint32_t upper,
+                      uint32_t cores)
+{
+    for (uint32_t h = 0; h < pods * hostsPerPod; ++h)
+    {
+        fabric.AddHost("host" + std::to_string(h), static_cast<int32_t>(h / hostsPerPod));
+    }
+    Pods result;
+    result.lower.resize(pods);
+    result.upper.resize(pods);
+    for (uint32_t p = 0; p < pods; ++p)
+    {
+        const std::string pod = std::to_string(p) + "-";
+        for (uint32_t i = 0; i < lower; ++i)
+        {
+            result.lower[p].push_back(fabric.AddSwitch(lowerName + pod + std::to_string(i),
+                                                       lowerName,
+                                                       static_cast<int32_t>(p)));
+        }
+        for (uint32_t i = 0; i < upper; ++i)
+        {
+            result.upper[p].push_back(fabric.AddSwitch("aggregation" + pod + std::to_string(i),
+                                                       "aggregation",
+                                                       static_cast<int32_t>(p)));
+        }
+    }
+    for (uint32_t c = 0; c < cores; ++c)
+    {
+        result.cores.push_back(fabric.AddSwitch("core" + std::to_string(c), "core"));
+    }
+    return result;
+}
+
 void
 FabricHelper::SetHostRate(DataRate rate)
 {

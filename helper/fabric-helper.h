@@ -12,6 +12,7 @@
 #include "ns3/nstime.h"
 
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -93,6 +94,35 @@ class FabricHelper
      * @param fabric the fabric
      */
     static void RouteShortestPaths(Fabric& fabric);
+
+    /// The switches of a pod-structured Clos fabric, as AddPods() creates them.
+    struct Pods
+    {
+        std::vector<std::vector<uint32_t>> lower; //!< per pod, the host-facing switches
+        std::vector<std::vector<uint32_t>> upper; //!< per pod, the switches above them
+        std::vector<uint32_t> cores;              //!< the core switches
+    };
+
+    /**
+     * Add the nodes of a pod-structured Clos fabric: `pods` x `hostsPerPod` hosts (grouped by
+     * pod), then per pod `lower` switches of layer `lowerName` and `upper` of layer "aggregation",
+     * then `cores` core switches. Links are the caller's.
+     * @param fabric the fabric
+     * @param pods pods
+     * @param hostsPerPod hosts per pod
+     * @param lowerName name of the host-facing layer ("edge", "access")
+     * @param lower host-facing switches per pod
+     * @param upper aggregation switches per pod
+     * @param cores core switches
+     * @return the switch ids
+     */
+    static Pods AddPods(Fabric& fabric,
+                        uint32_t pods,
+                        uint32_t hostsPerPod,
+                        const std::string& lowerName,
+                        uint32_t lower,
+                        uint32_t upper,
+                        uint32_t cores);
 
     /**
      * End the program if a count is below a minimum.

@@ -39,33 +39,10 @@ FatTreeHelper::DoCreate(Fabric& fabric) const
     }
     const uint32_t half = m_k / 2;
     const uint32_t hostsPerPod = half * half;
-    for (uint32_t h = 0; h < m_k * hostsPerPod; ++h)
-    {
-        fabric.AddHost("host" + std::to_string(h), static_cast<int32_t>(h / hostsPerPod));
-    }
-    std::vector<std::vector<uint32_t>> edge(m_k);
-    std::vector<std::vector<uint32_t>> aggregation(m_k);
-    for (uint32_t p = 0; p < m_k; ++p)
-    {
-        const std::string pod = std::to_string(p) + "-";
-        for (uint32_t i = 0; i < half; ++i)
-        {
-            edge[p].push_back(fabric.AddSwitch("edge" + pod + std::to_string(i),
-                                               "edge",
-                                               static_cast<int32_t>(p)));
-        }
-        for (uint32_t i = 0; i < half; ++i)
-        {
-            aggregation[p].push_back(fabric.AddSwitch("aggregation" + pod + std::to_string(i),
-                                                      "aggregation",
-                                                      static_cast<int32_t>(p)));
-        }
-    }
-    std::vector<uint32_t> core;
-    for (uint32_t c = 0; c < hostsPerPod; ++c)
-    {
-        core.push_back(fabric.AddSwitch("core" + std::to_string(c), "core"));
-    }
+    const Pods pods = AddPods(fabric, m_k, hostsPerPod, "edge", half, half, hostsPerPod);
+    const auto& edge = pods.lower;
+    const auto& aggregation = pods.upper;
+    const auto& core = pods.cores;
     for (uint32_t h = 0; h < m_k * hostsPerPod; ++h)
     {
         fabric.AddLink(h, edge[h / hostsPerPod][h % hostsPerPod / half], m_hostRate, m_delay);

@@ -112,33 +112,16 @@ ThreeTierHelper::DoCreate(Fabric& fabric) const
         "from each aggregation switch to each of the " + std::to_string(m_cores) + " cores");
 
     const uint32_t hostsPerPod = m_accessPerPod * m_hostsPerAccess;
-    for (uint32_t h = 0; h < m_pods * hostsPerPod; ++h)
-    {
-        fabric.AddHost("host" + std::to_string(h), static_cast<int32_t>(h / hostsPerPod));
-    }
-    std::vector<std::vector<uint32_t>> access(m_pods);
-    std::vector<std::vector<uint32_t>> aggregation(m_pods);
-    for (uint32_t p = 0; p < m_pods; ++p)
-    {
-        const std::string pod = std::to_string(p) + "-";
-        for (uint32_t i = 0; i < m_accessPerPod; ++i)
-        {
-            access[p].push_back(fabric.AddSwitch("access" + pod + std::to_string(i),
-                                                 "access",
-                                                 static_cast<int32_t>(p)));
-        }
-        for (uint32_t i = 0; i < m_aggregationPerPod; ++i)
-        {
-            aggregation[p].push_back(fabric.AddSwitch("aggregation" + pod + std::to_string(i),
-                                                      "aggregation",
-                                                      static_cast<int32_t>(p)));
-        }
-    }
-    std::vector<uint32_t> core;
-    for (uint32_t c = 0; c < m_cores; ++c)
-    {
-        core.push_back(fabric.AddSwitch("core" + std::to_string(c), "core"));
-    }
+    const Pods pods = AddPods(fabric,
+                              m_pods,
+                              hostsPerPod,
+                              "access",
+                              m_accessPerPod,
+                              m_aggregationPerPod,
+                              m_cores);
+    const auto& access = pods.lower;
+    const auto& aggregation = pods.upper;
+    const auto& core = pods.cores;
     for (uint32_t h = 0; h < m_pods * hostsPerPod; ++h)
     {
         fabric.AddLink(h,
