@@ -19,6 +19,7 @@
 //   pfc.csv           every PFC frame sent (time, node, port, priority, quanta)
 //   links.csv         bytes and utilization of every port
 //   summary.json      FCT slowdown percentiles overall and per size bucket, drops, pauses...
+//   summary.csv       the headline figures of summary.json as one CSV row (sweeps stack them)
 //   timing.json       wall time and events/s (the only file that differs between reruns)
 //   plots/            figures (gnuplot), unless output.plots is false
 
@@ -552,6 +553,47 @@ main(int argc, char* argv[])
                  Simulator::GetEventCount());
     std::fprintf(f, "  \"simulatedNs\": %" PRId64 "\n}\n", Simulator::Now().GetNanoSeconds());
     std::fclose(f);
+    // summary.csv: the same headline figures as one CSV row, for sweeps to stack into a table.
+    double worstPhase = 0;
+    uint64_t phasesDone = 0;
+    for (const auto& r : collectives.GetRecords())
+    {
+        if (!r.end.IsZero() && r.lowerBound.IsStrictlyPositive())
+        {
+            ++phasesDone;
+            worstPhase =
+                std::max(worstPhase, (r.end - r.start).GetDouble() / r.lowerBound.GetDouble());
+        }
+    }
+    f = std::fopen((out + "/summary.csv").c_str(), "w");
+    std::fprintf(f,
+                 "name,seed,run,flows_posted,flows_completed,slowdown_p50,slowdown_p95,"
+                 "slowdown_p99,collective_phases,collective_ratio_max,drops,pfc_frames,"
+                 "paused_ns,ecn_marks,cnps,retransmitted,packet_hops,events,simulated_ns\n");
+    std::fprintf(f,
+                 "%s,%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%.4f,%.4f,%.4f,%" PRIu64
+                 ",%.4f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 "\n",
+                 s.String("name").c_str(),
+                 s.Int("seed"),
+                 s.Int("run"),
+                 st.messagesPosted,
+                 st.messagesCompleted,
+                 Percentile(all, 50),
+                 Percentile(all, 95),
+                 Percentile(all, 99),
+                 phasesDone,
+                 worstPhase,
+                 st.dropsBuffer + st.dropsNoRoute + st.dropsNotIpv4 + st.dropsLink,
+                 st.pfcSent,
+                 st.pausedTimeNs,
+                 st.ecnMarks,
+                 st.cnpsSent,
+                 st.retransmitted,
+                 st.packetHops,
+                 Simulator::GetEventCount(),
+                 Simulator::Now().GetNanoSeconds());
+    std::fclose(f);
     f = std::fopen((out + "/timing.json").c_str(), "w");
     std::fprintf(f,
                  "{\n  \"wallSeconds\": %.3f,\n  \"eventsPerSecond\": %.0f,\n  "
@@ -571,7 +613,7 @@ main(int argc, char* argv[])
                 Percentile(all, 99),
                 collectives.GetRecords().size());
     std::printf("  wrote %s/ (config.json, flows.csv, collectives.csv, queue.csv, pfc.csv, "
-                "links.csv, summary.json, timing.json) in %.1f s\n",
+                "links.csv, summary.json, summary.csv, timing.json) in %.1f s\n",
                 out.c_str(),
                 wall);
     if (s.Bool("output.plots"))
