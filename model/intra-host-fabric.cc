@@ -65,18 +65,32 @@ IntraHostFabric::AddComponent(const std::string& name, Kind kind)
 uint32_t
 IntraHostFabric::AddLink(uint32_t a, uint32_t b, double bytesPerSecond, Time latency)
 {
+    return AddLink(a, b, bytesPerSecond, latency, PCIE, 1);
+}
+
+uint32_t
+IntraHostFabric::AddLink(uint32_t a,
+                         uint32_t b,
+                         double bytesPerSecond,
+                         Time latency,
+                         LinkKind kind,
+                         uint32_t bonded)
+{
     NS_ABORT_MSG_UNLESS(a < m_names.size() && b < m_names.size() && a != b,
                         "IntraHostFabric::AddLink: bad ends " << a << ", " << b);
     NS_ABORT_MSG_UNLESS(bytesPerSecond > 0, "IntraHostFabric::AddLink: bandwidth must be > 0");
+    NS_ABORT_MSG_UNLESS(bonded > 0, "IntraHostFabric::AddLink: bonded must be > 0");
     const uint32_t id = static_cast<uint32_t>(m_links.size());
-    m_links.push_back(Link{a, b, bytesPerSecond, latency});
+    m_links.push_back(Link{a, b, bytesPerSecond, latency, kind, bonded});
     m_adjacent[a].push_back(id);
     m_adjacent[b].push_back(id);
     return id;
 }
 
 std::vector<uint32_t>
-IntraHostFabric::Path(uint32_t src, uint32_t dst) const
+IntraHostFabric::FilteredPath(uint32_t src,
+                              uint32_t dst,
+                              const std::function<bool(const Link&)>& accept) const
 {
     const uint32_t none = std::numeric_limits<uint32_t>::max();
     std::vector<uint32_t> via(m_names.size(), none); // directed link that reached the node
@@ -90,6 +104,10 @@ IntraHostFabric::Path(uint32_t src, uint32_t dst) const
         q.pop();
         for (uint32_t l : m_adjacent[u])
         {
+            if (!accept(m_links[l]))
+            {
+                continue;
+            }
             const bool forward = m_links[l].a == u;
             const uint32_t v = forward ? m_links[l].b : m_links[l].a;
             if (!seen[v])
@@ -100,9 +118,11 @@ IntraHostFabric::Path(uint32_t src, uint32_t dst) const
             }
         }
     }
-    NS_ABORT_MSG_UNLESS(seen[dst],
-                        "IntraHostFabric: no path from " << m_names[src] << " to " << m_names[dst]);
     std::vector<uint32_t> path;
+    if (!seen[dst])
+    {
+        return path;
+    }
     for (uint32_t v = dst; v != src;)
     {
         const uint32_t d = via[v];
@@ -112,6 +132,144 @@ IntraHostFabric::Path(uint32_t src, uint32_t dst) const
     }
     std::reverse(path.begin(), path.end());
     return path;
+}
+
+std::vector<uint32_t>
+IntraHostFabric::Path(uint32_t src, uint32_t dst) const
+{
+    NS_ABORT_MSG_UNLESS(src < m_names.size() && dst < m_names.size(),
+                        "IntraHostFabric::Path: no component " << std::max(src, dst));
+    std::vector<uint32_t> path = FilteredPath(src, dst, [](const Link&) { return true; });
+    NS_ABORT_MSG_IF(path.empty() && src != dst,
+                    "IntraHostFabric: no path from " << m_names[src] << " to " << m_names[dst]);
+    return path;
+}
+
+double
+IntraHostFabric::Bottleneck(const std::vector<uint32_t>& path) const
+{
+    double b = std::numeric_limits<double>::infinity();
+    for (uint32_t d : path)
+    {
+        b = std::min(b, m_links[d / 2].capacity);
+    }
+    return b;
+}
+
+Time
+IntraHostFabric::Latency(const std::vector<uint32_t>& path) const
+{
+    Time t(0);
+    for (uint32_t d : path)
+    {
+        t += m_links[d / 2].latency;
+    }
+    return t;
+}
+
+std::string
+IntraHostFabric::TopologyLabel(uint32_t a, uint32_t b) const
+{
+    NS_ABORT_MSG_UNLESS(a < m_names.size() && b < m_names.size(),
+                        "IntraHostFabric::TopologyLabel: no component " << std::max(a, b));
+    if (a == b)
+    {
+        return "X";
+    }
+    const auto nv = FilteredPath(a, b, [](const Link& l) { return l.kind == NVLINK; });
+    if (!nv.empty())
+    {
+        uint32_t links = std::numeric_limits<uint32_t>::max();
+        for (uint32_t d : nv)
+        {
+            links = std::min(links, m_links[d / 2].bonded);
+        }
+        return "NV" + std::to_string(links);
+    }
+    const auto path = FilteredPath(a, b, [](const Link& l) { return l.kind != NVLINK; });
+    NS_ABORT_MSG_IF(path.empty(),
+                    "IntraHostFabric: no path from " << m_names[a] << " to " << m_names[b]);
+    uint32_t bridges = 0;
+    uint32_t hostBridges = 0;
+    bool smp = false;
+    for (std::size_t i = 0; i < path.size(); ++i)
+    {
+        const Link& l = m_links[path[i] / 2];
+        smp = smp || l.kind == SMP;
+        if (i + 1 < path.size())
+        {
+            const uint32_t via = (path[i] % 2 == 0) ? l.b : l.a; // the component after link i
+            bridges += m_kinds[via] == PCIE_SWITCH ? 1 : 0;
+            hostBridges += m_kinds[via] == HOST_BRIDGE ? 1 : 0;
+        }
+    }
+    if (smp)
+    {
+        return "SYS";
+    }
+    if (hostBridges >= 2)
+    {
+        return "NODE";
+    }
+    if (hostBridges == 1)
+    {
+        return "PHB";
+    }
+    return bridges > 1 ? "PXB" : "PIX";
+}
+
+std::vector<double>
+IntraHostFabric::MaxMinRates(const std::vector<std::vector<uint32_t>>& paths) const
+{
+    std::vector<double> rate(paths.size(), 0);
+    std::map<uint32_t, double> capacity;
+    std::map<uint32_t, uint32_t> users;
+    std::vector<std::size_t> unfrozen;
+    for (std::size_t i = 0; i < paths.size(); ++i)
+    {
+        if (paths[i].empty())
+        {
+            rate[i] = std::numeric_limits<double>::infinity(); // nothing to cross
+            continue;
+        }
+        unfrozen.push_back(i);
+        for (uint32_t d : paths[i])
+        {
+            capacity.emplace(d, m_links[d / 2].capacity);
+            ++users[d];
+        }
+    }
+    while (!unfrozen.empty())
+    {
+        uint32_t bottleneck = 0;
+        double share = std::numeric_limits<double>::infinity();
+        for (const auto& [d, n] : users)
+        {
+            if (n > 0 && capacity[d] / n < share)
+            {
+                share = capacity[d] / n;
+                bottleneck = d;
+            }
+        }
+        std::vector<std::size_t> still;
+        for (std::size_t i : unfrozen)
+        {
+            const auto& path = paths[i];
+            if (std::find(path.begin(), path.end(), bottleneck) == path.end())
+            {
+                still.push_back(i);
+                continue;
+            }
+            rate[i] = share;
+            for (uint32_t d : path)
+            {
+                capacity[d] -= share;
+                --users[d];
+            }
+        }
+        unfrozen.swap(still);
+    }
+    return rate;
 }
 
 uint64_t
@@ -156,49 +314,17 @@ IntraHostFabric::Advance()
 void
 IntraHostFabric::Reallocate()
 {
-    // Progressive filling over the directed links.
-    std::map<uint32_t, double> capacity;
-    std::map<uint32_t, uint32_t> users;
-    std::vector<uint64_t> unfrozen;
+    std::vector<std::vector<uint32_t>> paths;
+    paths.reserve(m_active.size());
+    for (const auto& [id, t] : m_active)
+    {
+        paths.push_back(t.path);
+    }
+    const std::vector<double> rates = MaxMinRates(paths);
+    std::size_t i = 0;
     for (auto& [id, t] : m_active)
     {
-        t.rate = 0;
-        unfrozen.push_back(id);
-        for (uint32_t d : t.path)
-        {
-            capacity.emplace(d, m_links[d / 2].capacity);
-            ++users[d];
-        }
-    }
-    while (!unfrozen.empty())
-    {
-        uint32_t bottleneck = 0;
-        double share = std::numeric_limits<double>::infinity();
-        for (const auto& [d, n] : users)
-        {
-            if (n > 0 && capacity[d] / n < share)
-            {
-                share = capacity[d] / n;
-                bottleneck = d;
-            }
-        }
-        std::vector<uint64_t> still;
-        for (uint64_t id : unfrozen)
-        {
-            Transfer& t = m_active.at(id);
-            if (std::find(t.path.begin(), t.path.end(), bottleneck) == t.path.end())
-            {
-                still.push_back(id);
-                continue;
-            }
-            t.rate = share;
-            for (uint32_t d : t.path)
-            {
-                capacity[d] -= share;
-                --users[d];
-            }
-        }
-        unfrozen.swap(still);
+        t.rate = rates[i++];
     }
     // The next transfer to send its last byte.
     m_nextCompletion.Cancel();

@@ -44,7 +44,17 @@ class IntraHostFabric : public Object
         CPU,
         PCIE_SWITCH,
         NVSWITCH,
-        MEMORY
+        MEMORY,
+        HOST_BRIDGE
+    };
+
+    /// What a link is: it decides the path labels of the topology matrix.
+    enum LinkKind
+    {
+        PCIE,    //!< a PCIe link (bridges: PCIe switches; host bridges: root complexes)
+        NVLINK,  //!< a bonded set of NVLinks (GPU-GPU or GPU-NVSwitch)
+        SMP,     //!< the interconnect between NUMA nodes (UPI, Infinity Fabric, ...)
+        INTERNAL //!< inside a socket: CPU to its memory or to its host bridges
     };
 
     /**
@@ -73,6 +83,23 @@ class IntraHostFabric : public Object
     uint32_t AddLink(uint32_t a, uint32_t b, double bytesPerSecond, Time latency);
 
     /**
+     * Join two components with a link of a given kind.
+     * @param a one end
+     * @param b the other
+     * @param bytesPerSecond bandwidth of each direction (> 0)
+     * @param latency one-way latency (>= 0)
+     * @param kind what the link is
+     * @param bonded how many physical links it stands for (NVLinks: the # of NV#)
+     * @return the link's id
+     */
+    uint32_t AddLink(uint32_t a,
+                     uint32_t b,
+                     double bytesPerSecond,
+                     Time latency,
+                     LinkKind kind,
+                     uint32_t bonded = 1);
+
+    /**
      * @param src from
      * @param dst to
      * @return the directed links (2 x link id + direction) of the path with the fewest hops
@@ -88,6 +115,32 @@ class IntraHostFabric : public Object
      * @return the transfer's id
      */
     uint64_t StartTransfer(uint32_t src, uint32_t dst, uint64_t bytes, std::function<void()> done);
+
+    /**
+     * The max-min fair rates that transfers along these paths would get, alone together on the
+     * fabric (no simulation: the steady state of progressive filling).
+     * @param paths directed-link paths, as Path() gives them
+     * @return bytes per second, one per path
+     */
+    std::vector<double> MaxMinRates(const std::vector<std::vector<uint32_t>>& paths) const;
+
+    /// @return the smallest bandwidth along a path (bytes/s), its bottleneck
+    double Bottleneck(const std::vector<uint32_t>& path) const;
+
+    /// @return the sum of the latencies along a path
+    Time Latency(const std::vector<uint32_t>& path) const;
+
+    /**
+     * How `nvidia-smi topo -m` would name the connection between two components: "X" (self),
+     * "NV#" (a path over NVLink only, # the fewest bonded links along it), else along the path
+     * that avoids NVLink: "SYS" (crosses the interconnect between NUMA nodes), "NODE" (crosses
+     * between host bridges within a NUMA node), "PHB" (crosses a host bridge), "PXB" (more than
+     * one PCIe switch), "PIX" (at most one PCIe switch).
+     * @param a one component
+     * @param b the other
+     * @return the label
+     */
+    std::string TopologyLabel(uint32_t a, uint32_t b) const;
 
     /// @return the current rate of an active transfer, bytes per second (0 if not active)
     double GetRate(uint64_t transfer) const;
@@ -111,7 +164,20 @@ class IntraHostFabric : public Object
         uint32_t b;      //!< the other
         double capacity; //!< bytes/s per direction
         Time latency;    //!< one-way latency
+        LinkKind kind;   //!< what it is
+        uint32_t bonded; //!< physical links it stands for
     };
+
+    /**
+     * Fewest-hop path over the links a filter accepts.
+     * @param src from
+     * @param dst to
+     * @param accept which links may be used
+     * @return directed links; empty if none (or src == dst)
+     */
+    std::vector<uint32_t> FilteredPath(uint32_t src,
+                                       uint32_t dst,
+                                       const std::function<bool(const Link&)>& accept) const;
 
     /// An active transfer.
     struct Transfer

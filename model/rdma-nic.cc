@@ -22,6 +22,8 @@
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 
+#include <cmath>
+
 namespace ns3
 {
 
@@ -84,6 +86,14 @@ RdmaNic::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&RdmaNic::m_computeIcrc),
                           MakeBooleanChecker())
+            .AddAttribute("HostReadRate",
+                          "Rate at which the NIC can read message payload from memory (the "
+                          "GPU-to-NIC or host-memory-to-NIC PCIe path; see IntraHostHelper::"
+                          "NicSendingRate). Data frames of all queue pairs together carry "
+                          "payload no faster than this. 0 (default): no limit.",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&RdmaNic::m_hostReadRate),
+                          MakeDataRateChecker())
             .AddTraceSource("Completion",
                             "A message of any of this NIC's queue pairs completed",
                             MakeTraceSourceAccessor(&RdmaNic::m_completionTrace),
@@ -107,6 +117,8 @@ RdmaNic::RdmaNic()
       m_ect(true),
       m_cnpInterval(MicroSeconds(50)),
       m_computeIcrc(false),
+      m_hostReadRate(0),
+      m_hostReadDone(0),
       m_inTrySend(false),
       m_trySendAgain(false),
       m_cnpsSent(0),
@@ -282,6 +294,11 @@ RdmaNic::TrySend()
                 {
                     break;
                 }
+                if (m_hostReadFree > now)
+                {
+                    earliest = std::min(earliest, m_hostReadFree); // payload still being read
+                    break;
+                }
                 const uint32_t index = active.front();
                 active.pop_front();
                 Ptr<RdmaQueuePair> qp = m_qps[index];
@@ -301,6 +318,15 @@ RdmaNic::TrySend()
                 if (!qp->NextPacket(d))
                 {
                     continue;
+                }
+                if (m_hostReadRate.GetBitRate() > 0 && d.payload > 0)
+                {
+                    // Exact (fractional-nanosecond) read times, so that rounding to the
+                    // scheduler's resolution does not accumulate over the frames of a burst.
+                    const double t = now.GetSeconds();
+                    const double start = t - m_hostReadDone < 1e-9 ? m_hostReadDone : t;
+                    m_hostReadDone = start + d.payload * 8.0 / m_hostReadRate.GetBitRate();
+                    m_hostReadFree = NanoSeconds(static_cast<int64_t>(std::ceil(m_hostReadDone * 1e9)));
                 }
                 Ptr<Packet> p = BuildPacket(qp, d);
                 qp->OnSent(PfcNetDevice::WireBytes(p->GetSize() + PfcNetDevice::ETHERNET_HEADER));

@@ -10,6 +10,7 @@
 #include "pfc-net-device.h"
 #include "rdma-queue-pair.h"
 
+#include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/object-factory.h"
@@ -157,6 +158,9 @@ class RdmaNic : public Object
     bool m_ect;                 //!< mark data ECN-capable
     Time m_cnpInterval;         //!< notification point pacing
     bool m_computeIcrc;         //!< stamp the real ICRC (pcap fidelity)
+    DataRate m_hostReadRate;    //!< payload DMA rate from memory (0: unlimited)
+    double m_hostReadDone;      //!< when the last payload read ends, seconds (exact)
+    Time m_hostReadFree;        //!< that time rounded up: when the next payload can be read
 
     std::vector<Ptr<RdmaQueuePair>> m_qps; //!< by index
     std::vector<bool> m_inActive;          //!< in an active list
