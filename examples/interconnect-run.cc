@@ -271,8 +271,93 @@ main(int argc, char* argv[])
     const uint32_t hosts = fabric.GetNHosts();
     std::cerr << "interconnect-run: " << s.String("name") << ": " << fabric.Describe() << std::endl;
 
-    // Workloads.
+    // GPU servers: every `nics` consecutive hosts are the compute NICs of one server, whose GPUs
+    // become the endpoints of the collectives and MoE layers.
     CollectiveHelper collectives(roce);
+    uint32_t nicsPerServer = 0;
+    uint32_t gpusPerServer = 0;
+    if (s.String("server.preset") != "none")
+    {
+        IntraHostParameters p = IntraHostHelper::Preset(s.String("server.preset"), "server.preset");
+        p.gpuDirect = s.Bool("server.gpuDirect");
+        p.nicRate = s.Rate("fabric.hostRate");
+        if (s.Int("server.pcieGeneration") > 0)
+        {
+            p.pcieGeneration = static_cast<uint32_t>(s.Int("server.pcieGeneration"));
+        }
+        if (s.Int("server.nvlinksPerGpu") >= 0)
+        {
+            p.nvlinksPerGpu = static_cast<uint32_t>(s.Int("server.nvlinksPerGpu"));
+        }
+        const IntraHostServer first = IntraHostHelper::Build(p);
+        std::vector<uint32_t> rails = first.railNic;
+        std::sort(rails.begin(), rails.end());
+        rails.erase(std::unique(rails.begin(), rails.end()), rails.end());
+        nicsPerServer = static_cast<uint32_t>(rails.size());
+        gpusPerServer = static_cast<uint32_t>(first.gpus.size());
+        if (hosts % nicsPerServer != 0)
+        {
+            InterconnectConfigError("server.preset",
+                                    s.String("server.preset"),
+                                    "a server whose " + std::to_string(nicsPerServer) +
+                                        " compute NICs divide the fabric's " +
+                                        std::to_string(hosts) + " hosts");
+        }
+        std::vector<IntraHostServer> servers;
+        std::vector<std::vector<uint32_t>> nicHost;
+        for (uint32_t sv = 0; sv < hosts / nicsPerServer; ++sv)
+        {
+            servers.push_back(sv == 0 ? first : IntraHostHelper::Build(p));
+            nicHost.emplace_back();
+            std::vector<DataRate> limit(nicsPerServer, p.nicRate);
+            for (uint32_t g = 0; g < gpusPerServer; ++g)
+            {
+                const uint32_t k = static_cast<uint32_t>(
+                    std::lower_bound(rails.begin(), rails.end(), first.railNic[g]) - rails.begin());
+                nicHost.back().push_back(sv * nicsPerServer + k);
+                const DataRate r = IntraHostHelper::NicSendingRate(first, g, first.railNic[g]);
+                limit[k] = std::min(limit[k], r);
+            }
+            for (uint32_t k = 0; k < nicsPerServer; ++k)
+            {
+                if (limit[k] < p.nicRate)
+                {
+                    roce.GetNic(sv * nicsPerServer + k)
+                        ->SetAttribute("HostReadRate", DataRateValue(limit[k]));
+                }
+            }
+        }
+        std::cerr << "interconnect-run: " << servers.size() << " " << s.String("server.preset")
+                  << " servers, " << servers.size() * gpusPerServer << " GPUs ("
+                  << nicsPerServer << " NICs each, GPU-to-NIC "
+                  << IntraHostHelper::NicSendingRate(first, 0, first.railNic[0]).GetBitRate() / 1e9
+                  << " Gb/s" << (p.gpuDirect ? " with GPUDirect" : " staged") << ")" << std::endl;
+        collectives.SetGpuServers(servers, nicHost);
+    }
+    // The group of a collective: hosts, or with GPU servers the GPUs of the servers of those hosts.
+    auto group = [&](const std::string& key) {
+        std::vector<uint32_t> g = FirstHosts(s.Int(key), hosts, key);
+        if (nicsPerServer == 0)
+        {
+            return g;
+        }
+        if (g.size() % nicsPerServer != 0)
+        {
+            InterconnectConfigError(key,
+                                    std::to_string(s.Int(key)),
+                                    "0 or a multiple of the " + std::to_string(nicsPerServer) +
+                                        " NICs of a server");
+        }
+        std::vector<uint32_t> gpus(g.size() / nicsPerServer * gpusPerServer);
+        std::iota(gpus.begin(), gpus.end(), 0);
+        return gpus;
+    };
+    auto algorithm = [&](const std::string& key) {
+        return s.String(key) == "hierarchical" ? CollectiveHelper::HIERARCHICAL
+                                               : CollectiveHelper::DIRECT;
+    };
+
+    // Workloads.
     for (std::size_t i = 0; i < s.NumWorkloads(); ++i)
     {
         const std::string w = "workloads." + std::to_string(i) + ".";
@@ -337,19 +422,20 @@ main(int argc, char* argv[])
         }
         else if (kind == "all-to-all")
         {
-            collectives.AllToAll(FirstHosts(s.Int(w + "hosts"), hosts, w + "hosts"),
+            collectives.AllToAll(group(w + "hosts"),
                                  s.Bytes(w + "bytesPerPair"),
+                                 algorithm(w + "algorithm"),
                                  start);
         }
         else if (kind == "ring-allreduce")
         {
-            collectives.RingAllReduce(FirstHosts(s.Int(w + "hosts"), hosts, w + "hosts"),
+            collectives.RingAllReduce(group(w + "hosts"),
                                       s.Bytes(w + "bytes"),
                                       start);
         }
         else if (kind == "moe")
         {
-            const std::vector<uint32_t> group = FirstHosts(s.Int(w + "hosts"), hosts, w + "hosts");
+            const std::vector<uint32_t> gpus = group(w + "hosts");
             const std::string pop = s.String(w + "popularity");
             MoeTraffic::Popularity popularity{pop, 0};
             const std::size_t colon = pop.find(':');
@@ -363,20 +449,21 @@ main(int argc, char* argv[])
                     InterconnectConfigError(w + "popularity", pop, "uniform, zipf:S or gini:G");
                 }
             }
-            MoeTraffic moe(group.size(),
+            MoeTraffic moe(gpus.size(),
                            s.Int(w + "tokensPerGpu"),
                            s.Int(w + "hidden"),
                            s.Int(w + "bytesPerElement"),
                            s.Int(w + "topK"),
                            s.Int(w + "expertsPerGpu"),
                            popularity);
-            collectives.MoeLayers(group,
+            collectives.MoeLayers(gpus,
                                   moe,
                                   s.Int(w + "layers"),
                                   s.Int(w + "iterations"),
                                   s.Duration(w + "computeGap"),
                                   start,
-                                  stream);
+                                  stream,
+                                  algorithm(w + "algorithm"));
         }
     }
 

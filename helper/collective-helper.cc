@@ -11,6 +11,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <map>
 #include <memory>
 
 namespace ns3
@@ -24,6 +25,10 @@ CollectiveHelper::CollectiveHelper(RoceHelper& roce)
 Time
 CollectiveHelper::LowerBound(const std::vector<uint32_t>& hosts, const Matrix& bytes) const
 {
+    if (!m_servers.empty())
+    {
+        return GpuLowerBound(hosts, bytes);
+    }
     Time bound(0);
     for (std::size_t i = 0; i < hosts.size(); ++i)
     {
@@ -81,6 +86,11 @@ CollectiveHelper::RunMatrix(const std::string& kind,
     if (*outstanding == 0)
     {
         Simulator::Schedule(start - Simulator::Now(), [finish]() { (*finish)(); });
+        return;
+    }
+    if (!m_servers.empty())
+    {
+        RunGpuMatrix(hosts, bytes, start, finish);
         return;
     }
     for (std::size_t i = 0; i < hosts.size(); ++i)
@@ -162,17 +172,13 @@ CollectiveHelper::MoeLayers(const std::vector<uint32_t>& hosts,
                             uint32_t iterations,
                             Time computeGap,
                             Time start,
-                            int64_t stream)
+                            int64_t stream,
+                            Algorithm algorithm)
 {
-    Simulator::Schedule(start - Simulator::Now(),
-                        &CollectiveHelper::MoeStep,
-                        this,
-                        hosts,
-                        moe,
-                        0,
-                        layers * iterations,
-                        computeGap,
-                        stream);
+    const uint32_t total = layers * iterations;
+    Simulator::Schedule(start - Simulator::Now(), [=]() {
+        MoeStep(hosts, moe, 0, total, computeGap, stream, algorithm);
+    });
 }
 
 void
@@ -181,7 +187,8 @@ CollectiveHelper::MoeStep(std::vector<uint32_t> hosts,
                           uint32_t index,
                           uint32_t total,
                           Time gap,
-                          int64_t stream)
+                          int64_t stream,
+                          Algorithm algorithm)
 {
     if (index == total)
     {
@@ -196,19 +203,208 @@ CollectiveHelper::MoeStep(std::vector<uint32_t> hosts,
             combine[j][i] = dispatch[i][j];
         }
     }
-    RunMatrix("moe-dispatch", hosts, dispatch, Simulator::Now(), [=]() {
-        RunMatrix("moe-combine", hosts, combine, Simulator::Now() + gap, [=]() {
-            Simulator::Schedule(gap,
-                                &CollectiveHelper::MoeStep,
-                                this,
-                                hosts,
-                                moe,
-                                index + 1,
-                                total,
-                                gap,
-                                stream);
+    RunPhase("moe-dispatch", hosts, dispatch, algorithm, Simulator::Now(), [=]() {
+        RunPhase("moe-combine", hosts, combine, algorithm, Simulator::Now() + gap, [=]() {
+            Simulator::Schedule(gap, [=]() {
+                MoeStep(hosts, moe, index + 1, total, gap, stream, algorithm);
+            });
         });
     });
+}
+
+void
+CollectiveHelper::SetGpuServers(std::vector<IntraHostServer> servers,
+                                std::vector<std::vector<uint32_t>> nicHost)
+{
+    NS_ABORT_MSG_IF(servers.empty() || servers.size() != nicHost.size(),
+                    "CollectiveHelper::SetGpuServers: one NIC map per server");
+    for (std::size_t s = 0; s < servers.size(); ++s)
+    {
+        NS_ABORT_MSG_UNLESS(servers[s].gpus.size() == servers[0].gpus.size() &&
+                                nicHost[s].size() == servers[s].gpus.size(),
+                            "CollectiveHelper::SetGpuServers: servers of different sizes");
+    }
+    m_servers = std::move(servers);
+    m_nicHost = std::move(nicHost);
+}
+
+uint32_t
+CollectiveHelper::GetGpusPerServer() const
+{
+    return m_servers.empty() ? 0 : static_cast<uint32_t>(m_servers[0].gpus.size());
+}
+
+void
+CollectiveHelper::AllToAll(const std::vector<uint32_t>& gpus,
+                           uint64_t bytesPerPair,
+                           Algorithm algorithm,
+                           Time start,
+                           std::function<void()> done)
+{
+    Matrix m(gpus.size(), std::vector<uint64_t>(gpus.size(), bytesPerPair));
+    for (std::size_t i = 0; i < gpus.size(); ++i)
+    {
+        m[i][i] = 0;
+    }
+    RunPhase("all-to-all", gpus, m, algorithm, start, done);
+}
+
+void
+CollectiveHelper::RunPhase(const std::string& kind,
+                           const std::vector<uint32_t>& group,
+                           const Matrix& bytes,
+                           Algorithm algorithm,
+                           Time start,
+                           std::function<void()> done)
+{
+    if (algorithm == DIRECT)
+    {
+        RunMatrix(kind, group, bytes, start, done);
+        return;
+    }
+    const uint32_t g = GetGpusPerServer();
+    NS_ABORT_MSG_IF(g == 0, "CollectiveHelper: a hierarchical phase needs GPU servers");
+    NS_ABORT_MSG_UNLESS(group.size() % g == 0, "CollectiveHelper: hierarchical: whole servers");
+    for (std::size_t i = 0; i < group.size(); ++i)
+    {
+        NS_ABORT_MSG_UNLESS(group[i] % g == i % g && group[i] / g == group[i - i % g] / g,
+                            "CollectiveHelper: hierarchical: whole servers, GPUs in order");
+    }
+    // Stage 1 (NVLink): GPU (s, a) hands GPU (s, b) everything bound for GPU b of any server,
+    // its own server's GPU b included. Stage 2 (rails): GPU (s, b) sends GPU (t, b) what the
+    // GPUs of server s have for it.
+    const std::size_t n = group.size();
+    Matrix nvlink(n, std::vector<uint64_t>(n, 0));
+    Matrix rail(n, std::vector<uint64_t>(n, 0));
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        const std::size_t serverBase = i - i % g;
+        for (std::size_t j = 0; j < n; ++j)
+        {
+            const std::size_t viaLocal = serverBase + j % g; // on the destination's rail
+            if (viaLocal != i)
+            {
+                nvlink[i][viaLocal] += bytes[i][j];
+            }
+            if (viaLocal != j)
+            {
+                rail[viaLocal][j] += bytes[i][j];
+            }
+        }
+    }
+    RunMatrix(kind + ":nvlink", group, nvlink, start, [this, kind, group, rail, done]() {
+        RunMatrix(kind + ":rail", group, rail, Simulator::Now(), done);
+    });
+}
+
+void
+CollectiveHelper::RunGpuMatrix(const std::vector<uint32_t>& gpus,
+                               const Matrix& bytes,
+                               Time start,
+                               std::shared_ptr<std::function<void()>> finish)
+{
+    const uint32_t g = GetGpusPerServer();
+    auto outstanding = std::make_shared<uint32_t>(0);
+    for (std::size_t i = 0; i < gpus.size(); ++i)
+    {
+        for (std::size_t j = 0; j < gpus.size(); ++j)
+        {
+            *outstanding += (i != j && bytes[i][j] > 0) ? 1 : 0;
+        }
+    }
+    auto one = [outstanding, finish]() {
+        if (--*outstanding == 0)
+        {
+            (*finish)();
+        }
+    };
+    for (std::size_t i = 0; i < gpus.size(); ++i)
+    {
+        for (std::size_t j = 0; j < gpus.size(); ++j)
+        {
+            if (i == j || bytes[i][j] == 0)
+            {
+                continue;
+            }
+            const uint32_t si = gpus[i] / g;
+            const uint32_t sj = gpus[j] / g;
+            NS_ABORT_MSG_UNLESS(si < m_servers.size() && sj < m_servers.size(),
+                                "CollectiveHelper: GPU " << std::max(gpus[i], gpus[j])
+                                                         << " beyond the servers");
+            if (si == sj)
+            {
+                Ptr<IntraHostFabric> fabric = m_servers[si].fabric;
+                const uint32_t a = m_servers[si].gpus[gpus[i] % g];
+                const uint32_t b = m_servers[si].gpus[gpus[j] % g];
+                const uint64_t n = bytes[i][j];
+                Simulator::Schedule(start - Simulator::Now(), [fabric, a, b, n, one]() {
+                    fabric->StartTransfer(a, b, n, one);
+                });
+            }
+            else
+            {
+                m_roce.Post(m_nicHost[si][gpus[i] % g],
+                            m_nicHost[sj][gpus[j] % g],
+                            RdmaVerb::WRITE,
+                            bytes[i][j],
+                            start,
+                            3,
+                            RdmaQueuePair::CompletionCallback(
+                                [one](const RdmaCompletion&) { one(); }));
+            }
+        }
+    }
+}
+
+Time
+CollectiveHelper::GpuLowerBound(const std::vector<uint32_t>& gpus, const Matrix& bytes) const
+{
+    // Wire bytes out of and into every NIC; bytes over the first (last) link of every GPU's
+    // paths inside its server.
+    const uint32_t g = GetGpusPerServer();
+    std::map<uint32_t, std::pair<uint64_t, uint64_t>> nic; // host -> (out, in)
+    std::map<std::pair<uint32_t, uint32_t>, double> link;  // (server, directed link) -> bytes
+    for (std::size_t i = 0; i < gpus.size(); ++i)
+    {
+        for (std::size_t j = 0; j < gpus.size(); ++j)
+        {
+            if (i == j || bytes[i][j] == 0)
+            {
+                continue;
+            }
+            const uint32_t si = gpus[i] / g;
+            const uint32_t sj = gpus[j] / g;
+            if (si == sj)
+            {
+                const IntraHostServer& server = m_servers[si];
+                const auto path =
+                    server.fabric->Path(server.gpus[gpus[i] % g], server.gpus[gpus[j] % g]);
+                link[{si, path.front()}] += bytes[i][j];
+                link[{si, path.back()}] += bytes[i][j];
+                continue;
+            }
+            const uint64_t wire = m_roce.WireBytes(RdmaVerb::WRITE, bytes[i][j]);
+            nic[m_nicHost[si][gpus[i] % g]].first += wire;
+            nic[m_nicHost[sj][gpus[j] % g]].second += wire;
+        }
+    }
+    double bound = 0;
+    for (const auto& [host, io] : nic)
+    {
+        Ptr<RdmaNic> n = m_roce.GetNic(host);
+        const double line = n->GetDevice()->GetDataRate().GetBitRate();
+        DataRateValue read;
+        n->GetAttribute("HostReadRate", read);
+        const double out = read.Get().GetBitRate() > 0
+                               ? std::min<double>(line, read.Get().GetBitRate())
+                               : line;
+        bound = std::max({bound, io.first * 8.0 / out, io.second * 8.0 / line});
+    }
+    for (const auto& [key, b] : link)
+    {
+        bound = std::max(bound, b / m_servers[key.first].fabric->Bottleneck({key.second}));
+    }
+    return Seconds(bound);
 }
 
 const std::vector<CollectiveRecord>&

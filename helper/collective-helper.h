@@ -7,11 +7,13 @@
 #ifndef COLLECTIVE_HELPER_H
 #define COLLECTIVE_HELPER_H
 
+#include "ns3/intra-host-helper.h"
 #include "ns3/moe-traffic.h"
 #include "ns3/nstime.h"
 #include "ns3/roce-helper.h"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,6 +47,16 @@ struct CollectiveRecord
  *   (reduce-scatter, then all-gather), each phase after the previous one;
  * - MoeLayers: per layer, the dispatch phase (MoeTraffic's routing), a compute gap, the
  *   combine phase (the transpose), a compute gap; layers and iterations in sequence.
+ *
+ * With SetGpuServers() the endpoints are GPUs instead of hosts: GPU s x G + g is GPU g of server
+ * s. Traffic between GPUs of one server crosses the server's IntraHostFabric (NVLink, or PCIe
+ * without it); traffic between servers is an RDMA WRITE from the source GPU's NIC to the
+ * destination GPU's NIC (each GPU's rail NIC). The lower bound is then the busiest of the NIC
+ * links (at line rate, or the GPU-to-NIC path's rate if slower) and of the GPUs' links inside
+ * their servers. A HIERARCHICAL all-to-all (or MoE phase) first moves every byte over NVLink to
+ * the local GPU on the destination's rail (with the server-local traffic), then, when all of that
+ * has arrived, sends it rail-aligned to the destination server: two recorded phases,
+ * KIND:nvlink and KIND:rail.
  */
 class CollectiveHelper
 {
@@ -52,8 +64,26 @@ class CollectiveHelper
     /// A traffic matrix: bytes[i][j] from group host i to group host j.
     typedef std::vector<std::vector<uint64_t>> Matrix;
 
+    /// How an all-to-all-like phase moves between servers.
+    enum Algorithm
+    {
+        DIRECT,      //!< every GPU to every GPU, across the fabric when in another server
+        HIERARCHICAL //!< NVLink to the destination's rail GPU first, then rail-aligned
+    };
+
     /// @param roce the finalized network to run on (kept by reference)
     explicit CollectiveHelper(RoceHelper& roce);
+
+    /**
+     * Make GPUs the endpoints (see the class description).
+     * @param servers the servers, each with the same number of GPUs
+     * @param nicHost per server, per GPU: the host index (in the RoceHelper) of its NIC
+     */
+    void SetGpuServers(std::vector<IntraHostServer> servers,
+                       std::vector<std::vector<uint32_t>> nicHost);
+
+    /// @return GPUs per server (0 without SetGpuServers)
+    uint32_t GetGpusPerServer() const;
 
     /**
      * Run one phase.
@@ -82,6 +112,20 @@ class CollectiveHelper
                   std::function<void()> done = {});
 
     /**
+     * All-to-all among GPUs (after SetGpuServers), direct or hierarchical.
+     * @param gpus the group: whole servers for HIERARCHICAL
+     * @param bytesPerPair bytes each GPU sends to each other GPU
+     * @param algorithm direct or hierarchical
+     * @param start when
+     * @param done called at completion
+     */
+    void AllToAll(const std::vector<uint32_t>& gpus,
+                  uint64_t bytesPerPair,
+                  Algorithm algorithm,
+                  Time start,
+                  std::function<void()> done = {});
+
+    /**
      * Ring all-reduce of `bytes` per host.
      * @param hosts the group, in ring order
      * @param bytes the buffer each host reduces
@@ -102,6 +146,7 @@ class CollectiveHelper
      * @param computeGap time between phases
      * @param start when
      * @param stream first random stream (one per layer and iteration)
+     * @param algorithm direct or hierarchical (GPU endpoints only)
      */
     void MoeLayers(const std::vector<uint32_t>& hosts,
                    const MoeTraffic& moe,
@@ -109,7 +154,8 @@ class CollectiveHelper
                    uint32_t iterations,
                    Time computeGap,
                    Time start,
-                   int64_t stream);
+                   int64_t stream,
+                   Algorithm algorithm = DIRECT);
 
     /**
      * @param hosts the group
@@ -135,7 +181,28 @@ class CollectiveHelper
                  uint32_t index,
                  uint32_t total,
                  Time gap,
-                 int64_t stream);
+                 int64_t stream,
+                 Algorithm algorithm);
+
+    /// Run a phase directly, or as its two hierarchical phases.
+    void RunPhase(const std::string& kind,
+                  const std::vector<uint32_t>& group,
+                  const Matrix& bytes,
+                  Algorithm algorithm,
+                  Time start,
+                  std::function<void()> done);
+
+    /// The GPU-endpoint version of RunMatrix.
+    void RunGpuMatrix(const std::vector<uint32_t>& gpus,
+                      const Matrix& bytes,
+                      Time start,
+                      std::shared_ptr<std::function<void()>> finish);
+
+    /// The GPU-endpoint version of LowerBound.
+    Time GpuLowerBound(const std::vector<uint32_t>& gpus, const Matrix& bytes) const;
+
+    std::vector<IntraHostServer> m_servers;         //!< GPU servers (empty: host endpoints)
+    std::vector<std::vector<uint32_t>> m_nicHost;   //!< per server, per GPU: its NIC's host
 
     RoceHelper& m_roce;                      //!< the network
     std::vector<CollectiveRecord> m_records; //!< phases

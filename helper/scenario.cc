@@ -8,6 +8,7 @@
 
 #include "ns3/command-line-values.h"
 #include "ns3/interconnect-config-error.h"
+#include "ns3/intra-host-helper.h"
 #include "ns3/rdma-congestion-control.h"
 
 #include <filesystem>
@@ -327,6 +328,7 @@ WorkloadKeys(const std::string& kind)
     {
         keys.push_back(KBytes("bytesPerPair", "32KiB", 1));
         keys.push_back(KInt("hosts", 0, 0, 1 << 20));
+        keys.push_back(KChoice("algorithm", "direct", {"direct", "hierarchical"}));
     }
     else if (kind == "ring-allreduce")
     {
@@ -345,6 +347,7 @@ WorkloadKeys(const std::string& kind)
         keys.push_back(KInt("layers", 1, 1, 1 << 16));
         keys.push_back(KInt("iterations", 1, 1, 1 << 16));
         keys.push_back(KDuration("computeGap", "20us"));
+        keys.push_back(KChoice("algorithm", "direct", {"direct", "hierarchical"}));
     }
     return keys;
 }
@@ -455,6 +458,7 @@ Scenario::ParseOrExit(const std::string& text,
                                        Key{"link", Type::STRING, JsonValue::object(), 0, 0, {}},
                                        Key{"switch", Type::STRING, JsonValue::object(), 0, 0, {}},
                                        Key{"nic", Type::STRING, JsonValue::object(), 0, 0, {}},
+                                       Key{"server", Type::STRING, JsonValue::object(), 0, 0, {}},
                                        Key{"workloads", Type::STRING, JsonValue::array(), 0, 0, {}},
                                        Key{"output", Type::STRING, JsonValue::object(), 0, 0, {}}};
     std::vector<std::string> rootNames;
@@ -524,6 +528,19 @@ Scenario::ParseOrExit(const std::string& text,
                               KBool("outOfOrderReceive", false)});
     RdmaCongestionControl::ResolveName("nic.cc", out["nic"]["cc"].get<std::string>());
 
+    std::vector<std::string> presets = {"none"};
+    for (const auto& p : IntraHostHelper::PresetNames())
+    {
+        presets.push_back(p);
+    }
+    out["server"] = CheckObject("server",
+                                given.value("server", JsonValue::object()),
+                                {KChoice("preset", "none", presets),
+                                 KBool("gpuDirect", true),
+                                 KInt("pcieGeneration", 0, 0, 6),
+                                 KInt("nvlinksPerGpu", -1, -1, 36)});
+    const bool gpuServers = out["server"]["preset"].get<std::string>() != "none";
+
     const JsonValue workloads = given.value("workloads", JsonValue::array());
     if (!workloads.is_array())
     {
@@ -543,6 +560,14 @@ Scenario::ParseOrExit(const std::string& text,
         }
         out["workloads"].push_back(
             CheckObject(path, w, WorkloadKeys(w["kind"].get<std::string>())));
+        const JsonValue& checked = out["workloads"].back();
+        if (checked.contains("algorithm") && checked["algorithm"] == "hierarchical" &&
+            !gpuServers)
+        {
+            InterconnectConfigError(path + ".algorithm",
+                                    "hierarchical",
+                                    "direct, unless server.preset names a GPU server");
+        }
         const std::string wk = w["kind"].get<std::string>();
         if (std::find(WORKLOADS.begin(), WORKLOADS.end(), wk) == WORKLOADS.end())
         {

@@ -10,6 +10,7 @@
 #include "ns3/collective-helper.h"
 #include "ns3/core-module.h"
 #include "ns3/fat-tree-helper.h"
+#include "ns3/intra-host-helper.h"
 #include "ns3/moe-traffic.h"
 #include "ns3/roce-helper.h"
 
@@ -166,4 +167,101 @@ TEST_F(CollectiveHelperTest, LoneFlowAcrossAFatTreeHasSlowdownOne)
     const FlowRecord& f = roce.GetFlows().at(0);
     ASSERT_FALSE(f.end.IsZero());
     EXPECT_NEAR((f.end - f.start).GetDouble() / f.idealFct.GetDouble(), 1.0, 0.01);
+}
+
+namespace
+{
+
+/// `servers` DGX H100s: 8 GPUs and 8 compute NICs at 400 Gb/s each, every NIC on one switch (a
+/// non-blocking fabric). NIC k of server s is host s x 8 + k, GPU g's NIC its rail NIC.
+std::vector<uint32_t>
+GpuServers(RoceHelper& roce, CollectiveHelper& collectives, uint32_t servers)
+{
+    roce.SetDeviceAttribute("DataRate", StringValue("400Gbps"));
+    roce.SetDeviceAttribute("Mtu", UintegerValue(4200));
+    roce.SetQueuePairAttribute("Mtu", UintegerValue(4096));
+    Star(roce, servers * 8);
+    std::vector<IntraHostServer> built;
+    std::vector<std::vector<uint32_t>> nicHost;
+    for (uint32_t s = 0; s < servers; ++s)
+    {
+        built.push_back(IntraHostHelper::Build(IntraHostHelper::Preset("dgx-h100")));
+        nicHost.emplace_back();
+        for (uint32_t g = 0; g < 8; ++g)
+        {
+            nicHost.back().push_back(s * 8 + g); // rail g
+        }
+    }
+    collectives.SetGpuServers(built, nicHost);
+    std::vector<uint32_t> gpus(servers * 8);
+    std::iota(gpus.begin(), gpus.end(), 0);
+    return gpus;
+}
+
+} // namespace
+
+TEST_F(CollectiveHelperTest, EightServerMoeDispatchIsNearItsLowerBound)
+{
+    // 64 GPUs in 8 DGX H100s: the dispatch of one MoE layer (uniform experts, top-2, 256 tokens
+    // of 4096 bf16 values per GPU) over NVLink inside each server and 400 Gb/s NICs between
+    // them, on an idle non-blocking fabric, ends within 15% of its lower bound.
+    RoceHelper roce;
+    CollectiveHelper collectives(roce);
+    const auto gpus = GpuServers(roce, collectives, 8);
+    MoeTraffic moe(64, 256, 4096, 2, 2, 2, {"uniform", 0});
+    collectives.MoeLayers(gpus, moe, 1, 1, MicroSeconds(20), Time(0), 1);
+    Simulator::Run();
+    const auto& r = collectives.GetRecords();
+    ASSERT_EQ(r.size(), 2u);
+    for (const auto& phase : r)
+    {
+        ASSERT_FALSE(phase.end.IsZero()) << phase.kind;
+        const double ratio = (phase.end - phase.start).GetDouble() / phase.lowerBound.GetDouble();
+        EXPECT_GE(ratio, 1.0) << phase.kind;
+        EXPECT_LE(ratio, 1.15) << phase.kind;
+    }
+    // Inter-server bytes crossed the fabric; the rest stayed on NVLink.
+    const auto dispatch = moe.DispatchMatrix(1);
+    uint64_t remote = 0;
+    for (uint32_t i = 0; i < 64; ++i)
+    {
+        for (uint32_t j = 0; j < 64; ++j)
+        {
+            remote += i / 8 != j / 8 ? dispatch[i][j] : 0;
+        }
+    }
+    uint64_t posted = 0;
+    for (const auto& f : roce.GetFlows())
+    {
+        posted += f.start == Time(0) ? f.bytes : 0;
+    }
+    EXPECT_EQ(posted, remote);
+}
+
+TEST_F(CollectiveHelperTest, HierarchicalAllToAllStaysOnRails)
+{
+    // 4 servers: the hierarchical all-to-all gathers over NVLink, then sends only between NICs
+    // of the same rail, 8 x bytesPerPair per GPU pair of the rail.
+    RoceHelper roce;
+    CollectiveHelper collectives(roce);
+    const auto gpus = GpuServers(roce, collectives, 4);
+    const uint64_t bytes = 64 * 1024;
+    collectives.AllToAll(gpus, bytes, CollectiveHelper::HIERARCHICAL, Time(0));
+    Simulator::Run();
+    const auto& r = collectives.GetRecords();
+    ASSERT_EQ(r.size(), 2u);
+    EXPECT_EQ(r[0].kind, "all-to-all:nvlink");
+    EXPECT_EQ(r[1].kind, "all-to-all:rail");
+    EXPECT_GE(r[1].start, r[0].end);
+    // NVLink stage: each GPU hands 7 local GPUs 4 x bytes (one per server, its own included).
+    EXPECT_EQ(r[0].bytes, 32u * 7 * 4 * bytes);
+    ASSERT_EQ(roce.GetFlows().size(), 32u * 3); // each GPU to its rail peer in 3 other servers
+    for (const auto& f : roce.GetFlows())
+    {
+        EXPECT_EQ(f.src % 8, f.dst % 8) << "flow across rails " << f.src << " -> " << f.dst;
+        EXPECT_EQ(f.bytes, 8 * bytes);
+        EXPECT_FALSE(f.end.IsZero());
+    }
+    // Every byte of the all-to-all: 32 x 31 pairs, intra-server ones on NVLink only.
+    EXPECT_EQ(r[1].bytes, 32u * 3 * 8 * bytes);
 }

@@ -82,3 +82,22 @@ TEST(Scenario, AMistakeInEachSectionIsNamed)
                 "error: output.queues = \"some\": accepted: one of none, host-ports, all");
     ExpectError(R"({"fabric": )", "error: scenario = test.json: accepted: valid JSON");
 }
+
+TEST(Scenario, GpuServersAndHierarchicalCollectives)
+{
+    const Scenario s = Scenario::ParseOrExit(
+        R"({"server": {"preset": "dgx-h100"},
+            "workloads": [{"kind": "all-to-all", "algorithm": "hierarchical"}]})",
+        "test.json",
+        {});
+    EXPECT_EQ(s.String("server.preset"), "dgx-h100");
+    EXPECT_TRUE(s.Bool("server.gpuDirect"));
+    EXPECT_EQ(s.String("workloads.0.algorithm"), "hierarchical");
+    EXPECT_EQ(Scenario::ParseOrExit("{}", "test.json", {}).String("server.preset"), "none");
+    ExpectError(R"({"workloads": [{"kind": "moe", "algorithm": "hierarchical"}]})",
+                "workloads.0.algorithm = hierarchical: accepted: direct, unless server.preset");
+    ExpectError(R"({"server": {"preset": "dgx-b300"}})",
+                "server.preset = \"dgx-b300\": accepted: one of none, dgx-a100, dgx-h100");
+    ExpectError(R"({"server": {"preset": "dgx-h100", "pcieGeneration": 7}})",
+                "server.pcieGeneration = 7");
+}
