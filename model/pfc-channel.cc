@@ -61,9 +61,12 @@ PfcChannel::Attach(Ptr<PfcNetDevice> device)
 }
 
 void
-PfcChannel::TransmitStart(Ptr<Packet> packet, Ptr<PfcNetDevice> src, Time txTime)
+PfcChannel::TransmitStart(Ptr<Packet> packet,
+                          Ptr<PfcNetDevice> src,
+                          Time txTime,
+                          uint16_t etherType)
 {
-    NS_LOG_FUNCTION(this << packet << src << txTime);
+    NS_LOG_FUNCTION(this << packet << src << txTime << etherType);
     NS_ASSERT_MSG(m_nDevices == 2, "PfcChannel: transmitting on a cable with one end");
     const std::size_t to = (src == m_device[0]) ? 1 : 0;
     Ptr<PfcNetDevice> dst = m_device[to];
@@ -71,7 +74,8 @@ PfcChannel::TransmitStart(Ptr<Packet> packet, Ptr<PfcNetDevice> src, Time txTime
                                    txTime + m_delay,
                                    &PfcNetDevice::Receive,
                                    dst,
-                                   packet);
+                                   packet,
+                                   etherType);
 }
 
 Time

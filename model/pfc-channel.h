@@ -45,11 +45,12 @@ class PfcChannel : public Channel
 
     /**
      * Carry a frame from one end to the other.
-     * @param packet the frame (Ethernet header first)
+     * @param packet the frame's payload (its Ethernet header is implicit)
      * @param src the sending device
      * @param txTime the time the sender takes to put the frame on the wire
+     * @param etherType the frame's EtherType
      */
-    void TransmitStart(Ptr<Packet> packet, Ptr<PfcNetDevice> src, Time txTime);
+    void TransmitStart(Ptr<Packet> packet, Ptr<PfcNetDevice> src, Time txTime, uint16_t etherType);
 
     /// @return the propagation delay of the cable
     Time GetDelay() const;

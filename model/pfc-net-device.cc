@@ -265,15 +265,25 @@ PfcNetDevice::GetWireTime(uint32_t bytes) const
     return slot.time;
 }
 
-void
-PfcNetDevice::AddEthernetHeader(Ptr<Packet> packet, uint16_t etherType) const
+Ptr<Packet>
+PfcNetDevice::WithEthernetHeader(Ptr<const Packet> frame, uint16_t etherType, bool sent) const
 {
+    Ptr<Packet> copy = frame->Copy();
     EthernetHeader eth(false);
-    eth.SetSource(m_address);
     Ptr<PfcNetDevice> peer = GetPeer();
-    eth.SetDestination(peer ? peer->m_address : Mac48Address::GetBroadcast());
+    const Mac48Address other = peer ? peer->m_address : Mac48Address::GetBroadcast();
+    eth.SetSource(sent ? m_address : other);
+    if (etherType == PfcHeader::ETHERTYPE)
+    {
+        eth.SetDestination(PfcHeader::GetMulticastAddress());
+    }
+    else
+    {
+        eth.SetDestination(sent ? other : m_address);
+    }
     eth.SetLengthType(etherType);
-    packet->AddHeader(eth);
+    copy->AddHeader(eth);
+    return copy;
 }
 
 bool
@@ -281,15 +291,20 @@ PfcNetDevice::Enqueue(Ptr<Packet> packet, uint8_t priority, uint32_t tag)
 {
     NS_LOG_FUNCTION(this << packet << +priority << tag);
     NS_ASSERT_MSG(priority < N_PRIORITIES, "priority " << +priority << " out of 0..7");
-    AddEthernetHeader(packet, Ipv4L3Protocol::PROT_NUMBER);
     if (m_queueLimit != 0 && m_queue[priority].size() >= m_queueLimit)
     {
         ++m_queueLimitDrops;
-        m_macTxDropTrace(packet);
+        if (!m_macTxDropTrace.IsEmpty())
+        {
+            m_macTxDropTrace(WithEthernetHeader(packet, Ipv4L3Protocol::PROT_NUMBER, true));
+        }
         return false;
     }
-    m_macTxTrace(packet);
-    m_queueBytes[priority] += packet->GetSize();
+    if (!m_macTxTrace.IsEmpty())
+    {
+        m_macTxTrace(WithEthernetHeader(packet, Ipv4L3Protocol::PROT_NUMBER, true));
+    }
+    m_queueBytes[priority] += packet->GetSize() + ETHERNET_HEADER;
     m_queue[priority].push_back(Item{packet, tag});
     TryTransmit();
     return true;
@@ -332,7 +347,7 @@ PfcNetDevice::PickPriority()
             m_dwrrNext = (p + 1) % N_PRIORITIES;
             continue;
         }
-        const int64_t head = m_queue[p].front().packet->GetSize();
+        const int64_t head = m_queue[p].front().packet->GetSize() + ETHERNET_HEADER;
         if (m_deficit[p] >= head)
         {
             m_deficit[p] -= head;
@@ -360,7 +375,7 @@ PfcNetDevice::TryTransmit()
     {
         Ptr<Packet> frame = m_controlQueue.front();
         m_controlQueue.pop_front();
-        StartTransmission(frame);
+        StartTransmission(frame, PfcHeader::ETHERTYPE);
         return;
     }
     const uint8_t p = PickPriority();
@@ -370,11 +385,12 @@ PfcNetDevice::TryTransmit()
     }
     Item item = m_queue[p].front();
     m_queue[p].pop_front();
-    const uint32_t bytes = item.packet->GetSize();
+    const uint32_t bytes = item.packet->GetSize() + ETHERNET_HEADER;
     m_queueBytes[p] -= bytes;
     if (m_scheduler == DWRR &&
         (m_queue[p].empty() ||
-         m_deficit[p] < static_cast<int64_t>(m_queue[p].front().packet->GetSize())))
+         m_deficit[p] <
+             static_cast<int64_t>(m_queue[p].front().packet->GetSize() + ETHERNET_HEADER)))
     {
         m_dwrrNext = (p + 1) % N_PRIORITIES; // turn over
     }
@@ -385,20 +401,25 @@ PfcNetDevice::TryTransmit()
     {
         m_dequeueCallback(this, item.packet, p, item.tag);
     }
-    StartTransmission(item.packet);
+    StartTransmission(item.packet, Ipv4L3Protocol::PROT_NUMBER);
 }
 
 void
-PfcNetDevice::StartTransmission(Ptr<Packet> frame)
+PfcNetDevice::StartTransmission(Ptr<Packet> frame, uint16_t etherType)
 {
-    NS_LOG_FUNCTION(this << frame);
+    NS_LOG_FUNCTION(this << frame << etherType);
     m_txBusy = true;
     ++m_framesSent;
-    m_txBytes += WireBytes(frame->GetSize());
-    const Time txTime = GetWireTime(frame->GetSize());
-    m_phyTxBeginTrace(frame);
-    m_snifferTrace(frame);
-    m_channel->TransmitStart(frame, this, txTime);
+    const uint32_t frameBytes = frame->GetSize() + ETHERNET_HEADER;
+    m_txBytes += WireBytes(frameBytes);
+    const Time txTime = GetWireTime(frameBytes);
+    if (!m_phyTxBeginTrace.IsEmpty() || !m_snifferTrace.IsEmpty())
+    {
+        Ptr<const Packet> seen = WithEthernetHeader(frame, etherType, true);
+        m_phyTxBeginTrace(seen);
+        m_snifferTrace(seen);
+    }
+    m_channel->TransmitStart(frame, this, txTime, etherType);
     Simulator::Schedule(txTime, &PfcNetDevice::TransmitComplete, this);
 }
 
@@ -417,11 +438,6 @@ PfcNetDevice::SendPfcFrame(uint8_t priority, uint16_t quanta)
     pfc.SetPause(priority, quanta);
     Ptr<Packet> frame = Create<Packet>();
     frame->AddHeader(pfc);
-    EthernetHeader eth(false);
-    eth.SetSource(m_address);
-    eth.SetDestination(PfcHeader::GetMulticastAddress());
-    eth.SetLengthType(PfcHeader::ETHERTYPE);
-    frame->AddHeader(eth);
     ++m_pfcSent[priority];
     m_pfcTxTrace(priority, quanta);
     m_controlQueue.push_back(frame);
@@ -522,19 +538,24 @@ PfcNetDevice::EndEgressPause(uint8_t priority)
 }
 
 void
-PfcNetDevice::Receive(Ptr<Packet> packet)
+PfcNetDevice::Receive(Ptr<Packet> packet, uint16_t type)
 {
-    NS_LOG_FUNCTION(this << packet);
-    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(packet))
+    NS_LOG_FUNCTION(this << packet << type);
+    if (m_receiveErrorModel)
     {
-        ++m_errorModelDrops;
-        m_phyRxDropTrace(packet);
-        return;
+        // The error model judges the frame as it was on the wire, Ethernet header included.
+        Ptr<Packet> wire = WithEthernetHeader(packet, type, false);
+        if (m_receiveErrorModel->IsCorrupt(wire))
+        {
+            ++m_errorModelDrops;
+            m_phyRxDropTrace(wire);
+            return;
+        }
     }
-    m_snifferTrace(packet);
-    EthernetHeader eth(false);
-    packet->RemoveHeader(eth);
-    const uint16_t type = eth.GetLengthType();
+    if (!m_snifferTrace.IsEmpty())
+    {
+        m_snifferTrace(WithEthernetHeader(packet, type, false));
+    }
     if (type == PfcHeader::ETHERTYPE)
     {
         ReceivePfc(packet);
@@ -545,18 +566,15 @@ PfcNetDevice::Receive(Ptr<Packet> packet)
     {
         return;
     }
+    Ptr<PfcNetDevice> peer = GetPeer();
+    const Mac48Address from = peer ? peer->m_address : Mac48Address::GetBroadcast();
     if (!m_promiscRxCallback.IsNull())
     {
-        m_promiscRxCallback(this,
-                            packet,
-                            type,
-                            eth.GetSource(),
-                            eth.GetDestination(),
-                            NetDevice::PACKET_HOST);
+        m_promiscRxCallback(this, packet, type, from, m_address, NetDevice::PACKET_HOST);
     }
     if (!m_rxCallback.IsNull())
     {
-        m_rxCallback(this, packet, type, eth.GetSource());
+        m_rxCallback(this, packet, type, from);
     }
 }
 

@@ -80,8 +80,8 @@ class PfcNetDevice : public NetDevice
     /**
      * Told when a frame leaves its egress queue, just before it goes on the wire (it may still
      * be modified, e.g. ECN-marked at dequeue).
-     * Arguments: the device, the frame (Ethernet header first), the priority, the tag given to
-     * Enqueue().
+     * Arguments: the device, the frame (its IPv4 packet; no Ethernet header object), the priority,
+     * the tag given to Enqueue().
      */
     typedef Callback<void, Ptr<PfcNetDevice>, Ptr<Packet>, uint8_t, uint32_t> DequeueCallback;
 
@@ -131,10 +131,13 @@ class PfcNetDevice : public NetDevice
     bool IsEgressPaused(uint8_t priority) const;
 
     /**
-     * Called by the channel when a frame has arrived whole.
-     * @param packet the frame
+     * Called by the channel when a frame has arrived whole. Frames travel without an Ethernet
+     * header object: the header's 14 bytes are counted on the wire, its EtherType travels with
+     * the frame, and a real header is added only to the copies that traces (pcap) see.
+     * @param packet the frame's payload (IPv4 packet or MAC control frame)
+     * @param etherType its EtherType
      */
-    void Receive(Ptr<Packet> packet);
+    void Receive(Ptr<Packet> packet, uint16_t etherType);
 
     /// @param hook sees every data frame first (see ReceiveHook)
     void SetReceiveHook(ReceiveHook hook);
@@ -227,7 +230,7 @@ class PfcNetDevice : public NetDevice
     /// A frame waiting in an egress queue.
     struct Item
     {
-        Ptr<Packet> packet; //!< the frame, Ethernet header included
+        Ptr<Packet> packet; //!< the frame's IPv4 packet (no Ethernet header object)
         uint32_t tag;       //!< the owner's tag
     };
 
@@ -238,9 +241,9 @@ class PfcNetDevice : public NetDevice
     /// @return the priority to serve next, or N_PRIORITIES if none may send
     uint8_t PickPriority();
     /// Put a frame on the wire.
-    void StartTransmission(Ptr<Packet> frame);
-    /// Add the Ethernet header towards the peer.
-    void AddEthernetHeader(Ptr<Packet> packet, uint16_t etherType) const;
+    void StartTransmission(Ptr<Packet> frame, uint16_t etherType);
+    /// @return a copy of the frame with its Ethernet header, as traces and pcap see it
+    Ptr<Packet> WithEthernetHeader(Ptr<const Packet> frame, uint16_t etherType, bool sent) const;
     /// Queue a PFC frame for the priority.
     void SendPfcFrame(uint8_t priority, uint16_t quanta);
     /// Re-send the pause of a priority that is still XOFF.
@@ -273,6 +276,8 @@ class PfcNetDevice : public NetDevice
     std::array<int64_t, N_PRIORITIES> m_deficit;             //!< DWRR deficit counters
     uint8_t m_dwrrNext;                                      //!< DWRR round-robin position
     std::deque<Ptr<Packet>> m_controlQueue;                  //!< PFC frames to send next
+    bool m_completionPending;                                //!< TransmitComplete scheduled
+    Time m_busyUntil;                                        //!< the wire is busy until then
     bool m_txBusy;                                           //!< a frame is on the wire
     std::array<bool, N_PRIORITIES> m_egressPaused;           //!< paused by the peer
     std::array<Time, N_PRIORITIES> m_egressPauseStart;       //!< when that pause began

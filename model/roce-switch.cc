@@ -312,7 +312,7 @@ RoceSwitch::Receive(uint32_t inPort,
     if (!m_ecnAtDequeue && (b[1] & 0x03) != 0 && (b[1] & 0x03) != 0x03 &&
         m_mmu->ShouldMarkEcn(outPort, priority))
     {
-        if (MarkCe(packet, false))
+        if (MarkCe(packet))
         {
             ++m_ecnMarks;
         }
@@ -447,18 +447,27 @@ RoceSwitch::Dequeue(uint32_t outPort,
 {
     const uint32_t inPort = tag & TAG_PORT_MASK;
     const auto pool = static_cast<RoceSwitchMmu::Pool>((tag >> TAG_POOL_SHIFT) & TAG_POOL_MASK);
-    if (m_ecnAtDequeue && m_mmu->ShouldMarkEcn(outPort, priority) && MarkCe(frame, true))
+    if (m_ecnAtDequeue && m_mmu->ShouldMarkEcn(outPort, priority) && MarkCe(frame))
     {
         ++m_ecnMarks;
     }
     if (tag & TAG_REMAPPED)
     {
         const auto inPriority = static_cast<uint8_t>((tag >> TAG_IN_PRIORITY_SHIFT) & 0x7);
-        m_mmu->Release(inPort, inPriority, outPort, priority, frame->GetSize(), pool);
+        m_mmu->Release(inPort,
+                       inPriority,
+                       outPort,
+                       priority,
+                       frame->GetSize() + PfcNetDevice::ETHERNET_HEADER,
+                       pool);
     }
     else
     {
-        m_mmu->Release(inPort, outPort, priority, frame->GetSize(), pool);
+        m_mmu->Release(inPort,
+                       outPort,
+                       priority,
+                       frame->GetSize() + PfcNetDevice::ETHERNET_HEADER,
+                       pool);
     }
     if (m_intEnabled)
     {
@@ -479,13 +488,8 @@ RoceSwitch::Dequeue(uint32_t outPort,
 }
 
 bool
-RoceSwitch::MarkCe(Ptr<Packet> frame, bool hasEthernet)
+RoceSwitch::MarkCe(Ptr<Packet> frame)
 {
-    EthernetHeader eth(false);
-    if (hasEthernet)
-    {
-        frame->RemoveHeader(eth);
-    }
     Ipv4Header ip;
     frame->RemoveHeader(ip);
     const bool capable = ip.GetEcn() == Ipv4Header::ECN_ECT0 || ip.GetEcn() == Ipv4Header::ECN_ECT1;
@@ -494,10 +498,6 @@ RoceSwitch::MarkCe(Ptr<Packet> frame, bool hasEthernet)
         ip.SetEcn(Ipv4Header::ECN_CE);
     }
     frame->AddHeader(ip);
-    if (hasEthernet)
-    {
-        frame->AddHeader(eth);
-    }
     return capable;
 }
 

@@ -202,8 +202,9 @@ class RoceSwitch : public Object
                  uint32_t outPort,
                  uint8_t priority,
                  RoceSwitchMmu::Pool pool);
-    /// Set CE in the IPv4 header of a frame (Ethernet header first) that is ECN-capable.
-    static bool MarkCe(Ptr<Packet> frame, bool hasEthernet);
+    /// Set CE in the IPv4 header of a frame (frames carry no Ethernet header object) that is
+    /// ECN-capable.
+    static bool MarkCe(Ptr<Packet> frame);
     /// The rest of Receive() for a frame that a SetPriorityRemap rule moves to another priority.
     bool ReceiveRemapped(Ptr<Packet> packet,
                          uint32_t inPort,

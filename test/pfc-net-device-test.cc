@@ -123,12 +123,7 @@ TEST_F(PfcNetDeviceTest, PauseExpiresAfterItsQuanta)
         pfc.SetPause(3, 1000);
         Ptr<Packet> frame = Create<Packet>();
         frame->AddHeader(pfc);
-        EthernetHeader eth(false);
-        eth.SetDestination(PfcHeader::GetMulticastAddress());
-        eth.SetSource(Mac48Address::Allocate());
-        eth.SetLengthType(PfcHeader::ETHERTYPE);
-        frame->AddHeader(eth);
-        a->Receive(frame);
+        a->Receive(frame, PfcHeader::ETHERTYPE);
     };
     bool at5 = false;
     bool at53 = true;
