@@ -136,6 +136,7 @@ PfcNetDevice::PfcNetDevice()
       m_pauseQuanta(0xFFFF),
       m_pauseRefresh(0.5),
       m_dwrrNext(0),
+      m_completionPending(false),
       m_txBusy(false),
       m_queueLimitDrops(0),
       m_errorModelDrops(0),
@@ -369,6 +370,11 @@ PfcNetDevice::TryTransmit()
 {
     if (m_txBusy || !m_channel)
     {
+        return; // no wire, or called back from the owner while a frame starts
+    }
+    if (Simulator::Now() < m_busyUntil)
+    {
+        ArmCompletion(); // a frame waits for the one on the wire
         return;
     }
     if (!m_controlQueue.empty())
@@ -376,6 +382,7 @@ PfcNetDevice::TryTransmit()
         Ptr<Packet> frame = m_controlQueue.front();
         m_controlQueue.pop_front();
         StartTransmission(frame, PfcHeader::ETHERTYPE);
+        ArmCompletion();
         return;
     }
     const uint8_t p = PickPriority();
@@ -402,17 +409,39 @@ PfcNetDevice::TryTransmit()
         m_dequeueCallback(this, item.packet, p, item.tag);
     }
     StartTransmission(item.packet, Ipv4L3Protocol::PROT_NUMBER);
+    m_txBusy = false;
+    ArmCompletion();
+}
+
+void
+PfcNetDevice::ArmCompletion()
+{
+    if (m_completionPending)
+    {
+        return;
+    }
+    bool waiting = !m_controlQueue.empty();
+    for (uint8_t p = 0; p < N_PRIORITIES && !waiting; ++p)
+    {
+        waiting = !m_queue[p].empty();
+    }
+    if (waiting)
+    {
+        m_completionPending = true;
+        Simulator::Schedule(m_busyUntil - Simulator::Now(), &PfcNetDevice::TransmitComplete, this);
+    }
 }
 
 void
 PfcNetDevice::StartTransmission(Ptr<Packet> frame, uint16_t etherType)
 {
     NS_LOG_FUNCTION(this << frame << etherType);
-    m_txBusy = true;
     ++m_framesSent;
     const uint32_t frameBytes = frame->GetSize() + ETHERNET_HEADER;
     m_txBytes += WireBytes(frameBytes);
     const Time txTime = GetWireTime(frameBytes);
+    // No completion event per frame: one is scheduled only when a frame waits (ArmCompletion).
+    m_busyUntil = Simulator::Now() + txTime;
     if (!m_phyTxBeginTrace.IsEmpty() || !m_snifferTrace.IsEmpty())
     {
         Ptr<const Packet> seen = WithEthernetHeader(frame, etherType, true);
@@ -420,13 +449,12 @@ PfcNetDevice::StartTransmission(Ptr<Packet> frame, uint16_t etherType)
         m_snifferTrace(seen);
     }
     m_channel->TransmitStart(frame, this, txTime, etherType);
-    Simulator::Schedule(txTime, &PfcNetDevice::TransmitComplete, this);
 }
 
 void
 PfcNetDevice::TransmitComplete()
 {
-    m_txBusy = false;
+    m_completionPending = false;
     TryTransmit();
 }
 

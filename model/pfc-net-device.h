@@ -236,8 +236,10 @@ class PfcNetDevice : public NetDevice
 
     /// Start the next frame if the wire is free and a frame may go.
     void TryTransmit();
-    /// The wire is free again.
+    /// The wire is free again and a frame waits.
     void TransmitComplete();
+    /// Schedule TransmitComplete for the end of the frame on the wire if another frame waits.
+    void ArmCompletion();
     /// @return the priority to serve next, or N_PRIORITIES if none may send
     uint8_t PickPriority();
     /// Put a frame on the wire.
@@ -278,7 +280,7 @@ class PfcNetDevice : public NetDevice
     std::deque<Ptr<Packet>> m_controlQueue;                  //!< PFC frames to send next
     bool m_completionPending;                                //!< TransmitComplete scheduled
     Time m_busyUntil;                                        //!< the wire is busy until then
-    bool m_txBusy;                                           //!< a frame is on the wire
+    bool m_txBusy;                                           //!< a frame is being started
     std::array<bool, N_PRIORITIES> m_egressPaused;           //!< paused by the peer
     std::array<Time, N_PRIORITIES> m_egressPauseStart;       //!< when that pause began
     std::array<Time, N_PRIORITIES> m_egressPausedTotal;      //!< accumulated pause time
