@@ -141,7 +141,9 @@ PfcNetDevice::PfcNetDevice()
       m_queueLimitDrops(0),
       m_errorModelDrops(0),
       m_framesSent(0),
-      m_txBytes(0)
+      m_txBytes(0),
+      m_owner(nullptr),
+      m_ownerPort(0)
 {
     NS_LOG_FUNCTION(this);
     m_dwrrWeight.fill(1);
@@ -174,6 +176,7 @@ PfcNetDevice::DoDispose()
     m_node = nullptr;
     m_channel = nullptr;
     m_receiveErrorModel = nullptr;
+    m_owner = nullptr;
     m_receiveHook = ReceiveHook();
     m_dequeueCallback = DequeueCallback();
     m_rxCallback = NetDevice::ReceiveCallback();
@@ -404,7 +407,11 @@ PfcNetDevice::TryTransmit()
     // The wire is taken before the owner hears of the dequeue: the owner may enqueue from the
     // callback (a NIC refills), and that must not start another frame ahead of this one.
     m_txBusy = true;
-    if (!m_dequeueCallback.IsNull())
+    if (m_owner)
+    {
+        m_owner->PortDequeue(m_ownerPort, item.packet, p, item.tag);
+    }
+    else if (!m_dequeueCallback.IsNull())
     {
         m_dequeueCallback(this, item.packet, p, item.tag);
     }
@@ -590,6 +597,10 @@ PfcNetDevice::Receive(Ptr<Packet> packet, uint16_t type)
         return;
     }
     m_macRxTrace(packet);
+    if (m_owner && m_owner->PortReceive(m_ownerPort, packet, type))
+    {
+        return;
+    }
     if (!m_receiveHook.IsNull() && m_receiveHook(this, packet, type))
     {
         return;
@@ -604,6 +615,13 @@ PfcNetDevice::Receive(Ptr<Packet> packet, uint16_t type)
     {
         m_rxCallback(this, packet, type, from);
     }
+}
+
+void
+PfcNetDevice::SetOwner(PfcPortOwner* owner, uint32_t port)
+{
+    m_owner = owner;
+    m_ownerPort = port;
 }
 
 void

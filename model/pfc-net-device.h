@@ -27,6 +27,40 @@ class ErrorModel;
 
 /**
  * @ingroup interconnect
+ * @brief What owns PfcNetDevice ports on a node (a switch, a NIC): the fast path for the data
+ * frames a port receives and the frames it dequeues, one virtual call per frame instead of a
+ * chain of Callback objects. PfcNetDevice::SetReceiveHook and SetDequeueCallback remain for
+ * everything else.
+ */
+class PfcPortOwner
+{
+  public:
+    virtual ~PfcPortOwner() = default;
+
+    /**
+     * A data frame arrived on a port.
+     * @param port the port's index, as given to PfcNetDevice::SetOwner
+     * @param packet the frame's IPv4 packet
+     * @param etherType its EtherType
+     * @return true if consumed (else the device's other receive paths see it)
+     */
+    virtual bool PortReceive(uint32_t port, const Ptr<Packet>& packet, uint16_t etherType) = 0;
+
+    /**
+     * A frame left a port's egress queue and goes on the wire now.
+     * @param port the port's index
+     * @param frame the frame (it may still be modified)
+     * @param priority its priority
+     * @param tag the tag given to PfcNetDevice::Enqueue
+     */
+    virtual void PortDequeue(uint32_t port,
+                             const Ptr<Packet>& frame,
+                             uint8_t priority,
+                             uint32_t tag) = 0;
+};
+
+/**
+ * @ingroup interconnect
  * @brief A full-duplex Ethernet port with eight priority queues and IEEE 802.1Qbb PFC.
  *
  * Egress: frames wait in one FIFO per priority (0..7); a scheduler picks the next priority among
@@ -141,6 +175,13 @@ class PfcNetDevice : public NetDevice
 
     /// @param hook sees every data frame first (see ReceiveHook)
     void SetReceiveHook(ReceiveHook hook);
+
+    /**
+     * Hand received data frames and dequeues to an owner first (see PfcPortOwner).
+     * @param owner the owner (nullptr: none); it must outlive its ports or reset this
+     * @param port the index the owner knows this port by
+     */
+    void SetOwner(PfcPortOwner* owner, uint32_t port);
     /// @param callback told of every dequeue (see DequeueCallback)
     void SetDequeueCallback(DequeueCallback callback);
 
@@ -294,6 +335,8 @@ class PfcNetDevice : public NetDevice
     uint64_t m_framesSent;                                   //!< frames put on the wire
     uint64_t m_txBytes; //!< wire bytes sent, overheads included
 
+    PfcPortOwner* m_owner;                                 //!< fast path for data frames
+    uint32_t m_ownerPort;                                  //!< this port's index at the owner
     ReceiveHook m_receiveHook;                             //!< sees data frames first
     DequeueCallback m_dequeueCallback;                     //!< told of dequeues
     NetDevice::ReceiveCallback m_rxCallback;               //!< node protocol handlers

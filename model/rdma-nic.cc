@@ -143,8 +143,7 @@ RdmaNic::DoDispose()
     m_qps.clear();
     if (m_device)
     {
-        m_device->SetReceiveHook(PfcNetDevice::ReceiveHook());
-        m_device->SetDequeueCallback(PfcNetDevice::DequeueCallback());
+        m_device->SetOwner(nullptr, 0);
     }
     m_device = nullptr;
     Object::DoDispose();
@@ -162,8 +161,7 @@ RdmaNic::Install(Ptr<PfcNetDevice> device, Ipv4Address address)
     NS_LOG_FUNCTION(this << device << address);
     m_device = device;
     m_address = address;
-    device->SetReceiveHook(MakeCallback(&RdmaNic::Receive, this));
-    device->SetDequeueCallback(MakeCallback(&RdmaNic::Dequeued, this));
+    device->SetOwner(this, 0);
 }
 
 void
@@ -326,7 +324,8 @@ RdmaNic::TrySend()
                     const double t = now.GetSeconds();
                     const double start = t - m_hostReadDone < 1e-9 ? m_hostReadDone : t;
                     m_hostReadDone = start + d.payload * 8.0 / m_hostReadRate.GetBitRate();
-                    m_hostReadFree = NanoSeconds(static_cast<int64_t>(std::ceil(m_hostReadDone * 1e9)));
+                    m_hostReadFree =
+                        NanoSeconds(static_cast<int64_t>(std::ceil(m_hostReadDone * 1e9)));
                 }
                 Ptr<Packet> p = BuildPacket(qp, d);
                 qp->OnSent(PfcNetDevice::WireBytes(p->GetSize() + PfcNetDevice::ETHERNET_HEADER));
@@ -348,10 +347,10 @@ RdmaNic::TrySend()
 }
 
 void
-RdmaNic::Dequeued(Ptr<PfcNetDevice> /* device */,
-                  Ptr<Packet> /* frame */,
-                  uint8_t priority,
-                  uint32_t tag)
+RdmaNic::PortDequeue(uint32_t /* port */,
+                     const Ptr<Packet>& /* frame */,
+                     uint8_t priority,
+                     uint32_t tag)
 {
     if (tag == TAG_DATA)
     {
@@ -482,7 +481,7 @@ RdmaNic::SendCnp(Ptr<RdmaQueuePair> qp)
 }
 
 bool
-RdmaNic::Receive(Ptr<PfcNetDevice> /* device */, Ptr<Packet> packet, uint16_t type)
+RdmaNic::PortReceive(uint32_t /* port */, const Ptr<Packet>& packet, uint16_t type)
 {
     if (type != Ipv4L3Protocol::PROT_NUMBER)
     {

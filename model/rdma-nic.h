@@ -43,7 +43,7 @@ namespace ns3
  * Notification point (DCQCN): a data packet arriving with CE set makes the NIC send a CNP
  * (BTH opcode 0x81) to the sending queue pair, at most one per CnpInterval per queue pair.
  */
-class RdmaNic : public Object
+class RdmaNic : public Object, public PfcPortOwner
 {
   public:
     /// The RoCEv2 UDP destination port (IANA).
@@ -125,10 +125,13 @@ class RdmaNic : public Object
     void DoInitialize() override;
 
   private:
-    /// Device receive hook.
-    bool Receive(Ptr<PfcNetDevice> device, Ptr<Packet> packet, uint16_t type);
-    /// Device dequeue callback.
-    void Dequeued(Ptr<PfcNetDevice> device, Ptr<Packet> frame, uint8_t priority, uint32_t tag);
+    /// A data frame arrived (PfcPortOwner).
+    bool PortReceive(uint32_t port, const Ptr<Packet>& packet, uint16_t type) override;
+    /// A frame left the device's queue (PfcPortOwner).
+    void PortDequeue(uint32_t port,
+                     const Ptr<Packet>& frame,
+                     uint8_t priority,
+                     uint32_t tag) override;
     /// Queue pair qpn has something new to send.
     void Activate(uint32_t index);
     /// Send what may be sent now.

@@ -93,7 +93,8 @@ RoceSwitch::GetTypeId()
 }
 
 RoceSwitch::RoceSwitch()
-    : m_ecmpMode(FLOW_HASH),
+    : m_routeBase(0),
+      m_ecmpMode(FLOW_HASH),
       m_seed(0),
       m_ecnAtDequeue(false),
       m_intEnabled(true),
@@ -113,8 +114,7 @@ RoceSwitch::DoDispose()
     NS_LOG_FUNCTION(this);
     for (auto& port : m_ports)
     {
-        port->SetReceiveHook(PfcNetDevice::ReceiveHook());
-        port->SetDequeueCallback(PfcNetDevice::DequeueCallback());
+        port->SetOwner(nullptr, 0);
     }
     m_ports.clear();
     if (m_mmu)
@@ -123,6 +123,7 @@ RoceSwitch::DoDispose()
     }
     m_mmu = nullptr;
     m_routes.clear();
+    m_routeSlot.clear();
     Object::DoDispose();
 }
 
@@ -134,8 +135,7 @@ RoceSwitch::AddPort(Ptr<PfcNetDevice> device)
     const uint32_t index = static_cast<uint32_t>(m_ports.size());
     NS_ABORT_MSG_IF(index > TAG_PORT_MASK, "RoceSwitch: too many ports");
     m_ports.push_back(device);
-    device->SetReceiveHook(MakeCallback(&RoceSwitch::Receive, this).Bind(index));
-    device->SetDequeueCallback(MakeCallback(&RoceSwitch::Dequeue, this).Bind(index));
+    device->SetOwner(this, index);
     return index;
 }
 
@@ -165,15 +165,43 @@ RoceSwitch::SetRoute(Ipv4Address destination, const std::vector<uint32_t>& ports
     {
         NS_ABORT_MSG_IF(p >= m_ports.size(), "RoceSwitch::SetRoute: no port " << p);
     }
-    m_routes[destination.Get()] = Route{ports, 0};
+    const uint32_t address = destination.Get();
+    if (Route* existing = FindRoute(address))
+    {
+        *existing = Route{ports, 0};
+        return;
+    }
+    if (m_routeSlot.empty())
+    {
+        m_routeBase = address;
+    }
+    else if (address < m_routeBase)
+    {
+        m_routeSlot.insert(m_routeSlot.begin(), m_routeBase - address, 0);
+        m_routeBase = address;
+    }
+    const uint32_t offset = address - m_routeBase;
+    NS_ABORT_MSG_IF(offset > (1u << 24),
+                    "RoceSwitch::SetRoute: destinations spread over more than a /8 (" << destination
+                                                                                      << ")");
+    if (offset >= m_routeSlot.size())
+    {
+        m_routeSlot.resize(offset + 1, 0);
+    }
+    m_routes.push_back(Route{ports, 0});
+    m_routeSlot[offset] = static_cast<uint32_t>(m_routes.size());
 }
 
 const std::vector<uint32_t>&
 RoceSwitch::GetRoute(Ipv4Address destination) const
 {
     static const std::vector<uint32_t> none;
-    auto it = m_routes.find(destination.Get());
-    return it == m_routes.end() ? none : it->second.ports;
+    const uint32_t offset = destination.Get() - m_routeBase;
+    if (offset >= m_routeSlot.size() || m_routeSlot[offset] == 0)
+    {
+        return none;
+    }
+    return m_routes[m_routeSlot[offset] - 1].ports;
 }
 
 uint32_t
@@ -223,12 +251,12 @@ RoceSwitch::SelectPort(Ipv4Address src,
                        uint16_t srcPort,
                        uint16_t dstPort)
 {
-    auto it = m_routes.find(dst.Get());
-    if (it == m_routes.end())
+    Route* found = FindRoute(dst.Get());
+    if (!found)
     {
         return GetNPorts();
     }
-    Route& route = it->second;
+    Route& route = *found;
     if (route.ports.size() == 1)
     {
         return route.ports[0];
@@ -244,10 +272,7 @@ RoceSwitch::SelectPort(Ipv4Address src,
 }
 
 bool
-RoceSwitch::Receive(uint32_t inPort,
-                    Ptr<PfcNetDevice> /* device */,
-                    Ptr<Packet> packet,
-                    uint16_t type)
+RoceSwitch::PortReceive(uint32_t inPort, const Ptr<Packet>& packet, uint16_t type)
 {
     NS_LOG_FUNCTION(this << inPort << packet << type);
     if (type != Ipv4L3Protocol::PROT_NUMBER)
@@ -439,11 +464,7 @@ RoceSwitch::Forward(Ptr<Packet> packet,
 }
 
 void
-RoceSwitch::Dequeue(uint32_t outPort,
-                    Ptr<PfcNetDevice> /* device */,
-                    Ptr<Packet> frame,
-                    uint8_t priority,
-                    uint32_t tag)
+RoceSwitch::PortDequeue(uint32_t outPort, const Ptr<Packet>& frame, uint8_t priority, uint32_t tag)
 {
     const uint32_t inPort = tag & TAG_PORT_MASK;
     const auto pool = static_cast<RoceSwitchMmu::Pool>((tag >> TAG_POOL_SHIFT) & TAG_POOL_MASK);

@@ -15,7 +15,6 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
-#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -35,7 +34,7 @@ class Node;
  * (RoceSwitchMmu), which may pause the ingress upstream (PFC), drop a lossy frame or ask for an
  * ECN mark, and queued on the egress port. Everything that is not IPv4 is dropped and counted.
  */
-class RoceSwitch : public Object
+class RoceSwitch : public Object, public PfcPortOwner
 {
   public:
     /// Why a frame was dropped.
@@ -186,14 +185,13 @@ class RoceSwitch : public Object
         uint32_t sprayNext;          //!< next member in PacketSpray mode
     };
 
-    /// Receive hook of every port.
-    bool Receive(uint32_t inPort, Ptr<PfcNetDevice> device, Ptr<Packet> packet, uint16_t type);
-    /// Dequeue callback of every port.
-    void Dequeue(uint32_t outPort,
-                 Ptr<PfcNetDevice> device,
-                 Ptr<Packet> frame,
-                 uint8_t priority,
-                 uint32_t tag);
+    /// A data frame arrived on a port (PfcPortOwner).
+    bool PortReceive(uint32_t inPort, const Ptr<Packet>& packet, uint16_t type) override;
+    /// A frame leaves a port's queue (PfcPortOwner).
+    void PortDequeue(uint32_t outPort,
+                     const Ptr<Packet>& frame,
+                     uint8_t priority,
+                     uint32_t tag) override;
     /// Buffer manager's XOFF/XON decision.
     void Pause(uint32_t inPort, uint8_t priority, bool pause);
     /// Queue an admitted packet on its egress port.
@@ -212,15 +210,31 @@ class RoceSwitch : public Object
                          uint8_t inPriority,
                          uint8_t outPriority);
 
-    std::vector<Ptr<PfcNetDevice>> m_ports;       //!< ports by index
-    Ptr<RoceSwitchMmu> m_mmu;                     //!< buffer manager
-    std::unordered_map<uint32_t, Route> m_routes; //!< destination -> group
-    EcmpMode m_ecmpMode;                          //!< member selection
-    uint32_t m_seed;                              //!< ECMP hash seed
-    bool m_ecnAtDequeue;                          //!< mark at dequeue instead of enqueue
-    bool m_intEnabled;  //!< stamp INT hops on packets that carry an RdmaIntTag
-    Time m_latency;     //!< forwarding latency
-    bool m_initialized; //!< Initialize() done
+    std::vector<Ptr<PfcNetDevice>> m_ports; //!< ports by index
+    Ptr<RoceSwitchMmu> m_mmu;               //!< buffer manager
+    /// The route of a destination address: m_routes[m_routeSlot[address - m_routeBase] - 1]
+    /// (slot 0: none). Host addresses are dense, so this is an array lookup, not a hash.
+    std::vector<Route> m_routes;
+    std::vector<uint32_t> m_routeSlot; //!< address - m_routeBase -> route index + 1
+    uint32_t m_routeBase;              //!< the lowest address m_routeSlot covers
+
+    /// @return the route to a destination address, or nullptr
+    Route* FindRoute(uint32_t address)
+    {
+        const uint32_t offset = address - m_routeBase;
+        if (offset >= m_routeSlot.size() || m_routeSlot[offset] == 0)
+        {
+            return nullptr;
+        }
+        return &m_routes[m_routeSlot[offset] - 1];
+    }
+
+    EcmpMode m_ecmpMode; //!< member selection
+    uint32_t m_seed;     //!< ECMP hash seed
+    bool m_ecnAtDequeue; //!< mark at dequeue instead of enqueue
+    bool m_intEnabled;   //!< stamp INT hops on packets that carry an RdmaIntTag
+    Time m_latency;      //!< forwarding latency
+    bool m_initialized;  //!< Initialize() done
     std::array<uint64_t, DROP_CAUSE_COUNT> m_drops; //!< drops per cause
     uint64_t m_ecnMarks;                            //!< CE marks
     uint64_t m_forwarded;                           //!< frames forwarded
