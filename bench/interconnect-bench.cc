@@ -29,6 +29,7 @@
 
 #include <chrono>
 #include <cinttypes>
+#include <cstddef>
 #include <cstdio>
 #include <ctime>
 #include <functional>
@@ -36,6 +37,8 @@
 #include <map>
 #include <memory>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace ns3;
 
@@ -117,11 +120,11 @@ PermutationCase(RoceHelper& h, uint32_t k)
 }
 
 KeepAlive
-AllToAll128(RoceHelper& h)
+AllToAll(RoceHelper& h, uint32_t n)
 {
-    const Fabric f = FatTree(h, 8);
+    FatTree(h, 8);
     auto collectives = std::make_shared<CollectiveHelper>(h);
-    std::vector<uint32_t> hosts(f.GetNHosts());
+    std::vector<uint32_t> hosts(n);
     for (uint32_t i = 0; i < hosts.size(); ++i)
     {
         hosts[i] = i;
@@ -208,7 +211,8 @@ main(int argc, char* argv[])
     const std::map<std::string, std::function<KeepAlive(RoceHelper&)>> cases = {
         {"incast64", Incast64},
         {"perm128", [](RoceHelper& h) { return PermutationCase(h, 8); }},
-        {"a2a128", AllToAll128},
+        {"a2a64", [](RoceHelper& h) { return AllToAll(h, 64); }},
+        {"a2a128", [](RoceHelper& h) { return AllToAll(h, 128); }},
         {"perm1024", [](RoceHelper& h) { return PermutationCase(h, 16); }},
         {"moe", Moe128},
     };
@@ -271,30 +275,68 @@ main(int argc, char* argv[])
     int status = 0;
     for (const auto& name : chosen)
     {
-        const Result r = RunCase(name, cases.at(name), scheduler);
-        char line[512];
-        std::snprintf(line,
-                      sizeof(line),
-                      "%s,%.6f,%.3f,%.3f,%" PRIu64 ",%.0f,%" PRIu64 ",%.0f,%.1f,%" PRIu64
-                      ",%" PRIu64,
-                      r.name.c_str(),
-                      r.simSeconds,
-                      r.wallSeconds,
-                      r.cpuSeconds,
-                      r.events,
-                      r.events / r.cpuSeconds,
-                      r.hops,
-                      r.hops / r.cpuSeconds,
-                      r.peakRssMb,
-                      r.completed,
-                      r.posted);
-        std::printf("%s\n", line);
+        // Each case runs in a child process of its own, so that its peak RSS is its own; the
+        // child sends its CSV line back through a pipe and exits 1 if a message did not complete.
+        int fds[2];
+        if (pipe(fds) != 0)
+        {
+            std::perror("pipe");
+            return 1;
+        }
+        std::fflush(stdout);
+        const pid_t child = fork();
+        if (child < 0)
+        {
+            std::perror("fork");
+            return 1;
+        }
+        if (child == 0)
+        {
+            close(fds[0]);
+            const Result r = RunCase(name, cases.at(name), scheduler);
+            char line[512];
+            const int n = std::snprintf(line,
+                                        sizeof(line),
+                                        "%s,%.6f,%.3f,%.3f,%" PRIu64 ",%.0f,%" PRIu64
+                                        ",%.0f,%.1f,%" PRIu64 ",%" PRIu64,
+                                        r.name.c_str(),
+                                        r.simSeconds,
+                                        r.wallSeconds,
+                                        r.cpuSeconds,
+                                        r.events,
+                                        r.events / r.cpuSeconds,
+                                        r.hops,
+                                        r.hops / r.cpuSeconds,
+                                        r.peakRssMb,
+                                        r.completed,
+                                        r.posted);
+            const bool written = write(fds[1], line, n) == n;
+            _exit(!written ? 3 : (r.completed == r.posted ? 0 : 1));
+        }
+        close(fds[1]);
+        std::string line;
+        char buffer[512];
+        ssize_t got;
+        while ((got = read(fds[0], buffer, sizeof(buffer))) > 0)
+        {
+            line.append(buffer, got);
+        }
+        close(fds[0]);
+        int childStatus = 0;
+        waitpid(child, &childStatus, 0);
+        if (line.empty() || !WIFEXITED(childStatus) || WEXITSTATUS(childStatus) > 1)
+        {
+            std::cerr << "error: case " << name << " failed" << std::endl;
+            status |= 1;
+            continue;
+        }
+        std::printf("%s\n", line.c_str());
         std::fflush(stdout);
         if (out)
         {
-            std::fprintf(out, "%s\n", line);
+            std::fprintf(out, "%s\n", line.c_str());
         }
-        status |= r.completed == r.posted ? 0 : 1;
+        status |= WEXITSTATUS(childStatus);
     }
     if (out)
     {
