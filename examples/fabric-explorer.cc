@@ -118,6 +118,8 @@ main(int argc, char* argv[])
     uint32_t run = 1;
     std::string out = "results/fabric-explorer";
 
+    uint32_t ranks = 1;
+    std::string partition = "auto";
     CommandLine cmd(__FILE__);
     cmd.AddValue("topology", "fat-tree, spine-leaf, three-tier, rail or torus", topology);
     cmd.AddValue("k", "fat-tree: switch radix (even, >= 2)", k);
@@ -153,6 +155,11 @@ main(int argc, char* argv[])
     cmd.AddValue("cc", "Congestion control: none, dcqcn, hpcc, timely, dctcp or a TypeId", cc);
     cmd.AddValue("seed", "RngSeedManager seed (>= 1)", seed);
     cmd.AddValue("run", "RngSeedManager run number", run);
+    cmd.AddValue("ranks",
+                 "Show how the fabric would be dealt to this many ranks of a distributed run "
+                 "(1: no partition)",
+                 ranks);
+    cmd.AddValue("partition", "Partition policy for --ranks: auto, group or slab", partition);
     cmd.AddValue("out", "Directory for the outputs", out);
     cmd.Parse(argc, argv);
 
@@ -263,6 +270,8 @@ main(int argc, char* argv[])
     record.Set("messageSize", messageBytes);
     record.Set("spray", spray);
     record.Set("cc", ccTypeId);
+    record.Set("ranks", ranks);
+    record.Set("partition", partition);
     record.CaptureSeed();
     record.CaptureAttributeDefaults("Interconnect");
     roce.WriteOutputsOrExit(out, record);
@@ -270,6 +279,10 @@ main(int argc, char* argv[])
     std::printf("fabric-explorer: %s\n", fabric.Describe().c_str());
     std::printf("  routing: %s; built in %.2f s\n", fabric.GetRoutingName().c_str(), buildSeconds);
     std::printf("  %s", check.Describe(4).c_str());
+    if (ranks > 1)
+    {
+        std::printf("  partition: %s\n", fabric.Partition(partition, ranks).Describe().c_str());
+    }
     uint32_t completed = 0;
     if (messageBytes > 0)
     {

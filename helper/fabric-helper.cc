@@ -119,7 +119,7 @@ FabricHelper::Describe() const
     {
         InterconnectConfigError(GetName() + "::fabricRate", "0bps", "a rate above 0 bps");
     }
-    if (m_delay.IsNegative())
+    if (m_delay.IsStrictlyNegative())
     {
         InterconnectConfigError(GetName() + "::delay",
                                 std::to_string(m_delay.GetNanoSeconds()) + "ns",

@@ -7,6 +7,7 @@
 #include "fabric.h"
 
 #include "ns3/abort.h"
+#include "ns3/interconnect-config-error.h"
 #include "ns3/log.h"
 #include "ns3/node-container.h"
 
@@ -619,6 +620,155 @@ Fabric::CheckDeadlock() const
     });
     check.Run(nodes);
     return check;
+}
+
+} // namespace ns3
+
+namespace ns3
+{
+
+std::string
+FabricPartition::Describe() const
+{
+    std::ostringstream os;
+    os << ranks << " ranks (" << policy << "): nodes per rank";
+    for (uint32_t r = 0; r < ranks; ++r)
+    {
+        os << (r == 0 ? " " : "/") << nodesPerRank[r];
+    }
+    os << ", hosts per rank";
+    for (uint32_t r = 0; r < ranks; ++r)
+    {
+        os << (r == 0 ? " " : "/") << hostsPerRank[r];
+    }
+    os << "; " << crossLinks << " links across ranks";
+    if (crossLinks > 0)
+    {
+        os << ", lookahead " << lookahead.GetNanoSeconds() << " ns";
+    }
+    return os.str();
+}
+
+FabricPartition
+Fabric::Partition(const std::string& policy,
+                  uint32_t ranks,
+                  const std::vector<uint32_t>& given) const
+{
+    const uint32_t n = static_cast<uint32_t>(m_nodes.size());
+    if (ranks == 0 || ranks > n)
+    {
+        InterconnectConfigError("ranks",
+                                std::to_string(ranks),
+                                "1.." + std::to_string(n) + " (the fabric's nodes)");
+    }
+    FabricPartition p;
+    p.ranks = ranks;
+    p.policy = policy == "auto" ? (m_kind.rfind("torus", 0) == 0 ? "slab" : "group") : policy;
+    p.rank.assign(n, 0);
+    if (p.policy == "given")
+    {
+        if (given.size() != n)
+        {
+            InterconnectConfigError("partition",
+                                    std::to_string(given.size()) + " ranks given",
+                                    "one rank per node: " + std::to_string(n));
+        }
+        for (uint32_t v = 0; v < n; ++v)
+        {
+            if (given[v] >= ranks)
+            {
+                InterconnectConfigError("partition",
+                                        m_nodes[v].name + " on rank " + std::to_string(given[v]),
+                                        "ranks 0.." + std::to_string(ranks - 1));
+            }
+        }
+        p.rank = given;
+    }
+    else if (p.policy == "group")
+    {
+        int32_t groups = 0;
+        for (const FabricNode& v : m_nodes)
+        {
+            groups = std::max(groups, v.group + 1);
+        }
+        uint32_t ungrouped = 0;
+        for (uint32_t v = 0; v < n; ++v)
+        {
+            const FabricNode& node = m_nodes[v];
+            if (node.group >= 0)
+            {
+                p.rank[v] = static_cast<uint32_t>(uint64_t(node.group) * ranks / groups);
+            }
+            else if (node.kind == FabricNodeKind::SWITCH)
+            {
+                p.rank[v] = ungrouped++ % ranks;
+            }
+        }
+        for (uint32_t v = 0; v < n; ++v)
+        {
+            if (m_nodes[v].kind == FabricNodeKind::HOST && m_nodes[v].group < 0)
+            {
+                p.rank[v] = p.rank[GetPeer(GetNodeLinks(v).front(), v)];
+            }
+        }
+    }
+    else if (p.policy == "slab")
+    {
+        uint32_t extent = 0;
+        for (const FabricNode& v : m_nodes)
+        {
+            if (v.coordinates.empty())
+            {
+                InterconnectConfigError("partition",
+                                        "slab",
+                                        "a torus (nodes with coordinates); this fabric is " +
+                                            m_kind);
+            }
+            extent = std::max(extent, v.coordinates[0] + 1);
+        }
+        for (uint32_t v = 0; v < n; ++v)
+        {
+            p.rank[v] = static_cast<uint32_t>(uint64_t(m_nodes[v].coordinates[0]) * ranks / extent);
+        }
+    }
+    else
+    {
+        InterconnectConfigError("partition", policy, "auto, group, slab or given");
+    }
+    p.nodesPerRank.assign(ranks, 0);
+    p.hostsPerRank.assign(ranks, 0);
+    for (uint32_t v = 0; v < n; ++v)
+    {
+        ++p.nodesPerRank[p.rank[v]];
+        p.hostsPerRank[p.rank[v]] += m_nodes[v].kind == FabricNodeKind::HOST ? 1 : 0;
+    }
+    p.crossLinks = 0;
+    p.lookahead = Time::Max();
+    for (const FabricLink& l : m_links)
+    {
+        if (p.rank[l.a] == p.rank[l.b])
+        {
+            continue;
+        }
+        if (!l.delay.IsStrictlyPositive())
+        {
+            InterconnectConfigError(
+                "partition",
+                p.policy + " over " + std::to_string(ranks) + " ranks",
+                "no zero-delay link across ranks, but " + m_nodes[l.a].name + " (rank " +
+                    std::to_string(p.rank[l.a]) + ") - " + m_nodes[l.b].name + " (rank " +
+                    std::to_string(p.rank[l.b]) +
+                    ") has delay 0: the synchronisation of ranks needs a lookahead; give the "
+                    "links a delay, or a partition that keeps this link inside one rank");
+        }
+        ++p.crossLinks;
+        p.lookahead = std::min(p.lookahead, l.delay);
+    }
+    if (p.crossLinks == 0)
+    {
+        p.lookahead = Time(0);
+    }
+    return p;
 }
 
 } // namespace ns3

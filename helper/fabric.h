@@ -91,6 +91,26 @@ struct FabricGraphEdge
 
 /**
  * @ingroup interconnect
+ * Which simulation rank (MPI process, ns-3 system id) each node of a Fabric lives on, for ns-3's
+ * distributed simulator; see Fabric::Partition.
+ */
+struct FabricPartition
+{
+    std::string policy;                //!< how it was made: group, slab or given
+    uint32_t ranks;                    //!< number of ranks
+    std::vector<uint32_t> rank;        //!< per node id: its rank
+    std::vector<uint32_t> nodesPerRank; //!< hosts and switches on each rank
+    std::vector<uint32_t> hostsPerRank; //!< hosts on each rank
+    uint32_t crossLinks;               //!< links whose ends are on different ranks
+    Time lookahead;                    //!< the smallest delay of those links (the window of the
+                                       //!< conservative synchronisation); zero if none cross
+
+    /// @return one line: ranks, nodes and hosts per rank, links across, lookahead
+    std::string Describe() const;
+};
+
+/**
+ * @ingroup interconnect
  * @brief A whole network built by a fabric helper: hosts, switches, links, routes, and a graph.
  *
  * Node ids: the hosts come first (node id = host index), then the switches (node id = number
@@ -285,6 +305,23 @@ class Fabric
      * @return the check, run
      */
     DeadlockCheck CheckDeadlock() const;
+
+    /**
+     * Deal the nodes to ranks for a distributed run. Policies: "group" gives each rank a
+     * contiguous block of groups (pods, leaves, servers) with their hosts and switches, and the
+     * switches outside groups (cores, spines) round robin; "slab" cuts a torus along its first
+     * dimension; "auto" is slab for tori and group otherwise; "given" takes `given` (a rank per
+     * node id). A host without a group goes with its switch. A link across ranks must have a
+     * delay above zero (it is the lookahead of the synchronisation): a partition that puts a
+     * zero-delay link across ranks ends the program with a message naming the link.
+     * @param policy auto, group, slab or given
+     * @param ranks number of ranks (1..number of nodes)
+     * @param given for "given": the rank of every node id
+     * @return the partition
+     */
+    FabricPartition Partition(const std::string& policy,
+                              uint32_t ranks,
+                              const std::vector<uint32_t>& given = {}) const;
 
   private:
     friend class FabricHelper;

@@ -354,7 +354,7 @@ IntraHostHelper::Build(const IntraHostParameters& p)
     Check(p.nicRate.GetBitRate() > 0, "nicRate", std::to_string(p.nicRate.GetBitRate()), "> 0");
     for (const Time& t : {p.nvlinkLatency, p.pcieLatency, p.smpLatency, p.memoryLatency})
     {
-        Check(!t.IsNegative(), "latency", std::to_string(t.GetNanoSeconds()) + "ns", ">= 0");
+        Check(!t.IsStrictlyNegative(), "latency", std::to_string(t.GetNanoSeconds()) + "ns", ">= 0");
     }
     Builder b(p); // checks the PCIe numbers
     if (p.layout == "dgx-h100")

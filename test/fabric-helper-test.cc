@@ -584,3 +584,73 @@ TEST_F(FabricHelperTest, FatTreeK16BuildsA1024HostNetwork)
                 seconds,
                 RssKb() - before);
 }
+
+TEST(FabricPartition, PodsGoToRanksWithTheirHostsAndSwitches)
+{
+    const Fabric f = FatTreeHelper(4).Describe();
+    const FabricPartition p = f.Partition("auto", 2);
+    EXPECT_EQ(p.policy, "group");
+    ASSERT_EQ(p.rank.size(), f.GetNodes().size());
+    EXPECT_EQ(p.hostsPerRank, (std::vector<uint32_t>{8, 8}));
+    EXPECT_EQ(p.nodesPerRank[0] + p.nodesPerRank[1], 36u);
+    uint32_t across = 0;
+    for (const FabricLink& l : f.GetLinks())
+    {
+        const FabricNode& a = f.GetNode(l.a);
+        const FabricNode& b = f.GetNode(l.b);
+        if (a.group >= 0 && b.group >= 0)
+        {
+            EXPECT_EQ(p.rank[l.a], p.rank[l.b]) << a.name << " - " << b.name; // inside a pod
+        }
+        across += p.rank[l.a] != p.rank[l.b] ? 1 : 0;
+    }
+    // Pods 0-1 on rank 0, 2-3 on rank 1; cores alternate: half of the 16 core links cross.
+    for (const FabricNode& v : f.GetNodes())
+    {
+        if (v.group >= 0)
+        {
+            EXPECT_EQ(p.rank[&v - &f.GetNodes()[0]], v.group < 2 ? 0u : 1u) << v.name;
+        }
+    }
+    EXPECT_EQ(p.crossLinks, across);
+    EXPECT_EQ(across, 8u);
+    EXPECT_EQ(p.lookahead, MicroSeconds(1)); // the links' delay
+    // One rank: nothing crosses.
+    const FabricPartition one = f.Partition("group", 1);
+    EXPECT_EQ(one.crossLinks, 0u);
+    EXPECT_EQ(one.lookahead, Time(0));
+    EXPECT_NE(p.Describe().find("8 links across ranks, lookahead 1000 ns"), std::string::npos)
+        << p.Describe();
+}
+
+TEST(FabricPartition, TorusIsCutIntoSlabs)
+{
+    const Fabric f = TorusHelper({4, 4}).Describe();
+    const FabricPartition p = f.Partition("auto", 2);
+    EXPECT_EQ(p.policy, "slab");
+    for (std::size_t v = 0; v < f.GetNodes().size(); ++v)
+    {
+        EXPECT_EQ(p.rank[v], f.GetNodes()[v].coordinates[0] < 2 ? 0u : 1u);
+    }
+    // Two cuts (between x = 1 and 2, and the wrap-around between 3 and 0), 4 links each.
+    EXPECT_EQ(p.crossLinks, 8u);
+}
+
+TEST(FabricPartitionDeathTest, ZeroDelayLinkAcrossRanksIsRefused)
+{
+    FatTreeHelper helper(4);
+    helper.SetDelay(Time(0));
+    const Fabric f = helper.Describe();
+    EXPECT_EQ(f.Partition("group", 1).crossLinks, 0u); // fine on one rank
+    EXPECT_EXIT(f.Partition("group", 2),
+                ::testing::ExitedWithCode(1),
+                "partition = group over 2 ranks: accepted: no zero-delay link across ranks, "
+                "but .* has delay 0");
+    EXPECT_EXIT(f.Partition("group", 37), ::testing::ExitedWithCode(1), "ranks = 37: accepted: 1..36");
+    EXPECT_EXIT(f.Partition("round-robin", 2),
+                ::testing::ExitedWithCode(1),
+                "partition = round-robin: accepted: auto, group, slab or given");
+    EXPECT_EXIT(f.Partition("given", 2, {0, 1}),
+                ::testing::ExitedWithCode(1),
+                "one rank per node: 36");
+}

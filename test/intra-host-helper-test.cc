@@ -236,3 +236,15 @@ TEST(IntraHostHelperDeathTest, UnknownPresetIsNamed)
     p.pcieGeneration = 7;
     EXPECT_EXIT(IntraHostHelper::Build(p), ::testing::ExitedWithCode(1), "PCIe generation = 7");
 }
+
+TEST_F(IntraHostHelperTest, ZeroLatenciesAreAccepted)
+{
+    // A latency of zero is allowed (>= 0); a transfer then takes size / bottleneck exactly.
+    IntraHostParameters p = IntraHostHelper::Preset("dgx-h100");
+    p.nvlinkLatency = Time(0);
+    const IntraHostServer s = IntraHostHelper::Build(p);
+    Time end(0);
+    s.fabric->StartTransfer(s.gpus[0], s.gpus[1], 450000000, [&end]() { end = Simulator::Now(); });
+    Simulator::Run();
+    EXPECT_EQ(end, MilliSeconds(1)); // 450 MB at 450 GB/s
+}
