@@ -316,6 +316,7 @@ IbNetDevice::DoDispose()
     m_node = nullptr;
     m_channel = nullptr;
     m_ibReceive = IbReceiveCallback();
+    m_ibDequeue = IbDequeueCallback();
     m_rxCallback = NetDevice::ReceiveCallback();
     NetDevice::DoDispose();
 }
@@ -343,12 +344,12 @@ IbNetDevice::EnqueueSl(Ptr<Packet> packet, uint8_t sl)
 }
 
 void
-IbNetDevice::EnqueueVl(Ptr<Packet> packet, uint8_t vl)
+IbNetDevice::EnqueueVl(Ptr<Packet> packet, uint8_t vl, uint32_t tag)
 {
     Configure();
     NS_ABORT_MSG_UNLESS(vl < m_dataVls || vl == MANAGEMENT_VL,
                         "IbNetDevice: VL " << +vl << " is not a data VL or VL15");
-    m_queue[vl].push_back(packet);
+    m_queue[vl].push_back(Item{packet, tag});
     m_queueBytes[vl] += packet->GetSize();
     TryTransmit();
 }
@@ -360,7 +361,7 @@ IbNetDevice::Eligible(uint8_t vl) const
     {
         return false;
     }
-    const uint32_t blocks = Blocks(m_queue[vl].front()->GetSize());
+    const uint32_t blocks = Blocks(m_queue[vl].front().packet->GetSize());
     const uint32_t after = static_cast<uint32_t>((m_fctbs[vl] + blocks) % MODULUS);
     return (m_fccl[vl] + MODULUS - after) % MODULUS <= HALF;
 }
@@ -409,11 +410,17 @@ IbNetDevice::TryTransmit()
     // 2. VL15: management, not flow controlled.
     if (!m_queue[MANAGEMENT_VL].empty())
     {
-        Ptr<Packet> p = m_queue[MANAGEMENT_VL].front();
+        const Item item = m_queue[MANAGEMENT_VL].front();
+        Ptr<Packet> p = item.packet;
         m_queue[MANAGEMENT_VL].pop_front();
         m_queueBytes[MANAGEMENT_VL] -= p->GetSize();
         ++m_packetsSent[MANAGEMENT_VL];
         m_bytesSent[MANAGEMENT_VL] += p->GetSize() + VCRC;
+        m_txBusy = true;
+        if (!m_ibDequeue.IsNull())
+        {
+            m_ibDequeue(p, MANAGEMENT_VL, item.tag);
+        }
         StartTransmission(p, MANAGEMENT_VL, false, p->GetSize() + VCRC);
         return;
     }
@@ -437,7 +444,8 @@ IbNetDevice::TryTransmit()
     {
         return;
     }
-    Ptr<Packet> p = m_queue[vl].front();
+    const Item item = m_queue[vl].front();
+    Ptr<Packet> p = item.packet;
     m_queue[vl].pop_front();
     const uint32_t bytes = p->GetSize();
     m_queueBytes[vl] -= bytes;
@@ -454,6 +462,11 @@ IbNetDevice::TryTransmit()
     }
     ++m_packetsSent[vl];
     m_bytesSent[vl] += bytes + VCRC;
+    m_txBusy = true; // the owner may enqueue from the callback: not ahead of this packet
+    if (!m_ibDequeue.IsNull())
+    {
+        m_ibDequeue(p, static_cast<uint8_t>(vl), item.tag);
+    }
     StartTransmission(p, static_cast<uint8_t>(vl), false, bytes + VCRC);
 }
 
@@ -545,6 +558,19 @@ void
 IbNetDevice::SetIbReceiveCallback(IbReceiveCallback cb)
 {
     m_ibReceive = cb;
+}
+
+void
+IbNetDevice::SetDequeueCallback(IbDequeueCallback cb)
+{
+    m_ibDequeue = cb;
+}
+
+uint8_t
+IbNetDevice::GetVlOfSl(uint8_t sl)
+{
+    Configure();
+    return m_slToVl.at(sl);
 }
 
 DataRate

@@ -84,6 +84,12 @@ class IbNetDevice : public NetDevice
     typedef Callback<void, Ptr<IbNetDevice>, Ptr<Packet>, uint8_t> IbReceiveCallback;
 
     /**
+     * Called when a data packet leaves its output queue for the wire: the packet, its VL and the
+     * tag given to EnqueueVl (a switch releases the input buffer it occupied).
+     */
+    typedef Callback<void, Ptr<Packet>, uint8_t, uint32_t> IbDequeueCallback;
+
+    /**
      * @brief Get the type ID.
      * @return the object TypeId
      */
@@ -116,8 +122,15 @@ class IbNetDevice : public NetDevice
      * Queue a data packet on a VL.
      * @param packet the packet
      * @param vl a data VL, or MANAGEMENT_VL
+     * @param tag given back to the dequeue callback
      */
-    void EnqueueVl(Ptr<Packet> packet, uint8_t vl);
+    void EnqueueVl(Ptr<Packet> packet, uint8_t vl, uint32_t tag = 0);
+
+    /// @param cb told of every data packet that goes on the wire (see IbDequeueCallback)
+    void SetDequeueCallback(IbDequeueCallback cb);
+
+    /// @param sl a service level @return the VL it maps to on this port
+    uint8_t GetVlOfSl(uint8_t sl);
 
     /**
      * The owner has moved received blocks out of a VL's receive buffer: advertise them.
@@ -245,22 +258,30 @@ class IbNetDevice : public NetDevice
     ArbTable m_low;                   //!< low-priority table
     uint64_t m_highSent;              //!< bytes from the high table since the low table sent
 
-    std::array<std::deque<Ptr<Packet>>, 16> m_queue; //!< output queue per VL
-    std::array<uint64_t, 16> m_queueBytes;           //!< bytes in each
-    std::array<uint64_t, 16> m_fctbs;                //!< blocks sent per VL (FCTBS before mod)
-    std::array<uint32_t, 16> m_fccl;                 //!< credit limit from the peer (12 bits)
-    std::array<uint32_t, 16> m_abr;                  //!< adjusted blocks received (12 bits)
-    std::array<uint32_t, 16> m_rxFree;               //!< free receive blocks per VL
-    std::array<bool, 16> m_fcPending;                //!< a flow-control packet to send
-    std::array<uint64_t, 16> m_packetsSent;          //!< data packets sent per VL
-    std::array<uint64_t, 16> m_bytesSent;            //!< data bytes sent per VL
-    uint64_t m_fcSent;                               //!< flow-control packets sent
-    uint64_t m_creditViolations;                     //!< packets that found no buffer
-    uint64_t m_unmappedDrops;                        //!< packets on an SL without a VL
-    bool m_txBusy;                                   //!< a packet is on the wire
-    EventId m_fcTimer;                               //!< periodic flow control
+    /// A packet waiting for the wire.
+    struct Item
+    {
+        Ptr<Packet> packet; //!< the packet
+        uint32_t tag;       //!< the owner's tag
+    };
+
+    std::array<std::deque<Item>, 16> m_queue; //!< output queue per VL
+    std::array<uint64_t, 16> m_queueBytes;    //!< bytes in each
+    std::array<uint64_t, 16> m_fctbs;         //!< blocks sent per VL (FCTBS before mod)
+    std::array<uint32_t, 16> m_fccl;          //!< credit limit from the peer (12 bits)
+    std::array<uint32_t, 16> m_abr;           //!< adjusted blocks received (12 bits)
+    std::array<uint32_t, 16> m_rxFree;        //!< free receive blocks per VL
+    std::array<bool, 16> m_fcPending;         //!< a flow-control packet to send
+    std::array<uint64_t, 16> m_packetsSent;   //!< data packets sent per VL
+    std::array<uint64_t, 16> m_bytesSent;     //!< data bytes sent per VL
+    uint64_t m_fcSent;                        //!< flow-control packets sent
+    uint64_t m_creditViolations;              //!< packets that found no buffer
+    uint64_t m_unmappedDrops;                 //!< packets on an SL without a VL
+    bool m_txBusy;                            //!< a packet is on the wire
+    EventId m_fcTimer;                        //!< periodic flow control
 
     IbReceiveCallback m_ibReceive;                  //!< the owner
+    IbDequeueCallback m_ibDequeue;                  //!< told of dequeues
     NetDevice::ReceiveCallback m_rxCallback;        //!< unused (no L3 over IB here)
     TracedCallback<Ptr<const Packet>> m_phyTxBegin; //!< packets put on the wire
     TracedCallback<Ptr<const Packet>> m_macRx;      //!< data packets received

@@ -1,0 +1,74 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef IB_SUBNET_HELPER_H
+#define IB_SUBNET_HELPER_H
+
+#include "ns3/fabric-helper.h"
+#include "ns3/fabric.h"
+#include "ns3/ib-host-adapter.h"
+#include "ns3/ib-switch.h"
+#include "ns3/object-factory.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup interconnect
+ * @brief An InfiniBand subnet built by IbSubnetHelper: the fabric, its hosts' adapters and its
+ * switches, with their LIDs.
+ */
+struct IbSubnet
+{
+    Fabric fabric;                            //!< the topology (FabricHelper's description)
+    std::vector<Ptr<Node>> hostNodes;         //!< host nodes, by host index
+    std::vector<Ptr<IbHostAdapter>> adapters; //!< host adapters, by host index
+    std::vector<Ptr<Node>> switchNodes;       //!< switch nodes, by switch index
+    std::vector<Ptr<IbSwitch>> switches;      //!< switches, by switch index
+    std::vector<Ptr<IbNetDevice>> ports;      //!< every port, two per fabric link
+
+    /// @param host a host index @return its LID
+    uint16_t GetLid(uint32_t host) const;
+};
+
+/**
+ * @ingroup interconnect
+ * @brief Builds any fabric of the fabric helpers as an InfiniBand subnet, and acts as its
+ * subnet manager: it assigns LIDs (host h: LID h + 1; switch s: LID hosts + 1 + s) and fills
+ * every switch's linear forwarding table with min-hop routes balanced over the equal-cost
+ * ports by destination (DLID modulo the number of ports of the group), the way OpenSM's
+ * min-hop engine spreads destinations. On Clos fabrics (fat-tree, spine-leaf, three-tier,
+ * rail-optimized) the min-hop routes go up, then down, so they hold no credit loop. Tori need
+ * VL datelines (SL-to-VL), which this helper does not set up yet: it refuses them.
+ */
+class IbSubnetHelper
+{
+  public:
+    IbSubnetHelper();
+
+    /// @param name an IbNetDevice attribute @param value its value, for every port
+    void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
+    /// @param name an IbSwitch attribute @param value its value, for every switch
+    void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * Build the subnet (link delays from the fabric helper; rates from the ports' Speed and
+     * Width).
+     * @param helper a fabric helper
+     * @return the subnet
+     */
+    IbSubnet Build(const FabricHelper& helper) const;
+
+  private:
+    ObjectFactory m_device; //!< ports
+    ObjectFactory m_switch; //!< switches
+};
+
+} // namespace ns3
+
+#endif // IB_SUBNET_HELPER_H

@@ -1,0 +1,154 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ib-lrh-header.h"
+
+#include "ns3/abort.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(IbLrhHeader);
+
+TypeId
+IbLrhHeader::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::IbLrhHeader")
+                            .SetParent<Header>()
+                            .SetGroupName("Interconnect")
+                            .AddConstructor<IbLrhHeader>();
+    return tid;
+}
+
+TypeId
+IbLrhHeader::GetInstanceTypeId() const
+{
+    return GetTypeId();
+}
+
+IbLrhHeader::IbLrhHeader()
+    : m_vl(0),
+      m_sl(0),
+      m_lnh(IBA_LOCAL),
+      m_dlid(0),
+      m_slid(0),
+      m_pktLen(0)
+{
+}
+
+void
+IbLrhHeader::SetVl(uint8_t vl)
+{
+    NS_ABORT_MSG_IF(vl > 15, "IbLrhHeader: VL " << +vl << " out of 0..15");
+    m_vl = vl;
+}
+
+uint8_t
+IbLrhHeader::GetVl() const
+{
+    return m_vl;
+}
+
+void
+IbLrhHeader::SetSl(uint8_t sl)
+{
+    NS_ABORT_MSG_IF(sl > 15, "IbLrhHeader: SL " << +sl << " out of 0..15");
+    m_sl = sl;
+}
+
+uint8_t
+IbLrhHeader::GetSl() const
+{
+    return m_sl;
+}
+
+void
+IbLrhHeader::SetLnh(Lnh lnh)
+{
+    m_lnh = lnh;
+}
+
+IbLrhHeader::Lnh
+IbLrhHeader::GetLnh() const
+{
+    return m_lnh;
+}
+
+void
+IbLrhHeader::SetDlid(uint16_t lid)
+{
+    m_dlid = lid;
+}
+
+uint16_t
+IbLrhHeader::GetDlid() const
+{
+    return m_dlid;
+}
+
+void
+IbLrhHeader::SetSlid(uint16_t lid)
+{
+    m_slid = lid;
+}
+
+uint16_t
+IbLrhHeader::GetSlid() const
+{
+    return m_slid;
+}
+
+void
+IbLrhHeader::SetPktLen(uint16_t words)
+{
+    NS_ABORT_MSG_IF(words > 0x7FF, "IbLrhHeader: PktLen " << words << " exceeds 11 bits");
+    m_pktLen = words;
+}
+
+uint16_t
+IbLrhHeader::GetPktLen() const
+{
+    return m_pktLen;
+}
+
+uint32_t
+IbLrhHeader::GetSerializedSize() const
+{
+    return SIZE;
+}
+
+void
+IbLrhHeader::Serialize(Buffer::Iterator start) const
+{
+    start.WriteU8(static_cast<uint8_t>(m_vl << 4)); // LVer 0
+    start.WriteU8(static_cast<uint8_t>((m_sl << 4) | m_lnh));
+    start.WriteHtonU16(m_dlid);
+    start.WriteHtonU16(m_pktLen & 0x7FF);
+    start.WriteHtonU16(m_slid);
+}
+
+uint32_t
+IbLrhHeader::Deserialize(Buffer::Iterator start)
+{
+    const uint8_t b0 = start.ReadU8();
+    const uint8_t b1 = start.ReadU8();
+    m_vl = b0 >> 4;
+    m_sl = b1 >> 4;
+    m_lnh = static_cast<Lnh>(b1 & 0x03);
+    m_dlid = start.ReadNtohU16();
+    m_pktLen = start.ReadNtohU16() & 0x7FF;
+    m_slid = start.ReadNtohU16();
+    return SIZE;
+}
+
+void
+IbLrhHeader::Print(std::ostream& os) const
+{
+    os << "LRH vl=" << +m_vl << " sl=" << +m_sl << " lnh=" << +m_lnh << " dlid=" << m_dlid
+       << " slid=" << m_slid << " len=" << m_pktLen * 4;
+}
+
+} // namespace ns3

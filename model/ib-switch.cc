@@ -1,0 +1,152 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ib-switch.h"
+
+#include "ib-lrh-header.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("IbSwitch");
+
+NS_OBJECT_ENSURE_REGISTERED(IbSwitch);
+
+TypeId
+IbSwitch::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::IbSwitch")
+                            .SetParent<Object>()
+                            .SetGroupName("Interconnect")
+                            .AddConstructor<IbSwitch>()
+                            .AddAttribute("ForwardingLatency",
+                                          "Port-to-port latency, from a packet's arrival to "
+                                          "its entry in the output queue (>= 0)",
+                                          TimeValue(NanoSeconds(100)),
+                                          MakeTimeAccessor(&IbSwitch::m_latency),
+                                          MakeTimeChecker(Time(0)));
+    return tid;
+}
+
+IbSwitch::IbSwitch()
+    : m_forwarded(0),
+      m_noRoute(0)
+{
+}
+
+void
+IbSwitch::DoDispose()
+{
+    for (auto& port : m_ports)
+    {
+        port->SetIbReceiveCallback(IbNetDevice::IbReceiveCallback());
+        port->SetDequeueCallback(IbNetDevice::IbDequeueCallback());
+    }
+    m_ports.clear();
+    Object::DoDispose();
+}
+
+uint32_t
+IbSwitch::AddPort(Ptr<IbNetDevice> device)
+{
+    const uint32_t index = static_cast<uint32_t>(m_ports.size());
+    NS_ABORT_MSG_IF(index > 0xFFFFFF, "IbSwitch: too many ports");
+    m_ports.push_back(device);
+    device->SetIbReceiveCallback(MakeCallback(&IbSwitch::Receive, this).Bind(index));
+    device->SetDequeueCallback(MakeCallback(&IbSwitch::Dequeued, this));
+    return index;
+}
+
+uint32_t
+IbSwitch::GetNPorts() const
+{
+    return static_cast<uint32_t>(m_ports.size());
+}
+
+Ptr<IbNetDevice>
+IbSwitch::GetPort(uint32_t i) const
+{
+    return m_ports.at(i);
+}
+
+void
+IbSwitch::SetLft(uint16_t dlid, uint32_t port)
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(), "IbSwitch::SetLft: no port " << port);
+    if (dlid >= m_lft.size())
+    {
+        m_lft.resize(dlid + 1, NO_PORT);
+    }
+    m_lft[dlid] = port;
+}
+
+uint32_t
+IbSwitch::GetLft(uint16_t dlid) const
+{
+    return dlid < m_lft.size() ? m_lft[dlid] : NO_PORT;
+}
+
+uint64_t
+IbSwitch::GetForwarded() const
+{
+    return m_forwarded;
+}
+
+uint64_t
+IbSwitch::GetNoRouteDrops() const
+{
+    return m_noRoute;
+}
+
+void
+IbSwitch::Receive(uint32_t inPort, Ptr<IbNetDevice> device, Ptr<Packet> packet, uint8_t vl)
+{
+    IbLrhHeader lrh;
+    packet->PeekHeader(lrh);
+    const uint32_t out = GetLft(lrh.GetDlid());
+    if (out == NO_PORT || vl == IbNetDevice::MANAGEMENT_VL)
+    {
+        ++m_noRoute; // (subnet management packets are not forwarded by this model)
+        if (vl != IbNetDevice::MANAGEMENT_VL)
+        {
+            device->Release(vl, IbNetDevice::Blocks(packet->GetSize()));
+        }
+        return;
+    }
+    Ptr<IbNetDevice> egress = m_ports[out];
+    const uint8_t outVl = egress->GetVlOfSl(lrh.GetSl());
+    if (outVl != lrh.GetVl())
+    {
+        packet->RemoveHeader(lrh);
+        lrh.SetVl(outVl);
+        packet->AddHeader(lrh);
+    }
+    ++m_forwarded;
+    const uint32_t tag = (inPort << 8) | vl;
+    if (m_latency.IsZero())
+    {
+        egress->EnqueueVl(packet, outVl, tag);
+    }
+    else
+    {
+        Simulator::Schedule(m_latency, &IbNetDevice::EnqueueVl, egress, packet, outVl, tag);
+    }
+}
+
+void
+IbSwitch::Dequeued(Ptr<Packet> packet, uint8_t /* vl */, uint32_t tag)
+{
+    // The packet left the switch: its blocks leave the input port's buffer.
+    m_ports[tag >> 8]->Release(static_cast<uint8_t>(tag & 0xFF),
+                               IbNetDevice::Blocks(packet->GetSize()));
+}
+
+} // namespace ns3

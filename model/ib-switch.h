@@ -1,0 +1,84 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef IB_SWITCH_H
+#define IB_SWITCH_H
+
+#include "ib-net-device.h"
+
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup interconnect
+ * @brief An InfiniBand switch: a linear forwarding table (DLID -> output port) filled by the
+ * subnet manager, input buffering per VL, and a port-to-port latency.
+ *
+ * A packet that arrives on a port occupies that port's receive buffer (its VL's credits) until
+ * it starts on the wire at the output port; then the input port releases the blocks and
+ * advertises them upstream. So the switch never drops a packet for lack of buffer: the credit
+ * loop holds it back at the previous hop. The output VL is the output port's SL-to-VL mapping
+ * of the packet's SL (LRH), written into the LRH. A DLID without an entry is dropped and
+ * counted. Store and forward (cut-through is not modelled).
+ */
+class IbSwitch : public Object
+{
+  public:
+    /// No output port.
+    static constexpr uint32_t NO_PORT = 0xFFFFFFFF;
+
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    IbSwitch();
+
+    /// @param device a port @return its port number
+    uint32_t AddPort(Ptr<IbNetDevice> device);
+    /// @return the number of ports
+    uint32_t GetNPorts() const;
+    /// @param i a port number @return the port
+    Ptr<IbNetDevice> GetPort(uint32_t i) const;
+
+    /**
+     * @param dlid a destination LID
+     * @param port the output port for it
+     */
+    void SetLft(uint16_t dlid, uint32_t port);
+    /// @param dlid a destination LID @return its output port, or NO_PORT
+    uint32_t GetLft(uint16_t dlid) const;
+
+    /// @return packets forwarded
+    uint64_t GetForwarded() const;
+    /// @return packets dropped for a DLID without a forwarding entry
+    uint64_t GetNoRouteDrops() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A packet arrived on a port.
+    void Receive(uint32_t inPort, Ptr<IbNetDevice> device, Ptr<Packet> packet, uint8_t vl);
+    /// A packet left an output port: free its input buffer.
+    void Dequeued(Ptr<Packet> packet, uint8_t vl, uint32_t tag);
+
+    std::vector<Ptr<IbNetDevice>> m_ports; //!< ports
+    std::vector<uint32_t> m_lft;           //!< DLID -> port
+    Time m_latency;                        //!< port-to-port latency
+    uint64_t m_forwarded;                  //!< packets forwarded
+    uint64_t m_noRoute;                    //!< dropped without a route
+};
+
+} // namespace ns3
+
+#endif // IB_SWITCH_H
