@@ -19,6 +19,7 @@
 #include "ns3/ib-channel.h"
 #include "ns3/ib-flow-control-header.h"
 #include "ns3/ib-net-device.h"
+#include "ns3/ib-pcap-helper.h"
 #include "ns3/ib-subnet-helper.h"
 #include "ns3/interconnect-config-error.h"
 #include "ns3/network-module.h"
@@ -42,6 +43,7 @@ main(int argc, char* argv[])
     uint32_t mtu = 4096;
     uint32_t incast = 0;
     std::string out = "results/ib-credit-link";
+    std::string pcap;
     CommandLine cmd(__FILE__);
     cmd.AddValue("speed", "Link speed: SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR", speed);
     cmd.AddValue("width", "Lanes: 1, 2, 4, 8, 12", width);
@@ -50,6 +52,7 @@ main(int argc, char* argv[])
     cmd.AddValue("packets", "Packets to send (one link)", packets);
     cmd.AddValue("mtu", "IB MTU: 256, 512, 1024, 2048, 4096", mtu);
     cmd.AddValue("incast", "0: one link; N (1..15): N hosts of a k=4 fat-tree into host 0", incast);
+    cmd.AddValue("pcap", "Directory for pcap captures of the link (ERF, Wireshark)", pcap);
     cmd.AddValue("out", "Output directory", out);
     cmd.Parse(argc, argv);
     const Time delay = CommandLineValues::Duration("--delay", delayText);
@@ -90,6 +93,7 @@ main(int argc, char* argv[])
     record.Set("packets", packets);
     record.Set("mtu", mtu);
     record.Set("incast", incast);
+    record.Set("pcap", pcap);
     record.CaptureSeed();
     record.CaptureAttributeDefaults("Interconnect");
     record.WriteOrExit(out + "/config.json");
@@ -163,6 +167,17 @@ main(int argc, char* argv[])
     a->Attach(channel);
     b->Attach(channel);
     const uint32_t packetBytes = mtu + 8 + 12 + 4; // LRH, BTH, payload, ICRC
+    Ptr<IbHostAdapter> sender = CreateObject<IbHostAdapter>();
+    Ptr<IbHostAdapter> receiver = CreateObject<IbHostAdapter>();
+    na->AggregateObject(sender);
+    nb->AggregateObject(receiver);
+    sender->Install(a, 1);
+    receiver->Install(b, 2);
+    if (!pcap.empty())
+    {
+        IbPcapHelper::EnablePcap(pcap + "/ib-credit-link", a);
+        IbPcapHelper::EnablePcap(pcap + "/ib-credit-link", b);
+    }
     std::vector<Time> arrivals;
     b->TraceConnectWithoutContext(
         "MacRx",
@@ -173,12 +188,13 @@ main(int argc, char* argv[])
                 Simulator::Stop(); // flow control would run for ever
             }
         }).Bind(&arrivals, packets));
-    Simulator::Schedule(MicroSeconds(10), [a, packets, packetBytes]() {
-        for (uint32_t i = 0; i < packets; ++i)
-        {
-            a->EnqueueVl(Create<Packet>(packetBytes), 0);
-        }
-    });
+    // One message of `packets` MTU-sized SEND packets from LID 1 to LID 2, on SL 0 (VL 0).
+    Simulator::Schedule(MicroSeconds(10),
+                        &IbHostAdapter::Send,
+                        sender,
+                        2,
+                        uint64_t(packets) * mtu,
+                        0);
     Simulator::Stop(Seconds(1));
     Simulator::Run();
     const double rate = a->GetDataRate().GetBitRate();
@@ -214,7 +230,9 @@ main(int argc, char* argv[])
                 measured / 1e9,
                 b->GetFlowControlPacketsSent(),
                 b->GetCreditViolations());
-    std::printf("  wrote %s/config.json, throughput.csv\n", out.c_str());
+    std::printf("  wrote %s/config.json, throughput.csv%s\n",
+                out.c_str(),
+                pcap.empty() ? "" : (", and captures in " + pcap).c_str());
     Simulator::Destroy();
     return 0;
 }

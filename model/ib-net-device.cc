@@ -122,6 +122,10 @@ IbNetDevice::GetTypeId()
                             "A packet (data or flow control) started on the wire",
                             MakeTraceSourceAccessor(&IbNetDevice::m_phyTxBegin),
                             "ns3::Packet::TracedCallback")
+            .AddTraceSource("Sniffer",
+                            "Every packet sent or received, data and flow control (pcap)",
+                            MakeTraceSourceAccessor(&IbNetDevice::m_sniffer),
+                            "ns3::IbNetDevice::SnifferTracedCallback")
             .AddTraceSource("MacRx",
                             "A data packet was received",
                             MakeTraceSourceAccessor(&IbNetDevice::m_macRx),
@@ -476,6 +480,7 @@ IbNetDevice::StartTransmission(Ptr<Packet> packet, uint8_t vl, bool flowControl,
     m_txBusy = true;
     const Time txTime = m_rate.CalculateBytesTxTime(wireBytes);
     m_phyTxBegin(packet);
+    m_sniffer(packet, vl, flowControl, true);
     m_channel->TransmitStart(packet, this, txTime, vl, flowControl);
     Simulator::Schedule(txTime, &IbNetDevice::TransmitComplete, this);
 }
@@ -490,6 +495,7 @@ IbNetDevice::TransmitComplete()
 void
 IbNetDevice::Receive(Ptr<Packet> packet, uint8_t vl, bool flowControl)
 {
+    m_sniffer(packet, vl, flowControl, false);
     if (flowControl)
     {
         IbFlowControlHeader fc;

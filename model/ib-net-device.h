@@ -90,6 +90,18 @@ class IbNetDevice : public NetDevice
     typedef Callback<void, Ptr<Packet>, uint8_t, uint32_t> IbDequeueCallback;
 
     /**
+     * TracedCallback signature of the Sniffer trace.
+     * @param [in] packet the packet (LRH first, or a flow-control packet)
+     * @param [in] vl its VL
+     * @param [in] flowControl true for a link-layer flow-control packet
+     * @param [in] sent true when sent, false when received
+     */
+    typedef void (*SnifferTracedCallback)(Ptr<const Packet> packet,
+                                          uint8_t vl,
+                                          bool flowControl,
+                                          bool sent);
+
+    /**
      * @brief Get the type ID.
      * @return the object TypeId
      */
@@ -284,7 +296,9 @@ class IbNetDevice : public NetDevice
     IbDequeueCallback m_ibDequeue;                  //!< told of dequeues
     NetDevice::ReceiveCallback m_rxCallback;        //!< unused (no L3 over IB here)
     TracedCallback<Ptr<const Packet>> m_phyTxBegin; //!< packets put on the wire
-    TracedCallback<Ptr<const Packet>> m_macRx;      //!< data packets received
+    /// Every packet sent or received: packet, VL, flow control?, sent?
+    TracedCallback<Ptr<const Packet>, uint8_t, bool, bool> m_sniffer;
+    TracedCallback<Ptr<const Packet>> m_macRx; //!< data packets received
 };
 
 } // namespace ns3
