@@ -10,8 +10,10 @@
 #include "ib-lrh-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 
@@ -33,6 +35,32 @@ IbHostAdapter::GetTypeId()
                             .SetParent<Object>()
                             .SetGroupName("Interconnect")
                             .AddConstructor<IbHostAdapter>()
+                            .AddAttribute("CongestionControl",
+                                          "Answer FECN with BECN and pace flows by their CCT "
+                                          "index (IBTA annex A10)",
+                                          BooleanValue(false),
+                                          MakeBooleanAccessor(&IbHostAdapter::m_cc),
+                                          MakeBooleanChecker())
+                            .AddAttribute("CctiIncrease",
+                                          "CCT index increase per BECN",
+                                          UintegerValue(1),
+                                          MakeUintegerAccessor(&IbHostAdapter::m_cctiIncrease),
+                                          MakeUintegerChecker<uint32_t>(1, 127))
+                            .AddAttribute("CctiLimit",
+                                          "Largest CCT index",
+                                          UintegerValue(127),
+                                          MakeUintegerAccessor(&IbHostAdapter::m_cctiLimit),
+                                          MakeUintegerChecker<uint32_t>(1, 16383))
+                            .AddAttribute("CctiTimer",
+                                          "Interval at which every CCT index above 0 drops by 1",
+                                          TimeValue(MicroSeconds(2)),
+                                          MakeTimeAccessor(&IbHostAdapter::m_cctiTimer),
+                                          MakeTimeChecker(NanoSeconds(1)))
+                            .AddAttribute("CctStep",
+                                          "Inter-packet delay per CCT index (CCT[i] = i x step)",
+                                          TimeValue(NanoSeconds(50)),
+                                          MakeTimeAccessor(&IbHostAdapter::m_cctStep),
+                                          MakeTimeChecker(Time(0)))
                             .AddTraceSource("Message",
                                             "A message arrived whole: source LID, bytes",
                                             MakeTraceSourceAccessor(&IbHostAdapter::m_messageTrace),
@@ -41,19 +69,32 @@ IbHostAdapter::GetTypeId()
 }
 
 IbHostAdapter::IbHostAdapter()
-    : m_lid(0),
+    : m_cc(false),
+      m_cctiIncrease(1),
+      m_cctiLimit(127),
+      m_cctiTimer(MicroSeconds(2)),
+      m_cctStep(NanoSeconds(50)),
+      m_nextFlow(0),
+      m_cnpsSent(0),
+      m_becns(0),
+      m_lid(0),
       m_psn(0),
       m_bytesReceived(0),
       m_misdelivered(0)
 {
+    m_inPort.fill(0);
 }
 
 void
 IbHostAdapter::DoDispose()
 {
+    m_pumpEvent.Cancel();
+    m_cctiEvent.Cancel();
+    m_flows.clear();
     if (m_device)
     {
         m_device->SetIbReceiveCallback(IbNetDevice::IbReceiveCallback());
+        m_device->SetDequeueCallback(IbNetDevice::IbDequeueCallback());
     }
     m_device = nullptr;
     Object::DoDispose();
@@ -65,6 +106,25 @@ IbHostAdapter::Install(Ptr<IbNetDevice> device, uint16_t lid)
     m_device = device;
     m_lid = lid;
     device->SetIbReceiveCallback(MakeCallback(&IbHostAdapter::Receive, this));
+    device->SetDequeueCallback(MakeCallback(&IbHostAdapter::Dequeued, this));
+}
+
+IbHostAdapter::Flow&
+IbHostAdapter::GetFlow(uint16_t dlid, uint8_t sl)
+{
+    for (Flow& f : m_flows)
+    {
+        if (f.dlid == dlid && f.sl == sl)
+        {
+            return f;
+        }
+    }
+    Flow f;
+    f.dlid = dlid;
+    f.sl = sl;
+    f.vl = m_device->GetVlOfSl(sl);
+    m_flows.push_back(f);
+    return m_flows.back();
 }
 
 uint16_t
@@ -84,7 +144,8 @@ IbHostAdapter::Send(uint16_t dlid, uint64_t bytes, uint8_t sl)
 {
     NS_ABORT_MSG_IF(bytes == 0, "IbHostAdapter::Send: an empty message");
     const uint64_t mtu = m_device->GetMtu();
-    const uint8_t vl = m_device->GetVlOfSl(sl);
+    Flow& flow = GetFlow(dlid, sl);
+    const uint8_t vl = flow.vl;
     for (uint64_t offset = 0; offset < bytes; offset += mtu)
     {
         const uint32_t payload = static_cast<uint32_t>(std::min(mtu, bytes - offset));
@@ -107,7 +168,83 @@ IbHostAdapter::Send(uint16_t dlid, uint64_t bytes, uint8_t sl)
         lrh.SetSlid(m_lid);
         lrh.SetPktLen(static_cast<uint16_t>((p->GetSize() + IbLrhHeader::SIZE + 3) / 4));
         p->AddHeader(lrh);
-        m_device->EnqueueVl(p, vl);
+        flow.pending.push_back(p);
+    }
+    Pump();
+}
+
+void
+IbHostAdapter::Pump()
+{
+    const Time now = Simulator::Now();
+    Time earliest = Time::Max();
+    bool progress = true;
+    while (progress)
+    {
+        progress = false;
+        for (std::size_t n = 0; n < m_flows.size(); ++n)
+        {
+            Flow& f = m_flows[(m_nextFlow + n) % m_flows.size()];
+            if (f.pending.empty() || m_inPort[f.vl] >= 2)
+            {
+                continue;
+            }
+            if (f.nextSend > now)
+            {
+                earliest = std::min(earliest, f.nextSend);
+                continue;
+            }
+            Ptr<Packet> p = f.pending.front();
+            f.pending.pop_front();
+            f.bytesSent += p->GetSize() - IbLrhHeader::SIZE - 12 - ICRC;
+            if (m_cc && f.ccti > 0)
+            {
+                // The next packet starts no sooner than this one's time plus CCT[ccti].
+                f.nextSend =
+                    now +
+                    m_device->GetDataRate().CalculateBytesTxTime(p->GetSize() + IbNetDevice::VCRC) +
+                    m_cctStep * f.ccti;
+            }
+            ++m_inPort[f.vl];
+            m_device->EnqueueVl(p, f.vl, 1);
+            m_nextFlow = (m_nextFlow + n + 1) % m_flows.size();
+            progress = true;
+            break;
+        }
+    }
+    if (earliest != Time::Max() &&
+        (!m_pumpEvent.IsRunning() || Simulator::GetDelayLeft(m_pumpEvent) > earliest - now))
+    {
+        m_pumpEvent.Cancel();
+        m_pumpEvent = Simulator::Schedule(earliest - now, &IbHostAdapter::Pump, this);
+    }
+}
+
+void
+IbHostAdapter::Dequeued(Ptr<Packet> /* packet */, uint8_t vl, uint32_t tag)
+{
+    if (tag == 1)
+    {
+        --m_inPort[vl];
+        Pump();
+    }
+}
+
+void
+IbHostAdapter::CctiTimer()
+{
+    bool any = false;
+    for (Flow& f : m_flows)
+    {
+        if (f.ccti > 0)
+        {
+            --f.ccti;
+            any = any || f.ccti > 0;
+        }
+    }
+    if (any)
+    {
+        m_cctiEvent = Simulator::Schedule(m_cctiTimer, &IbHostAdapter::CctiTimer, this);
     }
 }
 
@@ -127,6 +264,40 @@ IbHostAdapter::Receive(Ptr<IbNetDevice> device, Ptr<Packet> packet, uint8_t vl)
     {
         ++m_misdelivered;
         return;
+    }
+    if (bth.GetOpcode() == IbBthHeader::ROCE_CNP)
+    {
+        // A congestion notification: the flow to its sender on this SL slows down.
+        if (m_cc && bth.GetBecn())
+        {
+            ++m_becns;
+            Flow& f = GetFlow(lrh.GetSlid(), lrh.GetSl());
+            f.ccti = std::min(f.ccti + m_cctiIncrease, m_cctiLimit);
+            if (!m_cctiEvent.IsRunning())
+            {
+                m_cctiEvent = Simulator::Schedule(m_cctiTimer, &IbHostAdapter::CctiTimer, this);
+            }
+        }
+        return;
+    }
+    if (m_cc && bth.GetFecn())
+    {
+        // Tell the source: a CNP with BECN on the same SL.
+        Ptr<Packet> cnp = Create<Packet>(16 + ICRC); // reserved bytes, as RoCEv2's CNP
+        IbBthHeader back;
+        back.SetOpcode(IbBthHeader::ROCE_CNP);
+        back.SetBecn(true);
+        cnp->AddHeader(back);
+        IbLrhHeader to;
+        to.SetVl(m_device->GetVlOfSl(lrh.GetSl()));
+        to.SetSl(lrh.GetSl());
+        to.SetLnh(IbLrhHeader::IBA_LOCAL);
+        to.SetDlid(lrh.GetSlid());
+        to.SetSlid(m_lid);
+        to.SetPktLen(static_cast<uint16_t>((cnp->GetSize() + IbLrhHeader::SIZE + 3) / 4));
+        cnp->AddHeader(to);
+        ++m_cnpsSent;
+        m_device->EnqueueVl(cnp, to.GetVl(), 0);
     }
     const uint64_t payload = packet->GetSize() - ICRC;
     m_bytesReceived += payload;
@@ -163,6 +334,44 @@ uint64_t
 IbHostAdapter::GetMisdelivered() const
 {
     return m_misdelivered;
+}
+
+uint32_t
+IbHostAdapter::GetCcti(uint16_t dlid, uint8_t sl) const
+{
+    for (const Flow& f : m_flows)
+    {
+        if (f.dlid == dlid && f.sl == sl)
+        {
+            return f.ccti;
+        }
+    }
+    return 0;
+}
+
+uint64_t
+IbHostAdapter::GetBytesSent(uint16_t dlid, uint8_t sl) const
+{
+    for (const Flow& f : m_flows)
+    {
+        if (f.dlid == dlid && f.sl == sl)
+        {
+            return f.bytesSent;
+        }
+    }
+    return 0;
+}
+
+uint64_t
+IbHostAdapter::GetCnpsSent() const
+{
+    return m_cnpsSent;
+}
+
+uint64_t
+IbHostAdapter::GetBecnsReceived() const
+{
+    return m_becns;
 }
 
 } // namespace ns3

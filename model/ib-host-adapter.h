@@ -9,9 +9,13 @@
 
 #include "ib-net-device.h"
 
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
+#include <array>
+#include <deque>
 #include <vector>
 
 namespace ns3
@@ -22,6 +26,15 @@ namespace ns3
  * @brief The link side of an InfiniBand host channel adapter, for traffic over an IB fabric:
  * a message of S bytes leaves as MTU-sized SEND packets (LRH, BTH, payload, ICRC) to a DLID,
  * and arriving messages are recorded with their source LID, size and completion time.
+ *
+ * Packets wait in one queue per flow (destination LID and SL) and enter the port round robin,
+ * at most two per VL in the port's queue at a time. With CongestionControl (IBTA annex A10):
+ * a packet that arrives with FECN set (a switch marked it) is answered with a congestion
+ * notification packet (BTH opcode 0x81, BECN set) to its source; a BECN raises the source
+ * flow's CCT index by CctiIncrease (up to CctiLimit), every CctiTimer each index above zero
+ * drops by one, and a flow waits CCT[index] = index x CctStep between the starts of its
+ * packets beyond their transmission time (a linear table: the IBTA's table holds any
+ * shift/multiplier values per index).
  *
  * It has no reliability of its own: the fabric is lossless by its credits. The RC transport
  * (acknowledgements, PSN checks, RDMA WRITE/READ) over InfiniBand is not there yet.
@@ -70,21 +83,61 @@ class IbHostAdapter : public Object
     uint64_t GetBytesReceived() const;
     /// @return packets received whose DLID is not this adapter's LID
     uint64_t GetMisdelivered() const;
+    /// @param dlid a destination @param sl its SL @return the flow's CCT index (0 if none)
+    uint32_t GetCcti(uint16_t dlid, uint8_t sl) const;
+    /// @param dlid a destination @param sl its SL @return payload bytes the flow has sent
+    uint64_t GetBytesSent(uint16_t dlid, uint8_t sl) const;
+    /// @return congestion notification packets sent (answers to FECN)
+    uint64_t GetCnpsSent() const;
+    /// @return BECNs received
+    uint64_t GetBecnsReceived() const;
 
   protected:
     void DoDispose() override;
 
   private:
+    /// The packets to one destination on one SL.
+    struct Flow
+    {
+        uint16_t dlid;                   //!< destination
+        uint8_t sl;                      //!< service level
+        uint8_t vl;                      //!< its VL on the port
+        std::deque<Ptr<Packet>> pending; //!< packets not yet in the port
+        uint32_t ccti{0};                //!< CCT index
+        Time nextSend{0};                //!< earliest start of its next packet
+        uint64_t bytesSent{0};           //!< payload handed to the port
+    };
+
     /// A packet arrived.
     void Receive(Ptr<IbNetDevice> device, Ptr<Packet> packet, uint8_t vl);
+    /// A packet left the port's queue for the wire.
+    void Dequeued(Ptr<Packet> packet, uint8_t vl, uint32_t tag);
+    /// Hand the port what the flows may send now; schedule the next try.
+    void Pump();
+    /// Every CctiTimer: CCT indexes decrease.
+    void CctiTimer();
+    /// @return the flow to (dlid, sl), created if new
+    Flow& GetFlow(uint16_t dlid, uint8_t sl);
 
-    Ptr<IbNetDevice> m_device;       //!< the port
-    uint16_t m_lid;                  //!< its LID
-    uint32_t m_psn;                  //!< next PSN
-    std::vector<Message> m_messages; //!< received
-    std::vector<uint64_t> m_partial; //!< bytes of the message in progress, by SLID x VL
-    uint64_t m_bytesReceived;        //!< payload received
-    uint64_t m_misdelivered;         //!< wrong DLID
+    bool m_cc;                         //!< congestion control on
+    uint32_t m_cctiIncrease;           //!< CCTI_Increase
+    uint32_t m_cctiLimit;              //!< CCTI_Limit
+    Time m_cctiTimer;                  //!< CCTI_Timer
+    Time m_cctStep;                    //!< delay per CCT index
+    std::vector<Flow> m_flows;         //!< flows, in creation order
+    std::size_t m_nextFlow;            //!< round robin position
+    std::array<uint32_t, 16> m_inPort; //!< packets of ours in the port's queue, per VL
+    EventId m_pumpEvent;               //!< next pacing wake-up
+    EventId m_cctiEvent;               //!< CCTI timer
+    uint64_t m_cnpsSent;               //!< CNPs sent
+    uint64_t m_becns;                  //!< BECNs received
+    Ptr<IbNetDevice> m_device;         //!< the port
+    uint16_t m_lid;                    //!< its LID
+    uint32_t m_psn;                    //!< next PSN
+    std::vector<Message> m_messages;   //!< received
+    std::vector<uint64_t> m_partial;   //!< bytes of the message in progress, by SLID x VL
+    uint64_t m_bytesReceived;          //!< payload received
+    uint64_t m_misdelivered;           //!< wrong DLID
     TracedCallback<uint16_t, uint64_t> m_messageTrace; //!< (SLID, bytes) of each message
 };
 

@@ -155,6 +155,7 @@ IbNetDevice::IbNetDevice()
     m_abr.fill(0);
     m_rxFree.fill(0);
     m_fcPending.fill(false);
+    m_blocked.fill(false);
     m_packetsSent.fill(0);
     m_bytesSent.fill(0);
     m_slToVl.fill(0);
@@ -390,7 +391,21 @@ IbNetDevice::PickFrom(ArbTable& table)
 void
 IbNetDevice::TryTransmit()
 {
-    if (m_txBusy || !m_channel || !m_configured)
+    if (!m_configured)
+    {
+        return;
+    }
+    // Which data VLs wait for credits (for congestion-control victim detection).
+    for (uint8_t vl = 0; vl < m_dataVls; ++vl)
+    {
+        const bool blocked = !m_queue[vl].empty() && !Eligible(vl);
+        if (m_blocked[vl] && !blocked)
+        {
+            m_blockedEnd[vl] = Simulator::Now();
+        }
+        m_blocked[vl] = blocked;
+    }
+    if (m_txBusy || !m_channel)
     {
         return;
     }
@@ -631,6 +646,13 @@ uint64_t
 IbNetDevice::GetQueueBytes(uint8_t vl) const
 {
     return m_queueBytes.at(vl);
+}
+
+bool
+IbNetDevice::WasCreditBlocked(uint8_t vl, Time window) const
+{
+    return vl < m_dataVls && (m_blocked[vl] || (m_blockedEnd[vl].IsStrictlyPositive() &&
+                                                Simulator::Now() - m_blockedEnd[vl] < window));
 }
 
 void

@@ -180,6 +180,13 @@ class IbNetDevice : public NetDevice
     uint32_t GetReceiveBufferFree(uint8_t vl) const;
     /// @param vl a VL @return bytes waiting in its output queue
     uint64_t GetQueueBytes(uint8_t vl) const;
+    /**
+     * @param vl a data VL
+     * @param window how far back to look
+     * @return true if the VL's packets waited for credits now or within the window (the peer's
+     *         buffer was full: this port is a victim of congestion further on, not its root)
+     */
+    bool WasCreditBlocked(uint8_t vl, Time window) const;
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
@@ -284,6 +291,8 @@ class IbNetDevice : public NetDevice
     std::array<uint32_t, 16> m_abr;           //!< adjusted blocks received (12 bits)
     std::array<uint32_t, 16> m_rxFree;        //!< free receive blocks per VL
     std::array<bool, 16> m_fcPending;         //!< a flow-control packet to send
+    std::array<bool, 16> m_blocked;           //!< packets wait for credits now
+    std::array<Time, 16> m_blockedEnd;        //!< when the last such wait ended
     std::array<uint64_t, 16> m_packetsSent;   //!< data packets sent per VL
     std::array<uint64_t, 16> m_bytesSent;     //!< data bytes sent per VL
     uint64_t m_fcSent;                        //!< flow-control packets sent

@@ -6,12 +6,14 @@
 
 #include "ib-switch.h"
 
+#include "ib-bth-header.h"
 #include "ib-lrh-header.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -32,13 +34,30 @@ IbSwitch::GetTypeId()
                                           "its entry in the output queue (>= 0)",
                                           TimeValue(NanoSeconds(100)),
                                           MakeTimeAccessor(&IbSwitch::m_latency),
+                                          MakeTimeChecker(Time(0)))
+                            .AddAttribute("FecnThreshold",
+                                          "Congestion marking (IBTA annex A10): a packet that "
+                                          "joins an output VL queue holding at least this many "
+                                          "bytes gets FECN set in its BTH, unless the port is a "
+                                          "victim (see VictimWindow). 0 (default): off.",
+                                          UintegerValue(0),
+                                          MakeUintegerAccessor(&IbSwitch::m_fecnThreshold),
+                                          MakeUintegerChecker<uint32_t>())
+                            .AddAttribute("VictimWindow",
+                                          "An output VL that waited for credits within this "
+                                          "time is a victim of congestion further on and does "
+                                          "not mark FECN",
+                                          TimeValue(MicroSeconds(5)),
+                                          MakeTimeAccessor(&IbSwitch::m_victimWindow),
                                           MakeTimeChecker(Time(0)));
     return tid;
 }
 
 IbSwitch::IbSwitch()
-    : m_forwarded(0),
-      m_noRoute(0)
+    : m_fecnThreshold(0),
+      m_forwarded(0),
+      m_noRoute(0),
+      m_fecnMarks(0)
 {
 }
 
@@ -106,6 +125,12 @@ IbSwitch::GetNoRouteDrops() const
     return m_noRoute;
 }
 
+uint64_t
+IbSwitch::GetFecnMarks() const
+{
+    return m_fecnMarks;
+}
+
 void
 IbSwitch::Receive(uint32_t inPort, Ptr<IbNetDevice> device, Ptr<Packet> packet, uint8_t vl)
 {
@@ -123,10 +148,26 @@ IbSwitch::Receive(uint32_t inPort, Ptr<IbNetDevice> device, Ptr<Packet> packet, 
     }
     Ptr<IbNetDevice> egress = m_ports[out];
     const uint8_t outVl = egress->GetVlOfSl(lrh.GetSl());
-    if (outVl != lrh.GetVl())
+    // Only the root of congestion marks: a queue that is long because the next hop has had no
+    // credit for it is a victim (annex A10's victim mask, not set).
+    const bool mark = m_fecnThreshold > 0 && lrh.GetLnh() == IbLrhHeader::IBA_LOCAL &&
+                      egress->GetQueueBytes(outVl) >= m_fecnThreshold &&
+                      !egress->WasCreditBlocked(outVl, m_victimWindow);
+    if (outVl != lrh.GetVl() || mark)
     {
         packet->RemoveHeader(lrh);
         lrh.SetVl(outVl);
+        if (mark)
+        {
+            IbBthHeader bth;
+            packet->RemoveHeader(bth);
+            if (!bth.GetFecn())
+            {
+                bth.SetFecn(true);
+                ++m_fecnMarks;
+            }
+            packet->AddHeader(bth);
+        }
         packet->AddHeader(lrh);
     }
     ++m_forwarded;

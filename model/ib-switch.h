@@ -27,7 +27,10 @@ namespace ns3
  * advertises them upstream. So the switch never drops a packet for lack of buffer: the credit
  * loop holds it back at the previous hop. The output VL is the output port's SL-to-VL mapping
  * of the packet's SL (LRH), written into the LRH. A DLID without an entry is dropped and
- * counted. Store and forward (cut-through is not modelled).
+ * counted. Store and forward (cut-through is not modelled). With FecnThreshold, a packet that
+ * joins an output VL queue at least that long is marked FECN (IBTA annex A10), unless the port
+ * waited for credits on that VL within VictimWindow: then it is a victim of congestion further
+ * on, not its root.
  */
 class IbSwitch : public Object
 {
@@ -62,6 +65,8 @@ class IbSwitch : public Object
     uint64_t GetForwarded() const;
     /// @return packets dropped for a DLID without a forwarding entry
     uint64_t GetNoRouteDrops() const;
+    /// @return packets marked with FECN
+    uint64_t GetFecnMarks() const;
 
   protected:
     void DoDispose() override;
@@ -75,8 +80,11 @@ class IbSwitch : public Object
     std::vector<Ptr<IbNetDevice>> m_ports; //!< ports
     std::vector<uint32_t> m_lft;           //!< DLID -> port
     Time m_latency;                        //!< port-to-port latency
+    uint32_t m_fecnThreshold;              //!< FECN marking threshold, bytes (0: off)
+    Time m_victimWindow;                   //!< credit waits within this make a port a victim
     uint64_t m_forwarded;                  //!< packets forwarded
     uint64_t m_noRoute;                    //!< dropped without a route
+    uint64_t m_fecnMarks;                  //!< FECN marks
 };
 
 } // namespace ns3

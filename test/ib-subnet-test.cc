@@ -193,3 +193,83 @@ TEST_F(IbSubnetTest, SpineLeafToo)
     }
     EXPECT_EQ(CreditViolations(s), 0u);
 }
+
+TEST_F(IbSubnetTest, CongestionControlSlowsTheCongestorsNotTheVictim)
+{
+    // One switch of seven EDR 4x hosts: hosts 0-3 send to host 4 (a hot spot), host 5 sends to
+    // host 6 through the same switch. With FECN marking at the hot spot's port and BECN back to
+    // the senders, the congestors' CCT indexes rise and their packets are spaced out: the hot
+    // spot's queue shrinks from the four input buffers' worth to around the marking threshold,
+    // while the victim's flow is never marked and keeps its line rate.
+    std::map<bool, double> queue;
+    std::map<bool, double> victimRate;
+    std::map<bool, double> hotRate;
+    for (bool cc : {false, true})
+    {
+        IbSubnetHelper helper;
+        if (cc)
+        {
+            helper.SetSwitchAttribute("FecnThreshold", UintegerValue(16384));
+        }
+        const IbSubnet s = helper.Build(SpineLeafHelper(1, 1, 7));
+        for (const auto& adapter : s.adapters)
+        {
+            adapter->SetAttribute("CongestionControl", BooleanValue(cc));
+        }
+        Ptr<IbSwitch> leaf = s.switches[0];
+        const uint32_t hotPort = leaf->GetLft(s.GetLid(4));
+        const uint64_t bytes = 20000000;
+        Simulator::Schedule(MicroSeconds(10), [&s, bytes]() {
+            for (uint32_t a = 0; a < 4; ++a)
+            {
+                s.adapters[a]->Send(s.GetLid(4), bytes, 0);
+            }
+            s.adapters[5]->Send(s.GetLid(6), bytes, 0);
+        });
+        auto samples = std::make_shared<std::vector<uint64_t>>();
+        for (int us = 200; us < 1000; ++us)
+        {
+            Simulator::Schedule(MicroSeconds(us), [samples, leaf, hotPort]() {
+                samples->push_back(leaf->GetPort(hotPort)->GetQueueBytes(0));
+            });
+        }
+        uint64_t victim200 = 0;
+        uint64_t hot200 = 0;
+        Simulator::Schedule(MicroSeconds(200), [&]() {
+            victim200 = s.adapters[6]->GetBytesReceived();
+            hot200 = s.adapters[4]->GetBytesReceived();
+        });
+        Simulator::Stop(MicroSeconds(1000));
+        Simulator::Run();
+        double sum = 0;
+        for (uint64_t q : *samples)
+        {
+            sum += q;
+        }
+        queue[cc] = sum / samples->size();
+        victimRate[cc] = (s.adapters[6]->GetBytesReceived() - victim200) * 8 / 800e-6;
+        hotRate[cc] = (s.adapters[4]->GetBytesReceived() - hot200) * 8 / 800e-6;
+        for (uint32_t a = 0; a < 4; ++a)
+        {
+            if (cc)
+            {
+                EXPECT_GT(s.adapters[a]->GetBecnsReceived(), 0u) << "congestor " << a;
+            }
+            else
+            {
+                EXPECT_EQ(s.adapters[a]->GetBecnsReceived(), 0u);
+            }
+        }
+        EXPECT_EQ(s.adapters[5]->GetBecnsReceived(), 0u) << "the victim is never marked";
+        EXPECT_EQ(s.adapters[5]->GetCcti(s.GetLid(6), 0), 0u);
+        EXPECT_EQ(CreditViolations(s), 0u);
+        Simulator::Destroy();
+    }
+    // Without congestion control the hot spot's queue holds most of four input buffers (4 x
+    // 64 KiB); with it, a fraction; the hot spot's link stays busy and the victim at line rate.
+    EXPECT_GT(queue[false], 150000);
+    EXPECT_LT(queue[true], queue[false] / 3);
+    EXPECT_GT(hotRate[true], 0.9 * hotRate[false]);
+    EXPECT_NEAR(victimRate[false], 100e9 * 4096 / 4122, 2e9);
+    EXPECT_NEAR(victimRate[true], 100e9 * 4096 / 4122, 2e9);
+}
