@@ -328,8 +328,8 @@ main(int argc, char* argv[])
             }
         }
         std::cerr << "interconnect-run: " << servers.size() << " " << s.String("server.preset")
-                  << " servers, " << servers.size() * gpusPerServer << " GPUs ("
-                  << nicsPerServer << " NICs each, GPU-to-NIC "
+                  << " servers, " << servers.size() * gpusPerServer << " GPUs (" << nicsPerServer
+                  << " NICs each, GPU-to-NIC "
                   << IntraHostHelper::NicSendingRate(first, 0, first.railNic[0]).GetBitRate() / 1e9
                   << " Gb/s" << (p.gpuDirect ? " with GPUDirect" : " staged") << ")" << std::endl;
         collectives.SetGpuServers(servers, nicHost);
@@ -429,9 +429,7 @@ main(int argc, char* argv[])
         }
         else if (kind == "ring-allreduce")
         {
-            collectives.RingAllReduce(group(w + "hosts"),
-                                      s.Bytes(w + "bytes"),
-                                      start);
+            collectives.RingAllReduce(group(w + "hosts"), s.Bytes(w + "bytes"), start);
         }
         else if (kind == "moe")
         {

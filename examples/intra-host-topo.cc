@@ -67,15 +67,15 @@ main(int argc, char* argv[])
 
     IntraHostParameters p = IntraHostHelper::Preset(preset, "--preset");
     // -1 keeps the preset's value; anything else below 0 is an error, not a silent default.
-    for (const auto& [option, value] : std::vector<std::pair<std::string, double>>{
-             {"--nvlinksPerGpu", nvlinksPerGpu},
-             {"--nvlinkGBps", nvlinkGBps},
-             {"--pcieGeneration", pcieGeneration},
-             {"--pcieLanes", pcieLanes},
-             {"--pcieMaxPayload", pcieMaxPayload},
-             {"--memoryGBps", memoryGBps},
-             {"--smpGBps", smpGBps},
-             {"--gpuDirect", gpuDirect}})
+    for (const auto& [option, value] :
+         std::vector<std::pair<std::string, double>>{{"--nvlinksPerGpu", nvlinksPerGpu},
+                                                     {"--nvlinkGBps", nvlinkGBps},
+                                                     {"--pcieGeneration", pcieGeneration},
+                                                     {"--pcieLanes", pcieLanes},
+                                                     {"--pcieMaxPayload", pcieMaxPayload},
+                                                     {"--memoryGBps", memoryGBps},
+                                                     {"--smpGBps", smpGBps},
+                                                     {"--gpuDirect", gpuDirect}})
     {
         if (value < 0 && value != -1)
         {

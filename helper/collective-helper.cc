@@ -176,9 +176,8 @@ CollectiveHelper::MoeLayers(const std::vector<uint32_t>& hosts,
                             Algorithm algorithm)
 {
     const uint32_t total = layers * iterations;
-    Simulator::Schedule(start - Simulator::Now(), [=]() {
-        MoeStep(hosts, moe, 0, total, computeGap, stream, algorithm);
-    });
+    Simulator::Schedule(start - Simulator::Now(),
+                        [=]() { MoeStep(hosts, moe, 0, total, computeGap, stream, algorithm); });
 }
 
 void
@@ -343,14 +342,14 @@ CollectiveHelper::RunGpuMatrix(const std::vector<uint32_t>& gpus,
             }
             else
             {
-                m_roce.Post(m_nicHost[si][gpus[i] % g],
-                            m_nicHost[sj][gpus[j] % g],
-                            RdmaVerb::WRITE,
-                            bytes[i][j],
-                            start,
-                            3,
-                            RdmaQueuePair::CompletionCallback(
-                                [one](const RdmaCompletion&) { one(); }));
+                m_roce.Post(
+                    m_nicHost[si][gpus[i] % g],
+                    m_nicHost[sj][gpus[j] % g],
+                    RdmaVerb::WRITE,
+                    bytes[i][j],
+                    start,
+                    3,
+                    RdmaQueuePair::CompletionCallback([one](const RdmaCompletion&) { one(); }));
             }
         }
     }
@@ -395,9 +394,8 @@ CollectiveHelper::GpuLowerBound(const std::vector<uint32_t>& gpus, const Matrix&
         const double line = n->GetDevice()->GetDataRate().GetBitRate();
         DataRateValue read;
         n->GetAttribute("HostReadRate", read);
-        const double out = read.Get().GetBitRate() > 0
-                               ? std::min<double>(line, read.Get().GetBitRate())
-                               : line;
+        const double out =
+            read.Get().GetBitRate() > 0 ? std::min<double>(line, read.Get().GetBitRate()) : line;
         bound = std::max({bound, io.first * 8.0 / out, io.second * 8.0 / line});
     }
     for (const auto& [key, b] : link)

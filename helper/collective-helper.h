@@ -201,8 +201,8 @@ class CollectiveHelper
     /// The GPU-endpoint version of LowerBound.
     Time GpuLowerBound(const std::vector<uint32_t>& gpus, const Matrix& bytes) const;
 
-    std::vector<IntraHostServer> m_servers;         //!< GPU servers (empty: host endpoints)
-    std::vector<std::vector<uint32_t>> m_nicHost;   //!< per server, per GPU: its NIC's host
+    std::vector<IntraHostServer> m_servers;       //!< GPU servers (empty: host endpoints)
+    std::vector<std::vector<uint32_t>> m_nicHost; //!< per server, per GPU: its NIC's host
 
     RoceHelper& m_roce;                      //!< the network
     std::vector<CollectiveRecord> m_records; //!< phases

@@ -96,14 +96,14 @@ struct FabricGraphEdge
  */
 struct FabricPartition
 {
-    std::string policy;                //!< how it was made: group, slab or given
-    uint32_t ranks;                    //!< number of ranks
-    std::vector<uint32_t> rank;        //!< per node id: its rank
+    std::string policy;                 //!< how it was made: group, slab or given
+    uint32_t ranks;                     //!< number of ranks
+    std::vector<uint32_t> rank;         //!< per node id: its rank
     std::vector<uint32_t> nodesPerRank; //!< hosts and switches on each rank
     std::vector<uint32_t> hostsPerRank; //!< hosts on each rank
-    uint32_t crossLinks;               //!< links whose ends are on different ranks
-    Time lookahead;                    //!< the smallest delay of those links (the window of the
-                                       //!< conservative synchronisation); zero if none cross
+    uint32_t crossLinks;                //!< links whose ends are on different ranks
+    Time lookahead;                     //!< the smallest delay of those links (the window of the
+                                        //!< conservative synchronisation); zero if none cross
 
     /// @return one line: ranks, nodes and hosts per rank, links across, lookahead
     std::string Describe() const;

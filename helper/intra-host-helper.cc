@@ -45,11 +45,7 @@ class Builder
         const uint32_t n = static_cast<uint32_t>(m_s.numa.size());
         const uint32_t cpu = F().AddComponent("CPU" + std::to_string(n), IntraHostFabric::CPU);
         const uint32_t mem = F().AddComponent("MEM" + std::to_string(n), IntraHostFabric::MEMORY);
-        F().AddLink(cpu,
-                    mem,
-                    m_p.memoryBandwidth,
-                    m_p.memoryLatency,
-                    IntraHostFabric::INTERNAL);
+        F().AddLink(cpu, mem, m_p.memoryBandwidth, m_p.memoryLatency, IntraHostFabric::INTERNAL);
         for (uint32_t peer : peers)
         {
             F().AddLink(m_s.numa.at(peer),
@@ -93,8 +89,8 @@ class Builder
     /// GPU `index` (components are created in index order by the caller).
     uint32_t Gpu(uint32_t parent)
     {
-        const uint32_t g = F().AddComponent("GPU" + std::to_string(m_s.gpus.size()),
-                                            IntraHostFabric::GPU);
+        const uint32_t g =
+            F().AddComponent("GPU" + std::to_string(m_s.gpus.size()), IntraHostFabric::GPU);
         if (parent != NONE)
         {
             Pcie(parent, g);
@@ -106,8 +102,8 @@ class Builder
     /// The next NIC port (nvidia-smi numbering follows creation order).
     uint32_t Nic(uint32_t parent)
     {
-        const uint32_t n = F().AddComponent("NIC" + std::to_string(m_s.nics.size()),
-                                            IntraHostFabric::NIC);
+        const uint32_t n =
+            F().AddComponent("NIC" + std::to_string(m_s.nics.size()), IntraHostFabric::NIC);
         Pcie(parent, n);
         m_s.nics.push_back(n);
         return static_cast<uint32_t>(m_s.nics.size() - 1);
@@ -132,7 +128,7 @@ class Builder
         }
     }
 
-    IntraHostServer m_s;                                              //!< what is built
+    IntraHostServer m_s;                                                   //!< what is built
     static constexpr uint32_t NONE = std::numeric_limits<uint32_t>::max(); //!< no parent
 
   private:
@@ -287,7 +283,7 @@ IntraHostHelper::Preset(const std::string& name, const std::string& parameter)
     IntraHostParameters p;
     p.layout = name;
     p.pcieMaxPayload = 256;
-    p.pcieLatency = NanoSeconds(150); // estimate: one switch traversal plus the link
+    p.pcieLatency = NanoSeconds(150);   // estimate: one switch traversal plus the link
     p.nvlinkLatency = NanoSeconds(250); // estimate
     p.smpLatency = NanoSeconds(100);    // estimate
     p.memoryLatency = NanoSeconds(100); // estimate
@@ -295,26 +291,26 @@ IntraHostHelper::Preset(const std::string& name, const std::string& parameter)
     p.pcieLanes = 16;
     if (name == "dgx-h100")
     {
-        p.nvlinksPerGpu = 18;      // NVLink4: 18 links, 900 GB/s both directions per GPU
-        p.nvlinkBandwidth = 25e9;  // 50 GB/s per link both directions
+        p.nvlinksPerGpu = 18;     // NVLink4: 18 links, 900 GB/s both directions per GPU
+        p.nvlinkBandwidth = 25e9; // 50 GB/s per link both directions
         p.pcieGeneration = 5;
         p.nicRate = DataRate("400Gbps"); // ConnectX-7
-        p.smpBandwidth = 128e9;    // estimate: 4 UPI links x 16 GT/s x 2 bytes
-        p.memoryBandwidth = 307.2e9; // 8 channels DDR5-4800 x 8 bytes per socket
+        p.smpBandwidth = 128e9;          // estimate: 4 UPI links x 16 GT/s x 2 bytes
+        p.memoryBandwidth = 307.2e9;     // 8 channels DDR5-4800 x 8 bytes per socket
     }
     else if (name == "dgx-a100")
     {
-        p.nvlinksPerGpu = 12;      // NVLink3: 12 links, 600 GB/s both directions per GPU
+        p.nvlinksPerGpu = 12; // NVLink3: 12 links, 600 GB/s both directions per GPU
         p.nvlinkBandwidth = 25e9;
         p.pcieGeneration = 4;
         p.nicRate = DataRate("200Gbps"); // ConnectX-6 HDR
-        p.smpBandwidth = 64e9;     // estimate (Infinity Fabric between NUMA nodes)
-        p.memoryBandwidth = 51.2e9; // NPS4: 2 channels DDR4-3200 x 8 bytes per NUMA node
+        p.smpBandwidth = 64e9;           // estimate (Infinity Fabric between NUMA nodes)
+        p.memoryBandwidth = 51.2e9;      // NPS4: 2 channels DDR4-3200 x 8 bytes per NUMA node
     }
     else if (name == "pcie-8gpu")
     {
         p.nvlinksPerGpu = 0;
-        p.nvlinkBandwidth = 25e9;  // unused without NVLink
+        p.nvlinkBandwidth = 25e9; // unused without NVLink
         p.pcieGeneration = 4;
         p.nicRate = DataRate("200Gbps");
         p.smpBandwidth = 64e9;       // estimate
@@ -344,17 +340,17 @@ IntraHostHelper::Preset(const std::string& name, const std::string& parameter)
 IntraHostServer
 IntraHostHelper::Build(const IntraHostParameters& p)
 {
-    Check(p.nvlinksPerGpu <= 18 * 2,
-          "nvlinksPerGpu",
-          std::to_string(p.nvlinksPerGpu),
-          "0..36");
+    Check(p.nvlinksPerGpu <= 18 * 2, "nvlinksPerGpu", std::to_string(p.nvlinksPerGpu), "0..36");
     Check(p.nvlinkBandwidth > 0, "nvlinkBandwidth", std::to_string(p.nvlinkBandwidth), "> 0");
     Check(p.smpBandwidth > 0, "smpBandwidth", std::to_string(p.smpBandwidth), "> 0");
     Check(p.memoryBandwidth > 0, "memoryBandwidth", std::to_string(p.memoryBandwidth), "> 0");
     Check(p.nicRate.GetBitRate() > 0, "nicRate", std::to_string(p.nicRate.GetBitRate()), "> 0");
     for (const Time& t : {p.nvlinkLatency, p.pcieLatency, p.smpLatency, p.memoryLatency})
     {
-        Check(!t.IsStrictlyNegative(), "latency", std::to_string(t.GetNanoSeconds()) + "ns", ">= 0");
+        Check(!t.IsStrictlyNegative(),
+              "latency",
+              std::to_string(t.GetNanoSeconds()) + "ns",
+              ">= 0");
     }
     Builder b(p); // checks the PCIe numbers
     if (p.layout == "dgx-h100")

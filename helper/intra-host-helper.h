@@ -25,20 +25,20 @@ namespace ns3
  */
 struct IntraHostParameters
 {
-    std::string layout;       //!< how the parts are wired: dgx-a100, dgx-h100, pcie-8gpu, nvl72
-    uint32_t nvlinksPerGpu;   //!< NVLinks of each GPU, all to the NVSwitch (0: no NVLink)
-    double nvlinkBandwidth;   //!< bytes/s per direction of one NVLink
-    Time nvlinkLatency;       //!< one way, GPU to NVSwitch
-    uint32_t pcieGeneration;  //!< 1..6, of every PCIe link
-    uint32_t pcieLanes;       //!< lanes of every GPU and NIC PCIe link
-    uint32_t pcieMaxPayload;  //!< MaxPayloadSize, bytes
-    Time pcieLatency;         //!< one way, per PCIe link
-    DataRate nicRate;         //!< line rate of each NIC port
-    double smpBandwidth;      //!< bytes/s per direction between NUMA nodes (UPI, xGMI, ...)
-    Time smpLatency;          //!< one way, between NUMA nodes
-    double memoryBandwidth;   //!< bytes/s of each NUMA node's memory (reads and writes share it)
-    Time memoryLatency;       //!< one way, CPU to its memory and to its host bridges
-    bool gpuDirect;           //!< the NIC reads and writes GPU memory directly (GPUDirect RDMA)
+    std::string layout;      //!< how the parts are wired: dgx-a100, dgx-h100, pcie-8gpu, nvl72
+    uint32_t nvlinksPerGpu;  //!< NVLinks of each GPU, all to the NVSwitch (0: no NVLink)
+    double nvlinkBandwidth;  //!< bytes/s per direction of one NVLink
+    Time nvlinkLatency;      //!< one way, GPU to NVSwitch
+    uint32_t pcieGeneration; //!< 1..6, of every PCIe link
+    uint32_t pcieLanes;      //!< lanes of every GPU and NIC PCIe link
+    uint32_t pcieMaxPayload; //!< MaxPayloadSize, bytes
+    Time pcieLatency;        //!< one way, per PCIe link
+    DataRate nicRate;        //!< line rate of each NIC port
+    double smpBandwidth;     //!< bytes/s per direction between NUMA nodes (UPI, xGMI, ...)
+    Time smpLatency;         //!< one way, between NUMA nodes
+    double memoryBandwidth;  //!< bytes/s of each NUMA node's memory (reads and writes share it)
+    Time memoryLatency;      //!< one way, CPU to its memory and to its host bridges
+    bool gpuDirect;          //!< the NIC reads and writes GPU memory directly (GPUDirect RDMA)
 };
 
 /**

@@ -561,8 +561,7 @@ Scenario::ParseOrExit(const std::string& text,
         out["workloads"].push_back(
             CheckObject(path, w, WorkloadKeys(w["kind"].get<std::string>())));
         const JsonValue& checked = out["workloads"].back();
-        if (checked.contains("algorithm") && checked["algorithm"] == "hierarchical" &&
-            !gpuServers)
+        if (checked.contains("algorithm") && checked["algorithm"] == "hierarchical" && !gpuServers)
         {
             InterconnectConfigError(path + ".algorithm",
                                     "hierarchical",

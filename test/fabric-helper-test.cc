@@ -646,7 +646,9 @@ TEST(FabricPartitionDeathTest, ZeroDelayLinkAcrossRanksIsRefused)
                 ::testing::ExitedWithCode(1),
                 "partition = group over 2 ranks: accepted: no zero-delay link across ranks, "
                 "but .* has delay 0");
-    EXPECT_EXIT(f.Partition("group", 37), ::testing::ExitedWithCode(1), "ranks = 37: accepted: 1..36");
+    EXPECT_EXIT(f.Partition("group", 37),
+                ::testing::ExitedWithCode(1),
+                "ranks = 37: accepted: 1..36");
     EXPECT_EXIT(f.Partition("round-robin", 2),
                 ::testing::ExitedWithCode(1),
                 "partition = round-robin: accepted: auto, group, slab or given");

@@ -88,8 +88,7 @@ TEST_F(IntraHostHelperTest, DgxH100MatrixHasTheMachinesLabels)
         for (uint32_t n = 0; n < 12; ++n)
         {
             const bool sameSocket = (n < 6) == (g < 4);
-            const std::string expected =
-                n == rail[g] ? "PXB" : (sameSocket ? "NODE" : "SYS");
+            const std::string expected = n == rail[g] ? "PXB" : (sameSocket ? "NODE" : "SYS");
             EXPECT_EQ(row[8 + n], expected) << "GPU" << g << " NIC" << n;
         }
         EXPECT_EQ(row.back(), g < 4 ? "0" : "1"); // NUMA affinity
