@@ -237,7 +237,7 @@ DeadlockCheck::Run(const NodeContainer& nodes)
         }
     }
     m_channels = static_cast<uint32_t>(channelOf.size());
-    DependencyGraph graph(channelOf.size());
+    std::vector<std::pair<uint32_t, uint32_t>> edges;
     for (std::size_t s = 0; s < switches.size(); ++s)
     {
         const uint64_t n = switches[s].sw->GetNPorts();
@@ -253,14 +253,38 @@ DeadlockCheck::Run(const NodeContainer& nodes)
                 const uint32_t from = vertexOf[(switches[s].base + in) * N_PRIO + q];
                 const uint32_t to = vertexOf[peerPort[switches[s].base + out] * N_PRIO + q2];
                 NS_ASSERT(from != NONE && to != NONE);
-                boost::add_edge(from, to, graph);
+                edges.emplace_back(from, to);
                 ++m_dependencies;
             }
         }
     }
 
-    // 4. Cycles: one shortest cycle through the first channel of every strongly connected
-    // component with more than one channel.
+    // 4. Cycles.
+    for (const std::vector<uint32_t>& path :
+         ShortestCycles(static_cast<uint32_t>(channelOf.size()), edges))
+    {
+        Cycle cycle;
+        for (uint32_t v : path)
+        {
+            const uint32_t g = channelOf[v].first;
+            cycle.push_back(Channel{peerNode[g], switches[ownerOf[g]].node, channelOf[v].second});
+        }
+        m_cycles.push_back(cycle);
+    }
+}
+
+std::vector<std::vector<uint32_t>>
+DeadlockCheck::ShortestCycles(uint32_t vertices,
+                              const std::vector<std::pair<uint32_t, uint32_t>>& edges)
+{
+    DependencyGraph graph(vertices);
+    for (const auto& [from, to] : edges)
+    {
+        boost::add_edge(from, to, graph);
+    }
+    std::vector<std::vector<uint32_t>> cycles;
+    // One shortest cycle through the first vertex of every strongly connected component with
+    // more than one vertex (Boost.Graph's strong_components, then a breadth-first search).
     std::vector<uint32_t> component(boost::num_vertices(graph));
     const uint32_t nComponents = static_cast<uint32_t>(boost::strong_components(
         graph,
@@ -327,14 +351,9 @@ DeadlockCheck::Run(const NodeContainer& nodes)
         }
         path.push_back(root);
         std::reverse(path.begin(), path.end());
-        Cycle cycle;
-        for (DependencyVertex v : path)
-        {
-            const uint32_t g = channelOf[v].first;
-            cycle.push_back(Channel{peerNode[g], switches[ownerOf[g]].node, channelOf[v].second});
-        }
-        m_cycles.push_back(cycle);
+        cycles.emplace_back(path.begin(), path.end());
     }
+    return cycles;
 }
 
 bool

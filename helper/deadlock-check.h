@@ -82,6 +82,18 @@ class DeadlockCheck
      */
     void Run(const NodeContainer& nodes);
 
+    /**
+     * The cycles of a dependency graph: one shortest cycle through the first vertex of every
+     * strongly connected component with more than one vertex. Shared by the checks of other
+     * link technologies (InfiniBand's credit loops).
+     * @param vertices number of vertices (channels)
+     * @param edges dependencies, (from, to)
+     * @return the cycles, as vertex lists in dependency order
+     */
+    static std::vector<std::vector<uint32_t>> ShortestCycles(
+        uint32_t vertices,
+        const std::vector<std::pair<uint32_t, uint32_t>>& edges);
+
     /// @return true if Run() found no cycle
     bool IsDeadlockFree() const;
     /// @return one cycle per strongly connected component of the dependency graph

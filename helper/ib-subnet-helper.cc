@@ -6,12 +6,112 @@
 
 #include "ib-subnet-helper.h"
 
+#include "ns3/deadlock-check.h"
 #include "ns3/ib-channel.h"
 #include "ns3/interconnect-config-error.h"
 #include "ns3/node.h"
 
+#include <map>
+#include <set>
+
 namespace ns3
 {
+
+bool
+IbCreditLoopCheck::IsDeadlockFree() const
+{
+    return cycles.empty() && unrouted == 0;
+}
+
+IbCreditLoopCheck
+IbCreditLoopCheck::Run(const std::vector<Ptr<IbHostAdapter>>& adapters,
+                       const std::vector<Ptr<IbSwitch>>& switches,
+                       const std::vector<uint8_t>& sls)
+{
+    IbCreditLoopCheck check;
+    // Where each port is: the switch and port number, if a switch owns it.
+    std::map<const IbNetDevice*, std::pair<Ptr<IbSwitch>, uint32_t>> switchPort;
+    for (const auto& sw : switches)
+    {
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            switchPort[PeekPointer(sw->GetPort(p))] = {sw, p};
+        }
+    }
+    std::map<std::pair<const IbNetDevice*, uint8_t>, uint32_t> channelOf; // (sender, VL)
+    std::vector<std::string> name;
+    auto channel = [&](Ptr<IbNetDevice> dev, uint8_t vl) {
+        const auto key = std::make_pair(PeekPointer(dev), vl);
+        auto it = channelOf.find(key);
+        if (it != channelOf.end())
+        {
+            return it->second;
+        }
+        Ptr<IbChannel> link = DynamicCast<IbChannel>(dev->GetChannel());
+        Ptr<IbNetDevice> peer = link->GetPeer(dev);
+        const uint32_t id = static_cast<uint32_t>(name.size());
+        name.push_back("node " + std::to_string(dev->GetNode()->GetId()) + "->node " +
+                       std::to_string(peer->GetNode()->GetId()) + " vl " + std::to_string(vl));
+        channelOf.emplace(key, id);
+        return id;
+    };
+    std::set<std::pair<uint32_t, uint32_t>> edges;
+    for (const auto& src : adapters)
+    {
+        for (const auto& dst : adapters)
+        {
+            if (src == dst)
+            {
+                continue;
+            }
+            for (uint8_t sl : sls)
+            {
+                Ptr<IbNetDevice> dev = src->GetDevice();
+                uint32_t previous = channel(dev, dev->GetVlOfSl(sl));
+                std::set<uint32_t> seen{previous};
+                while (true)
+                {
+                    Ptr<IbNetDevice> peer = DynamicCast<IbChannel>(dev->GetChannel())->GetPeer(dev);
+                    auto at = switchPort.find(PeekPointer(peer));
+                    if (at == switchPort.end())
+                    {
+                        // A host: the route ends (at the right one, or it is unrouted).
+                        check.unrouted += peer != dst->GetDevice() ? 1 : 0;
+                        break;
+                    }
+                    const uint32_t out = at->second.first->GetLft(dst->GetLid());
+                    if (out == IbSwitch::NO_PORT)
+                    {
+                        ++check.unrouted;
+                        break;
+                    }
+                    dev = at->second.first->GetPort(out);
+                    const uint32_t next = channel(dev, dev->GetVlOfSl(sl));
+                    edges.insert({previous, next});
+                    if (!seen.insert(next).second)
+                    {
+                        ++check.unrouted; // a forwarding loop: the packet never arrives
+                        break;
+                    }
+                    previous = next;
+                }
+            }
+        }
+    }
+    check.channels = static_cast<uint32_t>(name.size());
+    check.dependencies = static_cast<uint32_t>(edges.size());
+    const std::vector<std::pair<uint32_t, uint32_t>> list(edges.begin(), edges.end());
+    for (const auto& cycle : DeadlockCheck::ShortestCycles(check.channels, list))
+    {
+        std::vector<std::string> named;
+        for (uint32_t c : cycle)
+        {
+            named.push_back(name[c]);
+        }
+        check.cycles.push_back(named);
+    }
+    return check;
+}
 
 uint16_t
 IbSubnet::GetLid(uint32_t host) const

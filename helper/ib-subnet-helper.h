@@ -38,6 +38,38 @@ struct IbSubnet
 
 /**
  * @ingroup interconnect
+ * @brief The credit loops of an InfiniBand subnet's forwarding tables, before a simulation
+ * runs: channels are (link direction, VL); a packet held in one channel's receive buffer waits
+ * for the channel it leaves over, so every route gives dependencies between consecutive
+ * channels, and a cycle of them can deadlock the credit loop (the same analysis as the PFC
+ * check, DeadlockCheck, applied to VLs). Routes are followed from every host adapter to every
+ * other one for every SL, through the switches' linear forwarding tables and the ports'
+ * SL-to-VL maps.
+ */
+struct IbCreditLoopCheck
+{
+    uint32_t channels{0};                         //!< channels some route uses
+    uint32_t dependencies{0};                     //!< dependencies between them
+    uint32_t unrouted{0};                         //!< (source, destination) pairs without a route
+    std::vector<std::vector<std::string>> cycles; //!< each cycle, as "node->node vl N" channels
+
+    /**
+     * Run the check.
+     * @param adapters the host adapters (their LIDs are the destinations)
+     * @param switches the switches
+     * @param sls the service levels to follow (default: SL 0)
+     * @return the result
+     */
+    static IbCreditLoopCheck Run(const std::vector<Ptr<IbHostAdapter>>& adapters,
+                                 const std::vector<Ptr<IbSwitch>>& switches,
+                                 const std::vector<uint8_t>& sls = {0});
+
+    /// @return true if no cycle and every pair routed
+    bool IsDeadlockFree() const;
+};
+
+/**
+ * @ingroup interconnect
  * @brief Builds any fabric of the fabric helpers as an InfiniBand subnet, and acts as its
  * subnet manager: it assigns LIDs (host h: LID h + 1; switch s: LID hosts + 1 + s) and fills
  * every switch's linear forwarding table with min-hop routes balanced over the equal-cost

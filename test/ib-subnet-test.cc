@@ -9,6 +9,7 @@
 
 #include "ns3/core-module.h"
 #include "ns3/fat-tree-helper.h"
+#include "ns3/ib-channel.h"
 #include "ns3/ib-lrh-header.h"
 #include "ns3/ib-subnet-helper.h"
 #include "ns3/network-module.h"
@@ -308,4 +309,81 @@ TEST_F(IbSubnetTest, IncastIsLosslessOnEveryClosFabric)
         EXPECT_EQ(NoRouteDrops(s), 0u) << s.fabric.GetKind();
         Simulator::Destroy();
     }
+}
+
+TEST_F(IbSubnetTest, MinHopRoutesOnClosFabricsHaveNoCreditLoop)
+{
+    std::vector<std::unique_ptr<FabricHelper>> fabrics;
+    fabrics.push_back(std::make_unique<FatTreeHelper>(4));
+    fabrics.push_back(std::make_unique<SpineLeafHelper>(4, 2, 4));
+    fabrics.push_back(std::make_unique<ThreeTierHelper>(2, 2, 2, 2, 4));
+    fabrics.push_back(std::make_unique<RailOptimizedHelper>(4, 4, 2));
+    for (const auto& fabric : fabrics)
+    {
+        const IbSubnet s = IbSubnetHelper().Build(*fabric);
+        const IbCreditLoopCheck check = IbCreditLoopCheck::Run(s.adapters, s.switches, {0, 1});
+        EXPECT_TRUE(check.IsDeadlockFree()) << s.fabric.GetKind();
+        EXPECT_EQ(check.unrouted, 0u);
+        EXPECT_TRUE(check.cycles.empty());
+        EXPECT_GT(check.channels, 0u);
+        EXPECT_GT(check.dependencies, check.channels / 2);
+    }
+}
+
+TEST_F(IbSubnetTest, ClockwiseRoutesOnARingFormACreditLoop)
+{
+    // Four switches in a ring, a host on each, every switch forwarding whatever is not its own
+    // host's clockwise: the dependencies S0->S1 -> S1->S2 -> S2->S3 -> S3->S0 -> S0->S1 close.
+    const uint32_t n = 4;
+    std::vector<Ptr<IbSwitch>> switches;
+    std::vector<Ptr<IbHostAdapter>> adapters;
+    std::vector<Ptr<Node>> nodes;
+    auto link = [](Ptr<Node> a, Ptr<Node> b) {
+        Ptr<IbChannel> c = CreateObject<IbChannel>();
+        Ptr<IbNetDevice> da = CreateObject<IbNetDevice>();
+        Ptr<IbNetDevice> db = CreateObject<IbNetDevice>();
+        a->AddDevice(da);
+        b->AddDevice(db);
+        da->Attach(c);
+        db->Attach(c);
+        return std::make_pair(da, db);
+    };
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        nodes.push_back(CreateObject<Node>());
+        switches.push_back(CreateObject<IbSwitch>());
+    }
+    std::vector<uint32_t> hostPort(n);
+    std::vector<uint32_t> clockwisePort(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        Ptr<Node> host = CreateObject<Node>();
+        auto [h, s] = link(host, nodes[i]);
+        Ptr<IbHostAdapter> adapter = CreateObject<IbHostAdapter>();
+        adapter->Install(h, static_cast<uint16_t>(i + 1));
+        adapters.push_back(adapter);
+        hostPort[i] = switches[i]->AddPort(s);
+    }
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        auto [a, b] = link(nodes[i], nodes[(i + 1) % n]);
+        clockwisePort[i] = switches[i]->AddPort(a);
+        switches[(i + 1) % n]->AddPort(b);
+    }
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        for (uint32_t j = 0; j < n; ++j)
+        {
+            switches[i]->SetLft(static_cast<uint16_t>(j + 1),
+                                i == j ? hostPort[i] : clockwisePort[i]);
+        }
+    }
+    const IbCreditLoopCheck check = IbCreditLoopCheck::Run(adapters, switches);
+    EXPECT_EQ(check.unrouted, 0u);
+    ASSERT_EQ(check.cycles.size(), 1u);
+    EXPECT_EQ(check.cycles[0].size(), n); // the four switch-to-switch channels
+    EXPECT_FALSE(check.IsDeadlockFree());
+    // A missing entry is reported as unrouted.
+    switches[2]->SetLft(1, hostPort[2]);
+    EXPECT_GT(IbCreditLoopCheck::Run(adapters, switches).unrouted, 0u);
 }
