@@ -64,36 +64,41 @@ IbCreditLoopCheck::Run(const std::vector<Ptr<IbHostAdapter>>& adapters,
             {
                 continue;
             }
-            for (uint8_t sl : sls)
+            for (uint32_t path = 0; path < (1u << dst->GetLmc()); ++path)
             {
-                Ptr<IbNetDevice> dev = src->GetDevice();
-                uint32_t previous = channel(dev, dev->GetVlOfSl(sl));
-                std::set<uint32_t> seen{previous};
-                while (true)
+                const uint16_t dlid = static_cast<uint16_t>(dst->GetLid() + path);
+                for (uint8_t sl : sls)
                 {
-                    Ptr<IbNetDevice> peer = DynamicCast<IbChannel>(dev->GetChannel())->GetPeer(dev);
-                    auto at = switchPort.find(PeekPointer(peer));
-                    if (at == switchPort.end())
+                    Ptr<IbNetDevice> dev = src->GetDevice();
+                    uint32_t previous = channel(dev, dev->GetVlOfSl(sl));
+                    std::set<uint32_t> seen{previous};
+                    while (true)
                     {
-                        // A host: the route ends (at the right one, or it is unrouted).
-                        check.unrouted += peer != dst->GetDevice() ? 1 : 0;
-                        break;
+                        Ptr<IbNetDevice> peer =
+                            DynamicCast<IbChannel>(dev->GetChannel())->GetPeer(dev);
+                        auto at = switchPort.find(PeekPointer(peer));
+                        if (at == switchPort.end())
+                        {
+                            // A host: the route ends (at the right one, or it is unrouted).
+                            check.unrouted += peer != dst->GetDevice() ? 1 : 0;
+                            break;
+                        }
+                        const uint32_t out = at->second.first->GetLft(dlid);
+                        if (out == IbSwitch::NO_PORT)
+                        {
+                            ++check.unrouted;
+                            break;
+                        }
+                        dev = at->second.first->GetPort(out);
+                        const uint32_t next = channel(dev, dev->GetVlOfSl(sl));
+                        edges.insert({previous, next});
+                        if (!seen.insert(next).second)
+                        {
+                            ++check.unrouted; // a forwarding loop: the packet never arrives
+                            break;
+                        }
+                        previous = next;
                     }
-                    const uint32_t out = at->second.first->GetLft(dst->GetLid());
-                    if (out == IbSwitch::NO_PORT)
-                    {
-                        ++check.unrouted;
-                        break;
-                    }
-                    dev = at->second.first->GetPort(out);
-                    const uint32_t next = channel(dev, dev->GetVlOfSl(sl));
-                    edges.insert({previous, next});
-                    if (!seen.insert(next).second)
-                    {
-                        ++check.unrouted; // a forwarding loop: the packet never arrives
-                        break;
-                    }
-                    previous = next;
                 }
             }
         }
@@ -119,7 +124,17 @@ IbSubnet::GetLid(uint32_t host) const
     return adapters.at(host)->GetLid();
 }
 
+uint16_t
+IbSubnet::GetLid(uint32_t host, uint32_t path) const
+{
+    const Ptr<IbHostAdapter> a = adapters.at(host);
+    NS_ABORT_MSG_IF(path >= (1u << a->GetLmc()),
+                    "IbSubnet::GetLid: path " << path << " of " << (1u << a->GetLmc()));
+    return static_cast<uint16_t>(a->GetLid() + path);
+}
+
 IbSubnetHelper::IbSubnetHelper()
+    : m_lmc(0)
 {
     m_device.SetTypeId(IbNetDevice::GetTypeId());
     m_switch.SetTypeId(IbSwitch::GetTypeId());
@@ -137,6 +152,16 @@ IbSubnetHelper::SetSwitchAttribute(const std::string& name, const AttributeValue
     m_switch.Set(name, value);
 }
 
+void
+IbSubnetHelper::SetLmc(uint8_t lmc)
+{
+    if (lmc > 7)
+    {
+        InterconnectConfigError("IbSubnetHelper LMC", std::to_string(lmc), "0..7");
+    }
+    m_lmc = lmc;
+}
+
 IbSubnet
 IbSubnetHelper::Build(const FabricHelper& helper) const
 {
@@ -150,11 +175,11 @@ IbSubnetHelper::Build(const FabricHelper& helper) const
                                 "a Clos fabric (tori need VL datelines, not set up yet)");
     }
     const uint32_t hosts = f.GetNHosts();
-    if (hosts + f.GetNSwitches() >= 0xBFFF)
+    if (uint64_t(hosts + 1) << m_lmc >= 0xC000)
     {
         InterconnectConfigError("IbSubnetHelper fabric",
-                                std::to_string(hosts + f.GetNSwitches()) + " nodes",
-                                "at most 49150 (the unicast LID range)");
+                                std::to_string(hosts) + " hosts with LMC " + std::to_string(m_lmc),
+                                "LIDs below 0xC000 (the unicast range)");
     }
     // Nodes and their ports.
     std::vector<Ptr<Node>> node(f.GetNodes().size());
@@ -195,7 +220,8 @@ IbSubnetHelper::Build(const FabricHelper& helper) const
         const uint32_t v = f.GetHostNodeId(h);
         Ptr<IbHostAdapter> adapter = CreateObject<IbHostAdapter>();
         node[v]->AggregateObject(adapter);
-        adapter->Install(portsOf[v].at(0), static_cast<uint16_t>(h + 1));
+        adapter->Install(portsOf[v].at(0), static_cast<uint16_t>((h + 1) << m_lmc));
+        adapter->SetLmc(m_lmc);
         s.adapters[h] = adapter;
     }
     for (uint32_t sw = 0; sw < f.GetNSwitches(); ++sw)
@@ -212,9 +238,14 @@ IbSubnetHelper::Build(const FabricHelper& helper) const
             {
                 continue;
             }
-            const uint16_t dlid = static_cast<uint16_t>(h + 1);
-            const uint32_t link = links[dlid % links.size()];
-            s.switches[sw]->SetLft(dlid, f.GetPort(link, v));
+            for (uint32_t path = 0; path < (1u << m_lmc); ++path)
+            {
+                // Path p of a destination: member (base LID / 2^LMC + p) of each group, so
+                // destinations still spread over the members and a destination's paths differ.
+                const uint16_t dlid = static_cast<uint16_t>(((h + 1) << m_lmc) + path);
+                const uint32_t link = links[((h + 1) + path) % links.size()];
+                s.switches[sw]->SetLft(dlid, f.GetPort(link, v));
+            }
         }
     }
     return s;

@@ -32,8 +32,14 @@ struct IbSubnet
     std::vector<Ptr<IbSwitch>> switches;      //!< switches, by switch index
     std::vector<Ptr<IbNetDevice>> ports;      //!< every port, two per fabric link
 
-    /// @param host a host index @return its LID
+    /// @param host a host index @return its (base) LID
     uint16_t GetLid(uint32_t host) const;
+    /**
+     * @param host a host index
+     * @param path 0..2^LMC-1
+     * @return the LID that reaches the host over that path
+     */
+    uint16_t GetLid(uint32_t host, uint32_t path) const;
 };
 
 /**
@@ -43,8 +49,8 @@ struct IbSubnet
  * for the channel it leaves over, so every route gives dependencies between consecutive
  * channels, and a cycle of them can deadlock the credit loop (the same analysis as the PFC
  * check, DeadlockCheck, applied to VLs). Routes are followed from every host adapter to every
- * other one for every SL, through the switches' linear forwarding tables and the ports'
- * SL-to-VL maps.
+ * LID of every other one (all 2^LMC of them) for every SL, through the switches' linear
+ * forwarding tables and the ports' SL-to-VL maps.
  */
 struct IbCreditLoopCheck
 {
@@ -71,7 +77,7 @@ struct IbCreditLoopCheck
 /**
  * @ingroup interconnect
  * @brief Builds any fabric of the fabric helpers as an InfiniBand subnet, and acts as its
- * subnet manager: it assigns LIDs (host h: LID h + 1; switch s: LID hosts + 1 + s) and fills
+ * subnet manager: it assigns LIDs (host h: LID h + 1, or with LMC (h + 1) x 2^LMC) and fills
  * every switch's linear forwarding table with min-hop routes balanced over the equal-cost
  * ports by destination (DLID modulo the number of ports of the group), the way OpenSM's
  * min-hop engine spreads destinations. On Clos fabrics (fat-tree, spine-leaf, three-tier,
@@ -87,6 +93,13 @@ class IbSubnetHelper
     void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
     /// @param name an IbSwitch attribute @param value its value, for every switch
     void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * LID mask control: every host gets 2^lmc LIDs (base LID (h + 1) x 2^lmc), and each of a
+     * destination's LIDs is routed over a different member of the equal-cost port groups
+     * (LID modulo the group's size), so a sender picks a path by picking the DLID.
+     * @param lmc 0..7 (default 0: one LID, one path per destination)
+     */
+    void SetLmc(uint8_t lmc);
 
     /**
      * Build the subnet (link delays from the fabric helper; rates from the ports' Speed and
@@ -99,6 +112,7 @@ class IbSubnetHelper
   private:
     ObjectFactory m_device; //!< ports
     ObjectFactory m_switch; //!< switches
+    uint8_t m_lmc;          //!< LID mask control
 };
 
 } // namespace ns3

@@ -78,6 +78,7 @@ IbHostAdapter::IbHostAdapter()
       m_cnpsSent(0),
       m_becns(0),
       m_lid(0),
+      m_lmc(0),
       m_psn(0),
       m_bytesReceived(0),
       m_misdelivered(0)
@@ -125,6 +126,21 @@ IbHostAdapter::GetFlow(uint16_t dlid, uint8_t sl)
     f.vl = m_device->GetVlOfSl(sl);
     m_flows.push_back(f);
     return m_flows.back();
+}
+
+void
+IbHostAdapter::SetLmc(uint8_t lmc)
+{
+    NS_ABORT_MSG_IF(lmc > 7, "IbHostAdapter: LMC " << +lmc << " out of 0..7");
+    NS_ABORT_MSG_IF(m_lid % (1u << lmc) != 0,
+                    "IbHostAdapter: base LID " << m_lid << " is not a multiple of 2^" << +lmc);
+    m_lmc = lmc;
+}
+
+uint8_t
+IbHostAdapter::GetLmc() const
+{
+    return m_lmc;
 }
 
 uint16_t
@@ -260,7 +276,7 @@ IbHostAdapter::Receive(Ptr<IbNetDevice> device, Ptr<Packet> packet, uint8_t vl)
     {
         device->Release(vl, blocks); // the adapter takes the packet into memory at once
     }
-    if (lrh.GetDlid() != m_lid)
+    if ((lrh.GetDlid() >> m_lmc) != (m_lid >> m_lmc))
     {
         ++m_misdelivered;
         return;
@@ -301,9 +317,11 @@ IbHostAdapter::Receive(Ptr<IbNetDevice> device, Ptr<Packet> packet, uint8_t vl)
     }
     const uint64_t payload = packet->GetSize() - ICRC;
     m_bytesReceived += payload;
-    // A source's packets on one VL arrive in order (one path per DLID): count per (SLID, VL).
+    // A source's packets to one of our LIDs on one VL arrive in order (one path per DLID):
+    // count per (SLID, DLID, VL).
     const uint16_t slid = lrh.GetSlid();
-    const std::size_t key = std::size_t(slid) * 16 + vl;
+    const std::size_t path = lrh.GetDlid() - m_lid;
+    const std::size_t key = (std::size_t(slid) << (m_lmc + 4)) | (path << 4) | vl;
     if (key >= m_partial.size())
     {
         m_partial.resize(key + 1, 0);

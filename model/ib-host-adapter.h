@@ -64,6 +64,16 @@ class IbHostAdapter : public Object
      */
     void Install(Ptr<IbNetDevice> device, uint16_t lid);
 
+    /**
+     * LID mask control: the adapter answers to 2^lmc consecutive LIDs from its base LID (which
+     * must be a multiple of 2^lmc), so that the subnet manager can route each of them over a
+     * different path (multipath).
+     * @param lmc 0..7
+     */
+    void SetLmc(uint8_t lmc);
+    /// @return the LMC
+    uint8_t GetLmc() const;
+
     /// @return the LID
     uint16_t GetLid() const;
     /// @return the port
@@ -132,10 +142,11 @@ class IbHostAdapter : public Object
     uint64_t m_cnpsSent;               //!< CNPs sent
     uint64_t m_becns;                  //!< BECNs received
     Ptr<IbNetDevice> m_device;         //!< the port
-    uint16_t m_lid;                    //!< its LID
+    uint16_t m_lid;                    //!< its (base) LID
+    uint8_t m_lmc;                     //!< LID mask control
     uint32_t m_psn;                    //!< next PSN
     std::vector<Message> m_messages;   //!< received
-    std::vector<uint64_t> m_partial;   //!< bytes of the message in progress, by SLID x VL
+    std::vector<uint64_t> m_partial;   //!< bytes of the message in progress, by SLID x DLID x VL
     uint64_t m_bytesReceived;          //!< payload received
     uint64_t m_misdelivered;           //!< wrong DLID
     TracedCallback<uint16_t, uint64_t> m_messageTrace; //!< (SLID, bytes) of each message
