@@ -8,9 +8,13 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/interconnect-config-error.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/ipv4.h"
+#include "ns3/iwarp-ddp-header.h"
+#include "ns3/iwarp-mpa.h"
+#include "ns3/iwarp-read-request-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pcap-file-wrapper.h"
@@ -35,13 +39,65 @@ NS_LOG_COMPONENT_DEFINE("RoceHelper");
 
 RoceHelper::RoceHelper()
     : m_qpMtu(0),
-      m_finalized(false)
+      m_finalized(false),
+      m_transport(ROCE)
 {
     m_deviceFactory.SetTypeId("ns3::PfcNetDevice");
     m_channelFactory.SetTypeId("ns3::PfcChannel");
     m_switchFactory.SetTypeId("ns3::RoceSwitch");
     m_mmuFactory.SetTypeId("ns3::RoceSwitchMmu");
     m_nicFactory.SetTypeId("ns3::RdmaNic");
+}
+
+void
+RoceHelper::SetTransport(Transport transport)
+{
+    NS_ABORT_MSG_IF(m_finalized, "RoceHelper::SetTransport after Finalize");
+    m_transport = transport;
+}
+
+RoceHelper::Transport
+RoceHelper::GetTransport() const
+{
+    return m_transport;
+}
+
+RoceHelper::Transport
+RoceHelper::ParseTransport(const std::string& parameter, const std::string& name)
+{
+    if (name == "roce")
+    {
+        return ROCE;
+    }
+    if (name == "iwarp")
+    {
+        return IWARP;
+    }
+    InterconnectConfigError(parameter, name, "roce or iwarp");
+}
+
+void
+RoceHelper::SetIwarpAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_iwarp.SetSocketAttribute(name, value);
+}
+
+void
+RoceHelper::SetTcpAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_iwarp.SetTcpAttribute(name, value);
+}
+
+void
+RoceHelper::SetTcpCongestionControl(const std::string& typeName)
+{
+    m_tcpCc = typeName;
+}
+
+const IwarpHelper&
+RoceHelper::GetIwarpHelper() const
+{
+    return m_iwarp;
 }
 
 void
@@ -200,6 +256,7 @@ RoceHelper::Finalize(bool internetStack, bool shortestPathRoutes)
     NS_ABORT_MSG_IF(m_finalized, "RoceHelper::Finalize called twice");
     m_finalized = true;
     NS_ABORT_MSG_IF(m_hostNode.empty(), "RoceHelper: no hosts");
+    internetStack = internetStack || m_transport == IWARP;
     for (uint32_t h = 0; h < m_hostNode.size(); ++h)
     {
         NS_ABORT_MSG_IF(m_adj[m_hostNode[h]].empty(), "RoceHelper: host " << h << " has no link");
@@ -241,6 +298,10 @@ RoceHelper::Finalize(bool internetStack, bool shortestPathRoutes)
     {
         sw->Initialize();
     }
+    for (uint32_t h = 0; internetStack && !m_tcpCc.empty() && h < m_hostNode.size(); ++h)
+    {
+        IwarpHelper::SetCongestionControl(m_nodes[m_hostNode[h]], m_tcpCc);
+    }
     ObjectFactory qpFactory("ns3::RdmaQueuePair");
     for (const auto& attr : m_qpAttributes)
     {
@@ -271,9 +332,35 @@ RoceHelper::Finalize(bool internetStack, bool shortestPathRoutes)
     }
 }
 
+Ptr<IwarpSocket>
+RoceHelper::GetIwarpSocket(uint32_t src, uint32_t dst, uint8_t priority)
+{
+    NS_ABORT_MSG_UNLESS(m_finalized, "RoceHelper: Finalize before posting");
+    NS_ABORT_MSG_UNLESS(m_transport == IWARP, "RoceHelper::GetIwarpSocket: the transport is RoCE");
+    NS_ABORT_MSG_IF(src >= m_nics.size() || dst >= m_nics.size() || src == dst,
+                    "RoceHelper: bad host pair " << src << " -> " << dst);
+    NS_ABORT_MSG_IF(priority >= PfcNetDevice::N_PRIORITIES,
+                    "RoceHelper: priority " << +priority << " (0..7)");
+    const auto key = std::make_tuple(src, dst, priority);
+    auto it = m_iwarpBy.find(key);
+    if (it != m_iwarpBy.end())
+    {
+        return it->second;
+    }
+    // DSCP 8 x priority: the ports map DSCP / 8 back to the priority.
+    m_iwarp.SetSocketAttribute("Tos", UintegerValue(static_cast<uint8_t>(priority * 8) << 2));
+    Ptr<IwarpSocket> s =
+        m_iwarp.Connect(m_nodes[m_hostNode[src]], m_nodes[m_hostNode[dst]], m_addresses[dst]);
+    m_iwarpBy[key] = s;
+    m_iwarpSockets.push_back(s);
+    return s;
+}
+
 Ptr<RdmaQueuePair>
 RoceHelper::GetQueuePair(uint32_t src, uint32_t dst, uint8_t priority)
 {
+    NS_ABORT_MSG_IF(m_transport == IWARP,
+                    "RoceHelper::GetQueuePair: the transport is iWARP (GetIwarpSocket)");
     NS_ABORT_MSG_UNLESS(m_finalized, "RoceHelper: Finalize before posting");
     NS_ABORT_MSG_IF(src >= m_nics.size() || dst >= m_nics.size() || src == dst,
                     "RoceHelper: bad host pair " << src << " -> " << dst);
@@ -298,7 +385,8 @@ RoceHelper::Post(uint32_t src,
                  uint8_t priority,
                  RdmaQueuePair::CompletionCallback done)
 {
-    Ptr<RdmaQueuePair> qp = GetQueuePair(src, dst, priority);
+    Ptr<RdmaQueuePair> qp = m_transport == ROCE ? GetQueuePair(src, dst, priority) : nullptr;
+    Ptr<IwarpSocket> iwarp = m_transport == IWARP ? GetIwarpSocket(src, dst, priority) : nullptr;
     const uint64_t id = m_flows.size();
     m_flows.push_back(FlowRecord{id,
                                  src,
@@ -316,8 +404,15 @@ RoceHelper::Post(uint32_t src,
             done(c);
         }
     };
-    Simulator::Schedule(at - Simulator::Now(), [qp, verb, bytes, onDone]() {
-        qp->Post(verb, bytes, RdmaQueuePair::CompletionCallback(onDone));
+    Simulator::Schedule(at - Simulator::Now(), [qp, iwarp, verb, bytes, onDone]() {
+        if (qp)
+        {
+            qp->Post(verb, bytes, RdmaQueuePair::CompletionCallback(onDone));
+        }
+        else
+        {
+            iwarp->Post(verb, bytes, RdmaQueuePair::CompletionCallback(onDone));
+        }
     });
     return id;
 }
@@ -396,6 +491,10 @@ Time
 RoceHelper::IdealFct(uint32_t src, uint32_t dst, RdmaVerb verb, uint64_t bytes) const
 {
     NS_ABORT_MSG_UNLESS(m_finalized, "RoceHelper::IdealFct before Finalize");
+    if (m_transport == IWARP)
+    {
+        return IdealIwarpFct(src, dst, verb, bytes);
+    }
     const uint32_t mtu = m_qpMtu;
     const uint32_t eth = PfcNetDevice::ETHERNET_HEADER;
     const uint32_t base = RdmaNic::ROCE_HEADERS + eth;
@@ -422,6 +521,33 @@ RoceHelper::IdealFct(uint32_t src, uint32_t dst, RdmaVerb verb, uint64_t bytes) 
         frames.push_back(base + payload(k) + (reth ? 16 : 0));
     }
     return StoreAndForward(frames, forward) + StoreAndForward({base + 4}, backward); // ACK: AETH
+}
+
+Time
+RoceHelper::IdealIwarpFct(uint32_t src, uint32_t dst, RdmaVerb verb, uint64_t bytes) const
+{
+    // One FPDU per TCP segment (markers off); IPv4 (20) and TCP with timestamps (32) around it.
+    const uint32_t base = PfcNetDevice::ETHERNET_HEADER + 20 + 32;
+    const uint32_t emss = m_iwarp.GetSegmentSize();
+    const uint32_t header =
+        verb == RdmaVerb::SEND ? IwarpDdpHeader::UNTAGGED_SIZE : IwarpDdpHeader::TAGGED_SIZE;
+    const uint32_t data = IwarpMpa::Mulpdu(emss, false) - header;
+    std::vector<uint32_t> frames;
+    for (uint64_t sent = 0; sent < bytes; sent += data)
+    {
+        const uint32_t ulpdu =
+            header + static_cast<uint32_t>(std::min<uint64_t>(data, bytes - sent));
+        frames.push_back(base + IwarpMpa::OVERHEAD + ulpdu + IwarpMpa::PadLength(ulpdu));
+    }
+    const std::vector<Ptr<PfcNetDevice>> forward = PathDevices(src, dst);
+    const std::vector<Ptr<PfcNetDevice>> backward = PathDevices(dst, src);
+    if (verb == RdmaVerb::READ)
+    {
+        const uint32_t request = IwarpDdpHeader::UNTAGGED_SIZE + IwarpReadRequestHeader::SIZE;
+        return StoreAndForward({base + IwarpMpa::OVERHEAD + request}, forward) +
+               StoreAndForward(frames, backward);
+    }
+    return StoreAndForward(frames, forward) + StoreAndForward({base}, backward); // TCP ACK
 }
 
 void
@@ -531,6 +657,19 @@ RoceHelper::CollectStatistics() const
             st.timeouts += qp->GetTimeouts();
             st.naks += qp->GetNaksReceived();
             st.bytesDelivered += qp->GetBytesDelivered();
+        }
+    }
+    for (const auto& s : m_iwarpSockets)
+    {
+        st.dataFrames += s->GetFpdusSent();
+    }
+    for (const auto& listener : m_iwarp.GetListeners())
+    {
+        for (const auto& s : listener->GetSockets())
+        {
+            // Responders: WRITE and SEND bytes placed; READ bytes are counted at completion.
+            st.dataFrames += s->GetFpdusSent();
+            st.bytesDelivered += s->GetBytesPlaced();
         }
     }
     for (const auto& f : m_flows)

@@ -8,6 +8,7 @@
 #define ROCE_HELPER_H
 
 #include "ns3/ipv4-address.h"
+#include "ns3/iwarp-helper.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
 #include "ns3/pfc-net-device.h"
@@ -109,6 +110,35 @@ class RoceHelper
     /// @param name RdmaQueuePair attribute for every queue pair @param value value
     void SetQueuePairAttribute(const std::string& name, const AttributeValue& value);
 
+    /// How Post() carries messages.
+    enum Transport
+    {
+        ROCE, //!< RoCEv2 queue pairs on the RdmaNics (default)
+        IWARP //!< iWARP connections (IwarpSocket) over ns-3 TCP on the same ports
+    };
+
+    /**
+     * Choose the transport of Post(); before Finalize. IWARP installs the Internet stack.
+     * @param transport the transport
+     */
+    void SetTransport(Transport transport);
+    /// @return the transport
+    Transport GetTransport() const;
+    /**
+     * @param name "roce" or "iwarp"
+     * @return the transport; anything else is a configuration error naming `parameter`
+     * @param parameter the name of the setting, for the error
+     */
+    static Transport ParseTransport(const std::string& parameter, const std::string& name);
+    /// @param name IwarpSocket attribute for every iWARP connection @param value value
+    void SetIwarpAttribute(const std::string& name, const AttributeValue& value);
+    /// @param name TcpSocket attribute for every iWARP connection @param value value
+    void SetTcpAttribute(const std::string& name, const AttributeValue& value);
+    /// @param typeName the hosts' TCP congestion control (a TcpCongestionOps TypeId name)
+    void SetTcpCongestionControl(const std::string& typeName);
+    /// @return the iWARP connections' helper (listeners, per-connection counters)
+    const IwarpHelper& GetIwarpHelper() const;
+
     /// @return a new host (its index is the order of creation)
     Ptr<Node> AddHost();
     /// @return a new switch
@@ -162,6 +192,16 @@ class RoceHelper
                   Time at,
                   uint8_t priority,
                   RdmaQueuePair::CompletionCallback done = RdmaQueuePair::CompletionCallback());
+
+    /**
+     * The iWARP connection from src to dst on a priority (created on first use; its packets
+     * carry DSCP 8 x priority). Transport IWARP only.
+     * @param src source host index
+     * @param dst destination host index
+     * @param priority the priority
+     * @return the initiator's end, on src
+     */
+    Ptr<IwarpSocket> GetIwarpSocket(uint32_t src, uint32_t dst, uint8_t priority);
 
     /**
      * The connected queue pair from src to dst on a priority (created on first use).
@@ -251,6 +291,8 @@ class RoceHelper
     uint32_t IndexOf(Ptr<Node> node) const;
     /// Hop-count distances from node `from` to all nodes.
     std::vector<uint32_t> Distances(uint32_t from) const;
+    /// IdealFct of the IWARP transport.
+    Time IdealIwarpFct(uint32_t src, uint32_t dst, RdmaVerb verb, uint64_t bytes) const;
     /// The devices along the first shortest path from host src to host dst.
     std::vector<Ptr<PfcNetDevice>> PathDevices(uint32_t src, uint32_t dst) const;
 
@@ -270,9 +312,14 @@ class RoceHelper
     std::vector<Ipv4Address> m_addresses;     //!< per host
     std::vector<Ptr<RoceSwitch>> m_switches;  //!< per switch
     std::map<std::tuple<uint32_t, uint32_t, uint8_t>, Ptr<RdmaQueuePair>> m_qps; //!< connections
-    std::vector<FlowRecord> m_flows; //!< posted messages
-    uint32_t m_qpMtu;                //!< path MTU of the queue pairs
-    bool m_finalized;                //!< Finalize() done
+    std::vector<FlowRecord> m_flows;              //!< posted messages
+    uint32_t m_qpMtu;                             //!< path MTU of the queue pairs
+    bool m_finalized;                             //!< Finalize() done
+    Transport m_transport;                        //!< what Post() uses
+    IwarpHelper m_iwarp;                          //!< iWARP connections
+    std::string m_tcpCc;                          //!< TCP congestion control ("" : ns-3's default)
+    std::vector<Ptr<IwarpSocket>> m_iwarpSockets; //!< initiators, in order of creation
+    std::map<std::tuple<uint32_t, uint32_t, uint8_t>, Ptr<IwarpSocket>> m_iwarpBy; //!< by pair
 };
 
 } // namespace ns3

@@ -11,6 +11,7 @@
 
 #include "ns3/abort.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace ns3
@@ -111,6 +112,41 @@ uint64_t
 IwarpMpa::GetTxOffset() const
 {
     return m_txOffset;
+}
+
+uint32_t
+IwarpMpa::FpduLength(uint32_t ulpduLength) const
+{
+    uint32_t left = 2 + ulpduLength + PadLength(ulpduLength) + 4;
+    uint64_t position = m_txOffset;
+    while (left > 0)
+    {
+        if (m_markers && position % MARKER_INTERVAL == 0)
+        {
+            position += 4;
+        }
+        const uint32_t chunk = static_cast<uint32_t>(
+            std::min<uint64_t>(left, MARKER_INTERVAL - position % MARKER_INTERVAL));
+        position += chunk;
+        left -= chunk;
+    }
+    return static_cast<uint32_t>(position - m_txOffset);
+}
+
+uint32_t
+IwarpMpa::MaxUlpdu(uint32_t budget) const
+{
+    if (budget <= OVERHEAD)
+    {
+        return 0;
+    }
+    // Each marker or pad byte the guess brings costs at most a few steps down.
+    uint32_t length = std::min<uint32_t>(budget - OVERHEAD, 0xFFFF);
+    while (length > 0 && FpduLength(length) > budget)
+    {
+        --length;
+    }
+    return length;
 }
 
 void

@@ -112,6 +112,18 @@ class IwarpMpa
     /// @return stream octets framed (sent) so far
     uint64_t GetTxOffset() const;
 
+    /**
+     * @param ulpduLength a ULPDU's bytes
+     * @return the bytes its FPDU takes when framed next, the markers it will contain included
+     */
+    uint32_t FpduLength(uint32_t ulpduLength) const;
+
+    /**
+     * @param budget stream octets available from the next FPDU's first byte
+     * @return the largest ULPDU whose FPDU, framed next, fits in them (0 if none does)
+     */
+    uint32_t MaxUlpdu(uint32_t budget) const;
+
   private:
     /// Append a byte at the sender's stream position, inserting a marker if one is due.
     void Put(std::vector<uint8_t>& out, uint8_t byte, uint64_t header);
