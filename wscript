@@ -154,6 +154,7 @@ TESTS = [
 EXAMPLES = [
     'cc-dumbbell',
     'custom-congestion-control',
+    'iwarp-vs-roce',
     'fabric-explorer',
     'ib-credit-link',
     'interconnect-run',

@@ -156,7 +156,8 @@ IwarpSocket::IwarpSocket()
       m_fpdusReceived(0),
       m_bytesPlaced(0),
       m_placementErrors(0),
-      m_inTrySend(false)
+      m_inTrySend(false),
+      m_waitingForTcp(false)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -165,6 +166,7 @@ void
 IwarpSocket::DoDispose()
 {
     NS_LOG_FUNCTION(this);
+    m_resumeEvent.Cancel();
     if (m_socket)
     {
         // The socket lives on in TCP; it must not call back into a disposed object.
@@ -316,6 +318,12 @@ void
 IwarpSocket::NextTxSequence(SequenceNumber32 /* oldValue */, SequenceNumber32 newValue)
 {
     m_nextTx = newValue;
+    if (m_waitingForTcp && m_txBase + static_cast<uint32_t>(m_written) == newValue)
+    {
+        // TCP sent the short segment; frame more once it is done sending.
+        m_waitingForTcp = false;
+        m_resumeEvent = Simulator::ScheduleNow(&IwarpSocket::TrySend, this);
+    }
 }
 
 uint64_t
@@ -583,13 +591,27 @@ IwarpSocket::TrySend()
         uint32_t maxUlpdu = std::min(mulpdu, m_txMpa->MaxUlpdu(m_emss - used));
         if (maxUlpdu < need)
         {
-            maxUlpdu = std::min(mulpdu, m_txMpa->MaxUlpdu(m_emss));
+            // Too little room before TCP's next cut (with markers, a MULPDU-sized FPDU can end
+            // 4 bytes short of a segment): wait until TCP has sent that short segment.
+            m_waitingForTcp = true;
+            break;
         }
         NS_ABORT_MSG_IF(maxUlpdu < need,
                         "IwarpSocket: MULPDU " << mulpdu << " cannot hold a " << need
                                                << "-byte segment");
-        const uint32_t payload = static_cast<uint32_t>(
+        uint32_t payload = static_cast<uint32_t>(
             std::min<uint64_t>(remaining, maxUlpdu - header - m.control.size()));
+        if (m_txMarkers && payload > 4 && payload < remaining &&
+            (m_txMpa->GetTxOffset() +
+             m_txMpa->FpduLength(header + static_cast<uint32_t>(m.control.size()) + payload)) %
+                    IwarpMpa::MARKER_INTERVAL ==
+                0)
+        {
+            // Do not end a segment where a marker falls: RFC 5044 puts that marker at the start
+            // of the next FPDU, Wireshark's dissector expects it at the end of this segment.
+            // Four bytes less here and the marker lands inside the next FPDU, clear to both.
+            payload -= 4;
+        }
         const uint32_t ulpduLength = header + static_cast<uint32_t>(m.control.size()) + payload;
         const uint32_t fpduLength = m_txMpa->FpduLength(ulpduLength);
         if (m_socket->GetTxAvailable() < fpduLength)

@@ -12,6 +12,7 @@
 #include "rdma-queue-pair.h"
 
 #include "ns3/address.h"
+#include "ns3/event-id.h"
 #include "ns3/object.h"
 #include "ns3/sequence-number.h"
 #include "ns3/socket.h"
@@ -270,6 +271,8 @@ class IwarpSocket : public Object
     uint64_t m_bytesPlaced;        //!< payload bytes placed
     uint64_t m_placementErrors;    //!< wrong bytes placed
     bool m_inTrySend;              //!< re-entrance guard
+    bool m_waitingForTcp;          //!< TrySend waits for TCP to send a short segment
+    EventId m_resumeEvent;         //!< TrySend once it has
 
     TracedCallback<const RdmaCompletion&> m_completionTrace;   //!< a work request completed
     TracedCallback<const std::string&, bool> m_terminateTrace; //!< the connection ended in error

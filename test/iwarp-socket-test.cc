@@ -136,13 +136,21 @@ TEST_F(IwarpSocketTest, WriteGoodputMatchesTheFramingArithmetic)
     EXPECT_EQ(a->GetUnalignedFpdus(), 0u);
 }
 
-TEST_F(IwarpSocketTest, EveryFpduEndsWhereTcpEndsASegment)
+class IwarpAlignmentTest : public IwarpSocketTest, public ::testing::WithParamInterface<bool>
 {
-    // Look at every data segment a sends: one whole FPDU each (markers off), except the start-up
-    // frame.
+};
+
+TEST_P(IwarpAlignmentTest, EveryFpduEndsWhereTcpEndsASegment)
+{
+    // Look at every data segment a sends: whole FPDUs only (after the start-up frame), with the
+    // markers, when on, where RFC 5044 puts them: every 512 octets from the first FPDU.
+    const bool markers = GetParam();
+    m_iwarp.SetSocketAttribute("Markers", BooleanValue(markers));
     Ptr<IwarpSocket> a = Connect();
     std::vector<uint32_t> mismatched;
     uint32_t segments = 0;
+    bool haveFirst = false;
+    SequenceNumber32 first; // TCP sequence of the first FPDU
     auto onTx = [&](Ptr<const Packet> frame) {
         Ptr<Packet> p = frame->Copy();
         EthernetHeader eth;
@@ -166,13 +174,36 @@ TEST_F(IwarpSocketTest, EveryFpduEndsWhereTcpEndsASegment)
         {
             return;
         }
+        if (!haveFirst)
+        {
+            haveFirst = true;
+            first = tcp.GetSequenceNumber();
+        }
         ++segments;
         // Walk the FPDUs of the segment; they must end exactly at its end.
+        uint64_t position = tcp.GetSequenceNumber() - first; // stream offset from the 1st FPDU
         uint32_t at = 0;
         while (at + 2 <= payload)
         {
+            if (markers && position % 512 == 0)
+            {
+                at += 4; // a marker before the ULPDU_LENGTH field
+                position += 4;
+            }
             const uint32_t length = (uint32_t(b[at]) << 8) | b[at + 1];
-            at += 2 + length + IwarpMpa::PadLength(length) + 4;
+            uint32_t left = 2 + length + IwarpMpa::PadLength(length) + 4;
+            while (left > 0)
+            {
+                if (markers && position % 512 == 0)
+                {
+                    at += 4;
+                    position += 4;
+                }
+                const uint32_t chunk = std::min<uint32_t>(left, 512 - position % 512);
+                at += chunk;
+                position += chunk;
+                left -= chunk;
+            }
         }
         if (at != payload)
         {
@@ -197,8 +228,17 @@ TEST_F(IwarpSocketTest, EveryFpduEndsWhereTcpEndsASegment)
     EXPECT_GE(segments, (1000000u + 333 + 70000 + 1 + 4097 + 250000) / 1428);
     EXPECT_TRUE(mismatched.empty()) << mismatched.size() << " segments cut an FPDU";
     EXPECT_EQ(a->GetUnalignedFpdus(), 0u);
+    EXPECT_EQ(a->GetTxMarkers(), markers);
     EXPECT_EQ(Responder()->GetPlacementErrors(), 0u);
+    EXPECT_EQ(Responder()->GetBytesPlaced(), 1000000u + 333 + 70000 + 1 + 4097 + 250000);
 }
+
+INSTANTIATE_TEST_SUITE_P(Iwarp,
+                         IwarpAlignmentTest,
+                         ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                             return info.param ? "Markers" : "NoMarkers";
+                         });
 
 TEST_F(IwarpSocketTest, ReadSendAndWriteCompleteInPostingOrderWithTheirBytesPlaced)
 {
