@@ -13,7 +13,7 @@
 // Outputs in DIR (default results/<name>):
 //   config.json       the resolved scenario (every key); `interconnect-run DIR/config.json`
 //                     reproduces the run byte for byte
-//   flows.csv         one row per message (FCT, ideal FCT, slowdown, priority, transport)
+//   flows.csv         one row per message (FCT, ideal FCT, slowdown, priority)
 //   collectives.csv   one row per collective phase (time against its lower bound)
 //   queue.csv         switch egress queue lengths every output.queueInterval
 //   pfc.csv           every PFC frame sent (time, node, port, priority, quanta)
@@ -246,6 +246,19 @@ main(int argc, char* argv[])
                                                    : std::max<uint32_t>(1500, mtu + 100);
     roce.SetDeviceAttribute("Mtu", UintegerValue(linkMtu));
     roce.SetQueuePairAttribute("Mtu", UintegerValue(mtu));
+    if (s.String("link.technology") == "iwarp")
+    {
+        // The same fabric and messages over iWARP: RDMAP/DDP/MPA on ns-3 TCP.
+        roce.SetTransport(RoceHelper::IWARP);
+        roce.SetTcpCongestionControl(ResolveTcpCongestionControl("tcp.cc", s.String("tcp.cc")));
+        roce.SetTcpAttribute("SegmentSize", UintegerValue(s.Int("tcp.segmentSize")));
+        roce.SetTcpAttribute("SndBufSize", UintegerValue(s.Bytes("tcp.sendBuffer")));
+        roce.SetTcpAttribute("RcvBufSize", UintegerValue(s.Bytes("tcp.receiveBuffer")));
+        roce.SetTcpAttribute("MinRto", TimeValue(s.Duration("tcp.minRto")));
+        roce.SetIwarpAttribute("Markers", BooleanValue(s.Bool("tcp.markers")));
+        roce.SetIwarpAttribute("Crc", BooleanValue(s.Bool("tcp.crc")));
+        roce.SetDefaultPriority(static_cast<uint8_t>(s.Int("tcp.priority")));
+    }
     roce.SetQueuePairAttribute("AckInterval", UintegerValue(s.Int("nic.ackInterval")));
     roce.SetQueuePairAttribute("RetransmitTimeout", TimeValue(s.Duration("nic.retransmitTimeout")));
     roce.SetQueuePairAttribute("OutOfOrderReceive", BooleanValue(s.Bool("nic.outOfOrderReceive")));
@@ -372,7 +385,12 @@ main(int argc, char* argv[])
             traffic.SetWindow(start, s.Duration(w + "stop"));
             for (const auto& f : traffic.Generate(hosts, stream))
             {
-                roce.Post(f.src, f.dst, RdmaVerb::WRITE, f.bytes, f.start, 3);
+                roce.Post(f.src,
+                          f.dst,
+                          RdmaVerb::WRITE,
+                          f.bytes,
+                          f.start,
+                          roce.GetDefaultPriority());
             }
         }
         else if (kind == "incast")
@@ -394,7 +412,7 @@ main(int argc, char* argv[])
                               RdmaVerb::WRITE,
                               s.Bytes(w + "size"),
                               start + s.Duration(w + "period") * r,
-                              3);
+                              roce.GetDefaultPriority());
                 }
             }
         }
@@ -417,7 +435,12 @@ main(int argc, char* argv[])
             }
             for (uint32_t k = 0; k < hosts; ++k)
             {
-                roce.Post(k, perm[k], RdmaVerb::WRITE, s.Bytes(w + "size"), start, 3);
+                roce.Post(k,
+                          perm[k],
+                          RdmaVerb::WRITE,
+                          s.Bytes(w + "size"),
+                          start,
+                          roce.GetDefaultPriority());
             }
         }
         else if (kind == "all-to-all")

@@ -107,7 +107,7 @@ CollectiveHelper::RunMatrix(const std::string& kind,
                 RdmaVerb::WRITE,
                 bytes[i][j],
                 start,
-                3,
+                m_roce.GetDefaultPriority(),
                 RdmaQueuePair::CompletionCallback([outstanding, finish](const RdmaCompletion&) {
                     if (--*outstanding == 0)
                     {
@@ -348,7 +348,7 @@ CollectiveHelper::RunGpuMatrix(const std::vector<uint32_t>& gpus,
                     RdmaVerb::WRITE,
                     bytes[i][j],
                     start,
-                    3,
+                    m_roce.GetDefaultPriority(),
                     RdmaQueuePair::CompletionCallback([one](const RdmaCompletion&) { one(); }));
             }
         }

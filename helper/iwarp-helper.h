@@ -61,6 +61,11 @@ class IwarpHelper
      */
     static void SetCongestionControl(Ptr<Node> node, const std::string& typeName);
 
+    /// @param typeName a TypeId name @return whether it names a TcpCongestionOps
+    static bool IsCongestionControl(const std::string& typeName);
+    /// @return the TcpCongestionOps TypeId names this ns-3 has, comma-separated
+    static std::string CongestionControlNames();
+
     /**
      * Start an iWARP connection (TCP, then MPA) from one node to another; work may be posted on
      * the returned initiator at once and goes out when the connection is up.

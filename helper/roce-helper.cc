@@ -40,7 +40,8 @@ NS_LOG_COMPONENT_DEFINE("RoceHelper");
 RoceHelper::RoceHelper()
     : m_qpMtu(0),
       m_finalized(false),
-      m_transport(ROCE)
+      m_transport(ROCE),
+      m_defaultPriority(PfcNetDevice::N_PRIORITIES)
 {
     m_deviceFactory.SetTypeId("ns3::PfcNetDevice");
     m_channelFactory.SetTypeId("ns3::PfcChannel");
@@ -60,6 +61,27 @@ RoceHelper::Transport
 RoceHelper::GetTransport() const
 {
     return m_transport;
+}
+
+void
+RoceHelper::SetDefaultPriority(uint8_t priority)
+{
+    if (priority >= PfcNetDevice::N_PRIORITIES)
+    {
+        InterconnectConfigError("priority", std::to_string(priority), "0..7");
+    }
+    m_defaultPriority = priority;
+}
+
+uint8_t
+RoceHelper::GetDefaultPriority() const
+{
+    if (m_defaultPriority < PfcNetDevice::N_PRIORITIES)
+    {
+        return static_cast<uint8_t>(m_defaultPriority);
+    }
+    // RoCEv2 on the usual lossless class; TCP on a lossy one.
+    return m_transport == ROCE ? 3 : 0;
 }
 
 RoceHelper::Transport
@@ -805,6 +827,25 @@ uint64_t
 RoceHelper::WireBytes(RdmaVerb verb, uint64_t bytes) const
 {
     NS_ABORT_MSG_UNLESS(m_finalized, "RoceHelper::WireBytes before Finalize");
+    if (m_transport == IWARP)
+    {
+        // One FPDU a segment: MPA (6) and DDP around the data, TCP (32) and IPv4 (20) around it.
+        const uint32_t header =
+            verb == RdmaVerb::SEND ? IwarpDdpHeader::UNTAGGED_SIZE : IwarpDdpHeader::TAGGED_SIZE;
+        const uint32_t data = IwarpMpa::Mulpdu(m_iwarp.GetSegmentSize(), false) - header;
+        const uint32_t base = PfcNetDevice::ETHERNET_HEADER + 52 + IwarpMpa::OVERHEAD + header;
+        uint64_t wire = 0;
+        for (uint64_t sent = 0; sent < bytes || sent == 0; sent += data)
+        {
+            const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(data, bytes - sent));
+            wire += PfcNetDevice::WireBytes(base + n + IwarpMpa::PadLength(header + n));
+            if (bytes == 0)
+            {
+                break;
+            }
+        }
+        return wire;
+    }
     const uint32_t base = RdmaNic::ROCE_HEADERS + PfcNetDevice::ETHERNET_HEADER;
     const uint64_t full = bytes / m_qpMtu;
     const uint32_t rest = static_cast<uint32_t>(bytes % m_qpMtu);

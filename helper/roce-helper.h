@@ -124,6 +124,10 @@ class RoceHelper
     void SetTransport(Transport transport);
     /// @return the transport
     Transport GetTransport() const;
+    /// @param priority the priority workload helpers post on (0..7)
+    void SetDefaultPriority(uint8_t priority);
+    /// @return that priority: as set, else 3 for RoCE (lossless) and 0 for iWARP (lossy)
+    uint8_t GetDefaultPriority() const;
     /**
      * @param name "roce" or "iwarp"
      * @return the transport; anything else is a configuration error naming `parameter`
@@ -316,6 +320,7 @@ class RoceHelper
     uint32_t m_qpMtu;                             //!< path MTU of the queue pairs
     bool m_finalized;                             //!< Finalize() done
     Transport m_transport;                        //!< what Post() uses
+    uint32_t m_defaultPriority;                   //!< SetDefaultPriority (8: unset)
     IwarpHelper m_iwarp;                          //!< iWARP connections
     std::string m_tcpCc;                          //!< TCP congestion control ("" : ns-3's default)
     std::vector<Ptr<IwarpSocket>> m_iwarpSockets; //!< initiators, in order of creation

@@ -9,11 +9,13 @@
 #include "ns3/command-line-values.h"
 #include "ns3/interconnect-config-error.h"
 #include "ns3/intra-host-helper.h"
+#include "ns3/iwarp-helper.h"
 #include "ns3/rdma-congestion-control.h"
 
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <sstream>
 
 namespace ns3
@@ -299,6 +301,33 @@ FabricKeys(const std::string& kind)
     return keys;
 }
 
+} // namespace
+
+std::string
+ResolveTcpCongestionControl(const std::string& parameter, const std::string& name)
+{
+    static const std::map<std::string, std::string> shortNames = {{"newreno", "ns3::TcpNewReno"},
+                                                                  {"cubic", "ns3::TcpCubic"},
+                                                                  {"dctcp", "ns3::TcpDctcp"},
+                                                                  {"bic", "ns3::TcpBic"},
+                                                                  {"bbr", "ns3::TcpBbr"},
+                                                                  {"vegas", "ns3::TcpVegas"}};
+    auto it = shortNames.find(name);
+    const std::string typeName = it != shortNames.end() ? it->second : name;
+    if (!IwarpHelper::IsCongestionControl(typeName))
+    {
+        InterconnectConfigError(parameter,
+                                name,
+                                "newreno, cubic, dctcp, bic, bbr, vegas, or the TypeId name of an "
+                                "ns-3 TcpCongestionOps (" +
+                                    IwarpHelper::CongestionControlNames() + ")");
+    }
+    return typeName;
+}
+
+namespace
+{
+
 const std::vector<std::string> WORKLOADS =
     {"poisson", "incast", "permutation", "all-to-all", "ring-allreduce", "moe"};
 
@@ -458,6 +487,7 @@ Scenario::ParseOrExit(const std::string& text,
                                        Key{"link", Type::STRING, JsonValue::object(), 0, 0, {}},
                                        Key{"switch", Type::STRING, JsonValue::object(), 0, 0, {}},
                                        Key{"nic", Type::STRING, JsonValue::object(), 0, 0, {}},
+                                       Key{"tcp", Type::STRING, JsonValue::object(), 0, 0, {}},
                                        Key{"server", Type::STRING, JsonValue::object(), 0, 0, {}},
                                        Key{"workloads", Type::STRING, JsonValue::array(), 0, 0, {}},
                                        Key{"output", Type::STRING, JsonValue::object(), 0, 0, {}}};
@@ -497,7 +527,7 @@ Scenario::ParseOrExit(const std::string& text,
 
     out["link"] = CheckObject("link",
                               given.value("link", JsonValue::object()),
-                              {KChoice("technology", "roce", {"roce"}),
+                              {KChoice("technology", "roce", {"roce", "iwarp"}),
                                KInt("mtu", 1024, 256, 4096),
                                KInt("linkMtu", 0, 0, 9216)});
     const int64_t mtu = out["link"]["mtu"].get<int64_t>();
@@ -527,6 +557,33 @@ Scenario::ParseOrExit(const std::string& text,
                               KDuration("retransmitTimeout", "1ms"),
                               KBool("outOfOrderReceive", false)});
     RdmaCongestionControl::ResolveName("nic.cc", out["nic"]["cc"].get<std::string>());
+
+    // iWARP's TCP (link.technology "iwarp"; kept but unused with "roce", so that one value
+    // switches a scenario between the two).
+    out["tcp"] = CheckObject("tcp",
+                             given.value("tcp", JsonValue::object()),
+                             {KText("cc", "dctcp"),
+                              KInt("segmentSize", 1448, 128, 9000),
+                              KBytes("sendBuffer", "4MB", 1),
+                              KBytes("receiveBuffer", "4MB", 1),
+                              KDuration("minRto", "1ms"),
+                              KBool("markers", false),
+                              KBool("crc", true),
+                              KInt("priority", 0, 0, 7)});
+    ResolveTcpCongestionControl("tcp.cc", out["tcp"]["cc"].get<std::string>());
+    if (out["link"]["technology"].get<std::string>() == "iwarp")
+    {
+        const int64_t linkMtu = out["link"]["linkMtu"].get<int64_t>();
+        const int64_t segment = out["tcp"]["segmentSize"].get<int64_t>();
+        const int64_t device = linkMtu ? linkMtu : std::max<int64_t>(1500, mtu + 100);
+        if (segment + 52 > device)
+        {
+            InterconnectConfigError("tcp.segmentSize",
+                                    std::to_string(segment),
+                                    "at most the link MTU (" + std::to_string(device) +
+                                        ") less 52 bytes of IPv4 and TCP headers with timestamps");
+        }
+    }
 
     std::vector<std::string> presets = {"none"};
     for (const auto& p : IntraHostHelper::PresetNames())

@@ -19,6 +19,16 @@ namespace ns3
 
 /**
  * @ingroup interconnect
+ * The TcpCongestionOps TypeId name of a scenario's tcp.cc: a short name (newreno, cubic, dctcp,
+ * bic, bbr, vegas) or a TypeId name; anything else is a configuration error naming `parameter`.
+ * @param parameter the setting, for the error
+ * @param name its value
+ * @return the TypeId name
+ */
+std::string ResolveTcpCongestionControl(const std::string& parameter, const std::string& name);
+
+/**
+ * @ingroup interconnect
  * @brief A scenario file, checked against its schema and completed with every default.
  *
  * A scenario is a JSON object with the sections name, seed, run, stopTime, fabric, link,

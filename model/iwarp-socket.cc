@@ -496,7 +496,7 @@ IwarpSocket::Establish(bool txMarkers, bool crc)
         // The initiator speaks first: a zero-length RDMA Write lets the responder send.
         OutMessage rtr;
         rtr.opcode = IwarpDdpHeader::RDMA_WRITE;
-        rtr.to = m_writeTo;
+        rtr.to = 0; // ahead of any Write posted while connecting, whose offsets start at 0
         m_out.push_front(rtr);
     }
     m_establishedTrace();

@@ -477,3 +477,16 @@ TEST(IwarpHelperConfig, UnknownCongestionControlIsAConfigurationError)
         "TCP congestion control = ns3::TcpVegasX: accepted: an ns-3 TcpCongestionOps TypeId "
         "name: .*ns3::TcpNewReno");
 }
+
+TEST_F(IwarpSocketTest, WorkPostedBeforeTheConnectionIsUpGoesOutOnceItIs)
+{
+    Ptr<IwarpSocket> a = Connect();
+    Completions done;
+    a->Post(RdmaVerb::WRITE, 41227, done.Callback());
+    a->Post(RdmaVerb::READ, 1000, done.Callback());
+    Simulator::Stop(MilliSeconds(10));
+    Simulator::Run();
+    EXPECT_EQ(done.list.size(), 2u);
+    EXPECT_EQ(Responder()->GetBytesPlaced(), 41227u);
+    EXPECT_EQ(a->GetBytesPlaced(), 1000u);
+}

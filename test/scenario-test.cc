@@ -64,7 +64,13 @@ TEST(Scenario, AMistakeInEachSectionIsNamed)
     ExpectError(R"({"fabric": {"kind": "dragonfly"}})",
                 "error: fabric.kind = \"dragonfly\": accepted: one of spine-leaf, three-tier");
     ExpectError(R"({"link": {"technology": "infiniband"}})",
-                "error: link.technology = \"infiniband\": accepted: one of roce");
+                "error: link.technology = \"infiniband\": accepted: one of roce, iwarp");
+    ExpectError(R"({"tcp": {"cc": "reno"}})",
+                "error: tcp.cc = reno: accepted: newreno, cubic, dctcp, .*ns3::TcpNewReno");
+    ExpectError(R"({"link": {"technology": "iwarp"}, "tcp": {"segmentSize": 1460}})",
+                "error: tcp.segmentSize = 1460: accepted: at most the link MTU \\(1500\\) less 52");
+    ExpectError(R"({"tcp": {"priority": 8}})",
+                "error: tcp.priority = 8: accepted: an integer, 0..7");
     ExpectError(R"({"link": {"mtu": 1000}})", "error: link.mtu = 1000: accepted: 256, 512");
     ExpectError(R"({"switch": {"bufferSize": "-5"}})",
                 "error: switch.bufferSize = -5: accepted: a whole number of bytes");
@@ -81,6 +87,18 @@ TEST(Scenario, AMistakeInEachSectionIsNamed)
     ExpectError(R"({"output": {"queues": "some"}})",
                 "error: output.queues = \"some\": accepted: one of none, host-ports, all");
     ExpectError(R"({"fabric": )", "error: scenario = test.json: accepted: valid JSON");
+}
+
+TEST(Scenario, OneValueSwitchesRoceToIwarp)
+{
+    const Scenario s = Scenario::ParseOrExit(R"({"tcp": {"cc": "cubic"}})",
+                                             "test.json",
+                                             {"link.technology=iwarp"});
+    EXPECT_EQ(s.String("link.technology"), "iwarp");
+    EXPECT_EQ(s.Int("tcp.segmentSize"), 1448);
+    EXPECT_EQ(s.Int("tcp.priority"), 0);
+    EXPECT_EQ(ResolveTcpCongestionControl("tcp.cc", s.String("tcp.cc")), "ns3::TcpCubic");
+    EXPECT_EQ(ResolveTcpCongestionControl("tcp.cc", "ns3::TcpVegas"), "ns3::TcpVegas");
 }
 
 TEST(Scenario, GpuServersAndHierarchicalCollectives)
