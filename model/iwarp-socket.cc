@@ -366,7 +366,6 @@ IwarpSocket::DataReceived(Ptr<Socket> socket)
     NS_LOG_FUNCTION(this << socket);
     Ptr<Packet> packet;
     std::vector<uint8_t> bytes;
-    std::vector<std::vector<uint8_t>> ulpdus;
     while ((packet = socket->Recv()))
     {
         if (m_state == TERMINATED || packet->GetSize() == 0)
@@ -385,24 +384,33 @@ IwarpSocket::DataReceived(Ptr<Socket> socket)
         {
             continue;
         }
-        ulpdus.clear();
-        std::string error;
-        const bool ok = m_rxMpa->Receive(bytes, ulpdus, error);
-        for (const auto& ulpdu : ulpdus)
+        if (!Deframe(bytes))
         {
-            if (!ReceiveUlpdu(ulpdu))
-            {
-                return;
-            }
-        }
-        if (!ok)
-        {
-            const bool crc = error.find("CRC") != std::string::npos;
-            Fail(IwarpTerminateHeader::LLP, 0, crc ? 0x02 : 0x03, error);
             return;
         }
     }
     TrySend();
+}
+
+bool
+IwarpSocket::Deframe(const std::vector<uint8_t>& bytes)
+{
+    std::vector<std::vector<uint8_t>> ulpdus;
+    std::string error;
+    const bool ok = m_rxMpa->Receive(bytes, ulpdus, error);
+    for (const auto& ulpdu : ulpdus)
+    {
+        if (!ReceiveUlpdu(ulpdu))
+        {
+            return false;
+        }
+    }
+    if (!ok)
+    {
+        const bool crc = error.find("CRC") != std::string::npos;
+        Fail(IwarpTerminateHeader::LLP, 0, crc ? 0x02 : 0x03, error);
+    }
+    return ok;
 }
 
 void
@@ -465,20 +473,7 @@ IwarpSocket::ReceiveStartup()
     Establish(s.markers, crc);
     if (!rest.empty())
     {
-        std::vector<std::vector<uint8_t>> ulpdus;
-        const bool ok = m_rxMpa->Receive(rest, ulpdus, error);
-        for (const auto& ulpdu : ulpdus)
-        {
-            if (!ReceiveUlpdu(ulpdu))
-            {
-                return;
-            }
-        }
-        if (!ok)
-        {
-            const bool crcError = error.find("CRC") != std::string::npos;
-            Fail(IwarpTerminateHeader::LLP, 0, crcError ? 0x02 : 0x03, error);
-        }
+        Deframe(rest);
     }
 }
 

@@ -205,6 +205,8 @@ class IwarpSocket : public Object
     void Establish(bool txMarkers, bool crc);
     /// Frame and write FPDUs while TCP has room.
     void TrySend();
+    /// Deframe stream bytes and handle their ULPDUs; false once the connection is terminated.
+    bool Deframe(const std::vector<uint8_t>& bytes);
     /// Handle one ULPDU; false after a Terminate.
     bool ReceiveUlpdu(const std::vector<uint8_t>& ulpdu);
     /// Verify and count placed payload bytes.

@@ -290,9 +290,14 @@ TEST_F(IwarpSocketTest, ReadSendAndWriteCompleteInPostingOrderWithTheirBytesPlac
     EXPECT_EQ(a->GetOutstanding(), 0u);
 }
 
-TEST_F(IwarpSocketTest, WithRandomLossEveryMessageCompletesAndIsPlacedCorrectly)
+class IwarpLossTest : public IwarpSocketTest, public ::testing::WithParamInterface<bool>
 {
-    // 1% of the packets each host receives are lost, in both directions.
+};
+
+TEST_P(IwarpLossTest, WithRandomLossEveryMessageCompletesAndIsPlacedCorrectly)
+{
+    // 1% of the packets each host receives are lost, in both directions; markers on or off.
+    m_iwarp.SetSocketAttribute("Markers", BooleanValue(GetParam()));
     for (uint32_t h = 0; h < 2; ++h)
     {
         Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
@@ -338,6 +343,13 @@ TEST_F(IwarpSocketTest, WithRandomLossEveryMessageCompletesAndIsPlacedCorrectly)
     EXPECT_EQ(Responder()->GetBytesPlaced(), toB);
     EXPECT_EQ(Responder()->GetPlacementErrors(), 0u);
 }
+
+INSTANTIATE_TEST_SUITE_P(Iwarp,
+                         IwarpLossTest,
+                         ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                             return info.param ? "Markers" : "NoMarkers";
+                         });
 
 namespace
 {
