@@ -502,3 +502,53 @@ TEST_F(IwarpSocketTest, WorkPostedBeforeTheConnectionIsUpGoesOutOnceItIs)
     EXPECT_EQ(Responder()->GetBytesPlaced(), 41227u);
     EXPECT_EQ(a->GetBytesPlaced(), 1000u);
 }
+
+TEST(IwarpDctcp, EcnHoldsTheIncastQueueNearKWhereNewRenoFillsTheBuffer)
+{
+    // Four hosts write 1 MB each into a fifth through one switch (10 Gb/s): DCTCP reacts to
+    // the ECN marks from K = 20 KB and keeps the switch's buffer low; NewReno, blind to ECN,
+    // fills the 1 MB buffer until it drops. Both deliver everything.
+    uint64_t peak[2] = {0, 0};
+    uint64_t marks[2] = {0, 0};
+    uint64_t drops[2] = {0, 0};
+    const char* ccs[2] = {"ns3::TcpDctcp", "ns3::TcpNewReno"};
+    for (int run = 0; run < 2; ++run)
+    {
+        RoceHelper h;
+        h.SetTransport(RoceHelper::IWARP);
+        h.SetTcpCongestionControl(ccs[run]);
+        h.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
+        h.SetChannelAttribute("Delay", StringValue("1us"));
+        h.SetMmuAttribute("BufferSize", UintegerValue(1000000));
+        h.SetMmuAttribute("EcnKmin", UintegerValue(20000));
+        h.SetMmuAttribute("EcnKmax", UintegerValue(20000));
+        std::vector<Ptr<Node>> hosts;
+        for (int i = 0; i < 5; ++i)
+        {
+            hosts.push_back(h.AddHost());
+        }
+        Ptr<Node> sw = h.AddSwitch();
+        for (auto& host : hosts)
+        {
+            h.Link(host, sw);
+        }
+        h.Finalize();
+        for (uint32_t i = 0; i < 4; ++i)
+        {
+            h.Post(i, 4, RdmaVerb::WRITE, 1000000, MicroSeconds(50), h.GetDefaultPriority());
+        }
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        const RoceStatistics st = h.CollectStatistics();
+        EXPECT_EQ(st.messagesCompleted, 4u) << ccs[run];
+        EXPECT_EQ(st.bytesDelivered, 4000000u) << ccs[run];
+        peak[run] = st.peakBufferBytes;
+        marks[run] = st.ecnMarks;
+        drops[run] = st.dropsBuffer;
+        Simulator::Destroy();
+    }
+    EXPECT_GT(marks[0], 0u);
+    EXPECT_EQ(drops[0], 0u);
+    EXPECT_LT(peak[0], 100000u) << "DCTCP's peak queue";
+    EXPECT_GT(peak[1], 3 * peak[0]) << "NewReno's peak queue";
+}
