@@ -132,6 +132,7 @@ TESTS = [
     'test/hpcc-test.cc',
     'test/ib-headers-test.cc',
     'test/ib-net-device-test.cc',
+    'test/ib-rc-test.cc',
     'test/ib-subnet-test.cc',
     'test/intra-host-fabric-test.cc',
     'test/intra-host-helper-test.cc',

@@ -6,8 +6,12 @@
 
 #include "ib-host-adapter.h"
 
+#include "ib-aeth-header.h"
 #include "ib-bth-header.h"
 #include "ib-lrh-header.h"
+#include "ib-reth-header.h"
+#include "interconnect-config-error.h"
+#include "rdma-congestion-control.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -81,8 +85,12 @@ IbHostAdapter::IbHostAdapter()
       m_lmc(0),
       m_psn(0),
       m_bytesReceived(0),
-      m_misdelivered(0)
+      m_misdelivered(0),
+      m_acksSent(0),
+      m_unknownQp(0),
+      m_qpMtuSet(false)
 {
+    m_qpFactory.SetTypeId(RdmaQueuePair::GetTypeId());
     m_inPort.fill(0);
 }
 
@@ -92,6 +100,7 @@ IbHostAdapter::DoDispose()
     m_pumpEvent.Cancel();
     m_cctiEvent.Cancel();
     m_flows.clear();
+    m_qps.clear();
     if (m_device)
     {
         m_device->SetIbReceiveCallback(IbNetDevice::IbReceiveCallback());
@@ -201,7 +210,7 @@ IbHostAdapter::Pump()
         for (std::size_t n = 0; n < m_flows.size(); ++n)
         {
             Flow& f = m_flows[(m_nextFlow + n) % m_flows.size()];
-            if (f.pending.empty() || m_inPort[f.vl] >= 2)
+            if ((f.pending.empty() && f.active.empty()) || m_inPort[f.vl] >= 2)
             {
                 continue;
             }
@@ -210,9 +219,21 @@ IbHostAdapter::Pump()
                 earliest = std::min(earliest, f.nextSend);
                 continue;
             }
-            Ptr<Packet> p = f.pending.front();
-            f.pending.pop_front();
-            f.bytesSent += p->GetSize() - IbLrhHeader::SIZE - 12 - ICRC;
+            Ptr<Packet> p;
+            if (!f.pending.empty())
+            {
+                p = f.pending.front();
+                f.pending.pop_front();
+                f.bytesSent += p->GetSize() - IbLrhHeader::SIZE - 12 - ICRC;
+            }
+            else
+            {
+                p = NextQueuePairPacket(f, earliest);
+                if (!p)
+                {
+                    continue;
+                }
+            }
             if (m_cc && f.ccti > 0)
             {
                 // The next packet starts no sooner than this one's time plus CCT[ccti].
@@ -233,6 +254,237 @@ IbHostAdapter::Pump()
     {
         m_pumpEvent.Cancel();
         m_pumpEvent = Simulator::Schedule(earliest - now, &IbHostAdapter::Pump, this);
+    }
+}
+
+Ptr<Packet>
+IbHostAdapter::NextQueuePairPacket(Flow& flow, Time& earliest)
+{
+    const Time now = Simulator::Now();
+    for (std::size_t n = flow.active.size(); n > 0 && !flow.active.empty(); --n)
+    {
+        const uint32_t index = flow.active.front();
+        flow.active.pop_front();
+        Ptr<RdmaQueuePair> qp = m_qps[index];
+        if (!qp->HasPacketToSend())
+        {
+            m_qpActive[index] = false;
+            continue;
+        }
+        flow.active.push_back(index); // round robin among the flow's queue pairs
+        if (qp->GetNextSendTime() > now)
+        {
+            earliest = std::min(earliest, qp->GetNextSendTime());
+            continue;
+        }
+        RdmaTxDescriptor d;
+        if (!qp->NextPacket(d))
+        {
+            continue;
+        }
+        Ptr<Packet> p = Create<Packet>(d.payload + ICRC);
+        if (d.hasAeth)
+        {
+            IbAethHeader aeth;
+            aeth.SetAck(0x1F); // no end-to-end credits advertised
+            aeth.SetMsn(d.msn & 0xFFFFFF);
+            p->AddHeader(aeth);
+        }
+        if (d.hasReth)
+        {
+            IbRethHeader reth;
+            reth.SetVirtualAddress(d.va);
+            reth.SetRkey(qp->GetPeerQpn());
+            reth.SetDmaLength(d.dmaLength);
+            p->AddHeader(reth);
+        }
+        IbBthHeader bth;
+        bth.SetOpcode(d.opcode);
+        bth.SetDestQp(qp->GetPeerQpn());
+        bth.SetPsn(d.psn);
+        bth.SetAckRequest(d.ackRequest);
+        p->AddHeader(bth);
+        AddLrh(p, flow.dlid, flow.sl);
+        qp->OnSent(p->GetSize() + IbNetDevice::VCRC);
+        flow.bytesSent += d.payload;
+        return p;
+    }
+    return nullptr;
+}
+
+void
+IbHostAdapter::AddLrh(Ptr<Packet> packet, uint16_t dlid, uint8_t sl) const
+{
+    IbLrhHeader lrh;
+    lrh.SetVl(m_device->GetVlOfSl(sl));
+    lrh.SetSl(sl);
+    lrh.SetLnh(IbLrhHeader::IBA_LOCAL);
+    lrh.SetDlid(dlid);
+    lrh.SetSlid(m_lid);
+    lrh.SetPktLen(static_cast<uint16_t>((packet->GetSize() + IbLrhHeader::SIZE + 3) / 4));
+    packet->AddHeader(lrh);
+}
+
+void
+IbHostAdapter::SetQueuePairAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_qpFactory.Set(name, value);
+    m_qpMtuSet = m_qpMtuSet || name == "Mtu";
+}
+
+Ptr<RdmaQueuePair>
+IbHostAdapter::CreateQueuePair(uint16_t dlid, uint8_t sl)
+{
+    NS_ABORT_MSG_UNLESS(m_device, "IbHostAdapter::CreateQueuePair before Install");
+    NS_ABORT_MSG_IF(sl > 15, "IbHostAdapter::CreateQueuePair: SL " << +sl << " (0..15)");
+    Ptr<RdmaQueuePair> qp = m_qpFactory.Create<RdmaQueuePair>();
+    if (!m_qpMtuSet)
+    {
+        qp->SetMtu(m_device->GetMtu());
+    }
+    else if (qp->GetMtu() > m_device->GetMtu())
+    {
+        InterconnectConfigError("ns3::RdmaQueuePair::Mtu",
+                                std::to_string(qp->GetMtu()),
+                                "at most the port's IB MTU, ns3::IbNetDevice::Mtu = " +
+                                    std::to_string(m_device->GetMtu()));
+    }
+    const uint32_t index = static_cast<uint32_t>(m_qps.size());
+    // The engine names endpoints by IPv4 address; on IB they are LIDs.
+    qp->Setup(FIRST_QPN + index, Ipv4Address(m_lid), Ipv4Address(dlid), 0, sl,
+              m_device->GetDataRate());
+    qp->SetCongestionControl(CreateObject<RdmaCongestionControl>()); // IB CC paces the flow
+    qp->SetWakeCallback(MakeCallback(&IbHostAdapter::Activate, this).Bind(index));
+    GetFlow(dlid, sl);
+    uint32_t flow = 0;
+    while (m_flows[flow].dlid != dlid || m_flows[flow].sl != sl)
+    {
+        ++flow;
+    }
+    m_qps.push_back(qp);
+    m_qpFlow.push_back(flow);
+    m_qpActive.push_back(false);
+    return qp;
+}
+
+std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>
+IbHostAdapter::ConnectPair(Ptr<IbHostAdapter> a, Ptr<IbHostAdapter> b, uint8_t sl, uint32_t path)
+{
+    NS_ABORT_MSG_IF(path >= (1u << a->GetLmc()) || path >= (1u << b->GetLmc()),
+                    "IbHostAdapter::ConnectPair: path " << path << " beyond the LMC");
+    Ptr<RdmaQueuePair> qa = a->CreateQueuePair(static_cast<uint16_t>(b->GetLid() + path), sl);
+    Ptr<RdmaQueuePair> qb = b->CreateQueuePair(static_cast<uint16_t>(a->GetLid() + path), sl);
+    qa->Connect(qb->GetQpn(), qb->GetInitialPsn());
+    qb->Connect(qa->GetQpn(), qa->GetInitialPsn());
+    return {qa, qb};
+}
+
+Ptr<RdmaQueuePair>
+IbHostAdapter::GetQueuePair(uint32_t qpn) const
+{
+    return qpn >= FIRST_QPN && qpn - FIRST_QPN < m_qps.size() ? m_qps[qpn - FIRST_QPN] : nullptr;
+}
+
+uint32_t
+IbHostAdapter::GetNQueuePairs() const
+{
+    return static_cast<uint32_t>(m_qps.size());
+}
+
+uint64_t
+IbHostAdapter::GetAcksSent() const
+{
+    return m_acksSent;
+}
+
+uint64_t
+IbHostAdapter::GetUnknownQpPackets() const
+{
+    return m_unknownQp;
+}
+
+void
+IbHostAdapter::Activate(uint32_t index)
+{
+    if (!m_qpActive[index])
+    {
+        m_qpActive[index] = true;
+        m_flows[m_qpFlow[index]].active.push_back(index);
+    }
+    Pump();
+}
+
+void
+IbHostAdapter::ReceiveForQueuePair(const IbLrhHeader& lrh,
+                                   const IbBthHeader& bth,
+                                   Ptr<Packet> packet)
+{
+    Ptr<RdmaQueuePair> qp = GetQueuePair(bth.GetDestQp());
+    if (!qp)
+    {
+        ++m_unknownQp;
+        return;
+    }
+    const uint32_t index = bth.GetDestQp() - FIRST_QPN;
+    const uint8_t opcode = bth.GetOpcode();
+    if (opcode == IbBthHeader::RC_ACKNOWLEDGE)
+    {
+        IbAethHeader aeth;
+        packet->RemoveHeader(aeth);
+        qp->ReceiveAck(bth.GetPsn(), aeth.IsNak());
+        Activate(index);
+        return;
+    }
+    if (IbBthHeader::IsReadResponse(opcode))
+    {
+        if (IbBthHeader::HasAeth(opcode))
+        {
+            IbAethHeader aeth;
+            packet->RemoveHeader(aeth);
+        }
+        qp->ReceiveReadResponse(bth.GetPsn(), packet->GetSize() - ICRC);
+        Activate(index);
+        return;
+    }
+    uint32_t dmaLength = 0;
+    if (IbBthHeader::HasReth(opcode))
+    {
+        IbRethHeader reth;
+        packet->RemoveHeader(reth);
+        dmaLength = reth.GetDmaLength();
+    }
+    const RdmaRxVerdict v = qp->ReceiveRequest(opcode,
+                                               bth.GetPsn(),
+                                               packet->GetSize() - ICRC,
+                                               bth.GetAckRequest(),
+                                               dmaLength);
+    if (v.sendAck || v.sendNak)
+    {
+        // ACK or NAK at once, ahead of the pacing, on the requester's SL.
+        Ptr<Packet> ack = Create<Packet>(ICRC);
+        IbAethHeader aeth;
+        if (v.sendNak)
+        {
+            aeth.SetNak(IbAethHeader::PSN_SEQUENCE_ERROR);
+        }
+        else
+        {
+            aeth.SetAck(0x1F);
+        }
+        aeth.SetMsn(v.msn & 0xFFFFFF);
+        ack->AddHeader(aeth);
+        IbBthHeader back;
+        back.SetOpcode(IbBthHeader::RC_ACKNOWLEDGE);
+        back.SetDestQp(qp->GetPeerQpn());
+        back.SetPsn(v.ackPsn);
+        ack->AddHeader(back);
+        AddLrh(ack, lrh.GetSlid(), lrh.GetSl());
+        ++m_acksSent;
+        m_device->EnqueueVl(ack, m_device->GetVlOfSl(lrh.GetSl()), 0);
+    }
+    if (opcode == IbBthHeader::RC_READ_REQUEST)
+    {
+        Activate(index); // READ responses to send
     }
 }
 
@@ -314,6 +566,11 @@ IbHostAdapter::Receive(Ptr<IbNetDevice> device, Ptr<Packet> packet, uint8_t vl)
         cnp->AddHeader(to);
         ++m_cnpsSent;
         m_device->EnqueueVl(cnp, to.GetVl(), 0);
+    }
+    if (bth.GetDestQp() >= FIRST_QPN)
+    {
+        ReceiveForQueuePair(lrh, bth, packet);
+        return;
     }
     const uint64_t payload = packet->GetSize() - ICRC;
     m_bytesReceived += payload;

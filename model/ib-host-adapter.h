@@ -7,10 +7,14 @@
 #ifndef IB_HOST_ADAPTER_H
 #define IB_HOST_ADAPTER_H
 
+#include "ib-bth-header.h"
+#include "ib-lrh-header.h"
 #include "ib-net-device.h"
+#include "rdma-queue-pair.h"
 
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
+#include "ns3/object-factory.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
@@ -36,8 +40,11 @@ namespace ns3
  * packets beyond their transmission time (a linear table: the IBTA's table holds any
  * shift/multiplier values per index).
  *
- * It has no reliability of its own: the fabric is lossless by its credits. The RC transport
- * (acknowledgements, PSN checks, RDMA WRITE/READ) over InfiniBand is not there yet.
+ * Reliable connections: CreateQueuePair (or ConnectPair) gives an RdmaQueuePair, the engine
+ * RoCEv2 uses (PSNs, ACK coalescing, READ responses, go-back-N on NAK or timeout, completions),
+ * carried natively: LRH, BTH, RETH or AETH, payload, ICRC (and the link's VCRC). Its packets
+ * join the flow to its DLID and SL, so IB congestion control paces them; ACKs and NAKs go out at
+ * once on the same SL. Send() above is the unreliable path, for raw traffic and tests.
  */
 class IbHostAdapter : public Object
 {
@@ -87,6 +94,46 @@ class IbHostAdapter : public Object
      */
     void Send(uint16_t dlid, uint64_t bytes, uint8_t sl);
 
+    /**
+     * @param name an RdmaQueuePair attribute for every queue pair created from now on
+     * @param value its value (Mtu defaults to the port's IB MTU)
+     */
+    void SetQueuePairAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * Create a reliable-connection queue pair towards a LID; connect it with
+     * RdmaQueuePair::Connect, or use ConnectPair.
+     * @param dlid the peer's LID (one of its LMC LIDs picks the path)
+     * @param sl the service level of both directions
+     * @return the queue pair
+     */
+    Ptr<RdmaQueuePair> CreateQueuePair(uint16_t dlid, uint8_t sl);
+
+    /**
+     * Create a connected pair of queue pairs between two adapters.
+     * @param a one adapter
+     * @param b the other
+     * @param sl the service level
+     * @param path which of the other's 2^LMC LIDs each side addresses (0: the base LID)
+     * @return the queue pair on a, then the one on b
+     */
+    static std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> ConnectPair(Ptr<IbHostAdapter> a,
+                                                                         Ptr<IbHostAdapter> b,
+                                                                         uint8_t sl,
+                                                                         uint32_t path = 0);
+
+    /// @param qpn a queue pair number @return the queue pair, or nullptr
+    Ptr<RdmaQueuePair> GetQueuePair(uint32_t qpn) const;
+    /// @return the number of queue pairs
+    uint32_t GetNQueuePairs() const;
+    /// @return ACKs and NAKs sent
+    uint64_t GetAcksSent() const;
+    /// @return transport packets for a queue pair this adapter does not have
+    uint64_t GetUnknownQpPackets() const;
+
+    /// The first QPN (QPs 0 and 1 are the management queue pairs).
+    static constexpr uint32_t FIRST_QPN = 0x100;
+
     /// @return the messages received so far
     const std::vector<Message>& GetMessages() const;
     /// @return payload bytes received
@@ -116,6 +163,7 @@ class IbHostAdapter : public Object
         uint32_t ccti{0};                //!< CCT index
         Time nextSend{0};                //!< earliest start of its next packet
         uint64_t bytesSent{0};           //!< payload handed to the port
+        std::deque<uint32_t> active;     //!< its queue pairs with something to send (indexes)
     };
 
     /// A packet arrived.
@@ -128,6 +176,14 @@ class IbHostAdapter : public Object
     void CctiTimer();
     /// @return the flow to (dlid, sl), created if new
     Flow& GetFlow(uint16_t dlid, uint8_t sl);
+    /// The next packet of a flow's queue pairs that may go now, or null (earliest: when one may).
+    Ptr<Packet> NextQueuePairPacket(Flow& flow, Time& earliest);
+    /// Queue pair `index` has something to send.
+    void Activate(uint32_t index);
+    /// A transport packet for one of the queue pairs arrived (headers up to the BTH removed).
+    void ReceiveForQueuePair(const IbLrhHeader& lrh, const IbBthHeader& bth, Ptr<Packet> packet);
+    /// Wrap a transport packet in an LRH to a LID on an SL.
+    void AddLrh(Ptr<Packet> packet, uint16_t dlid, uint8_t sl) const;
 
     bool m_cc;                         //!< congestion control on
     uint32_t m_cctiIncrease;           //!< CCTI_Increase
@@ -149,6 +205,13 @@ class IbHostAdapter : public Object
     std::vector<uint64_t> m_partial;   //!< bytes of the message in progress, by SLID x DLID x VL
     uint64_t m_bytesReceived;          //!< payload received
     uint64_t m_misdelivered;           //!< wrong DLID
+    ObjectFactory m_qpFactory;         //!< creates queue pairs
+    std::vector<Ptr<RdmaQueuePair>> m_qps; //!< by index (QPN - FIRST_QPN)
+    std::vector<uint32_t> m_qpFlow;    //!< flow index of each queue pair
+    std::vector<bool> m_qpActive;      //!< in its flow's active list
+    uint64_t m_acksSent;               //!< ACKs and NAKs sent
+    uint64_t m_unknownQp;              //!< packets for unknown queue pairs
+    bool m_qpMtuSet;                   //!< Mtu given by SetQueuePairAttribute
     TracedCallback<uint16_t, uint64_t> m_messageTrace; //!< (SLID, bytes) of each message
 };
 

@@ -1,0 +1,201 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The reliable-connection transport over native InfiniBand: RdmaQueuePair's engine carried in
+// LRH/BTH/RETH/AETH/ICRC by IbHostAdapter.
+
+#include "ns3/core-module.h"
+#include "ns3/fat-tree-helper.h"
+#include "ns3/ib-bth-header.h"
+#include "ns3/ib-channel.h"
+#include "ns3/ib-host-adapter.h"
+#include "ns3/ib-lrh-header.h"
+#include "ns3/ib-subnet-helper.h"
+#include "ns3/network-module.h"
+
+#include <gtest/gtest.h>
+#include <set>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Completions in the order they came.
+struct Completions
+{
+    std::vector<RdmaCompletion> list;
+
+    RdmaQueuePair::CompletionCallback Callback()
+    {
+        return MakeCallback(&Completions::Add, this);
+    }
+
+    void Add(const RdmaCompletion& c)
+    {
+        list.push_back(c);
+    }
+};
+
+/// Two adapters on one EDR 4x link, 1 us long.
+class IbRcLinkTest : public ::testing::Test
+{
+  protected:
+    void SetUp() override
+    {
+        for (int i = 0; i < 2; ++i)
+        {
+            nodes[i] = CreateObject<Node>();
+            ports[i] = CreateObject<IbNetDevice>();
+            nodes[i]->AddDevice(ports[i]);
+            adapters[i] = CreateObject<IbHostAdapter>();
+            adapters[i]->Install(ports[i], static_cast<uint16_t>(i + 1));
+        }
+        Ptr<IbChannel> channel = CreateObject<IbChannel>();
+        channel->SetAttribute("Delay", TimeValue(MicroSeconds(1)));
+        ports[0]->Attach(channel);
+        ports[1]->Attach(channel);
+    }
+
+    void TearDown() override
+    {
+        Simulator::Destroy();
+    }
+
+    Ptr<Node> nodes[2];
+    Ptr<IbNetDevice> ports[2];
+    Ptr<IbHostAdapter> adapters[2];
+};
+
+} // namespace
+
+TEST_F(IbRcLinkTest, WriteTakesItsPacketsWireTimeOnePropagationAndTheAck)
+{
+    auto [qa, qb] = IbHostAdapter::ConnectPair(adapters[0], adapters[1], 0);
+    EXPECT_EQ(qa->GetMtu(), 4096u); // the port's IB MTU
+    Completions done;
+    const uint64_t bytes = 1000000;
+    Simulator::Schedule(MicroSeconds(10), [&]() { qa->Post(RdmaVerb::WRITE, bytes, done.Callback()); });
+    Simulator::Stop(MilliSeconds(5));
+    Simulator::Run();
+    ASSERT_EQ(done.list.size(), 1u);
+    // 245 packets: LRH (8), BTH (12), payload, ICRC (4), VCRC (2); a RETH (16) on the first.
+    // The last arrives one propagation delay after the link has sent them all; its ACK (LRH,
+    // BTH, AETH, ICRC, VCRC: 30 bytes) takes its own time and a propagation delay back.
+    const uint64_t packets = (bytes + 4095) / 4096;
+    const uint64_t wire = bytes + packets * (8 + 12 + 4 + 2) + 16;
+    const DataRate rate = ports[0]->GetDataRate();
+    const Time ideal = rate.CalculateBytesTxTime(wire) + MicroSeconds(1) +
+                       rate.CalculateBytesTxTime(30) + MicroSeconds(1);
+    const Time fct = done.list[0].completed - done.list[0].posted;
+    EXPECT_NEAR(fct.GetSeconds() / ideal.GetSeconds(), 1.0, 0.005)
+        << fct.As(Time::US) << " vs " << ideal.As(Time::US);
+    EXPECT_EQ(qb->GetBytesDelivered(), bytes);
+    EXPECT_EQ(qa->GetRetransmittedPackets(), 0u);
+    EXPECT_GT(adapters[1]->GetAcksSent(), 0u);
+    EXPECT_EQ(adapters[1]->GetUnknownQpPackets(), 0u);
+}
+
+TEST_F(IbRcLinkTest, ReadSendAndWriteCompleteInOrderBothWays)
+{
+    auto [qa, qb] = IbHostAdapter::ConnectPair(adapters[0], adapters[1], 0);
+    Completions doneA;
+    Completions doneB;
+    qa->Post(RdmaVerb::READ, 300000, doneA.Callback());
+    qa->Post(RdmaVerb::SEND, 5000, doneA.Callback());
+    qb->Post(RdmaVerb::WRITE, 70000, doneB.Callback());
+    qa->Post(RdmaVerb::WRITE, 1, doneA.Callback());
+    Simulator::Stop(MilliSeconds(5));
+    Simulator::Run();
+    ASSERT_EQ(doneA.list.size(), 3u);
+    ASSERT_EQ(doneB.list.size(), 1u);
+    EXPECT_EQ(doneA.list[0].verb, RdmaVerb::READ);
+    EXPECT_EQ(doneA.list[1].verb, RdmaVerb::SEND);
+    EXPECT_EQ(doneA.list[2].verb, RdmaVerb::WRITE);
+    EXPECT_LE(doneA.list[0].completed, doneA.list[1].completed);
+    EXPECT_EQ(qb->GetBytesDelivered(), 5001u);  // SEND and WRITE from a
+    EXPECT_EQ(qa->GetBytesDelivered(), 70000u); // WRITE from b
+}
+
+TEST_F(IbRcLinkTest, PacketsCarryLrhAndBthWithTheirQueuePairs)
+{
+    auto [qa, qb] = IbHostAdapter::ConnectPair(adapters[0], adapters[1], 3);
+    std::set<std::pair<uint32_t, uint32_t>> seen; // (opcode, destination QP) from a
+    bool badLids = false;
+    auto onTx = [&](Ptr<const Packet> p) {
+        Ptr<Packet> c = p->Copy();
+        IbLrhHeader lrh;
+        c->RemoveHeader(lrh);
+        IbBthHeader bth;
+        c->RemoveHeader(bth);
+        badLids = badLids || lrh.GetSlid() != 1 || lrh.GetDlid() != 2 || lrh.GetSl() != 3;
+        seen.insert({bth.GetOpcode(), bth.GetDestQp()});
+    };
+    ports[1]->TraceConnectWithoutContext("MacRx", Callback<void, Ptr<const Packet>>(onTx));
+    qa->Post(RdmaVerb::WRITE, 10000, RdmaQueuePair::CompletionCallback());
+    Simulator::Stop(MilliSeconds(1));
+    Simulator::Run();
+    EXPECT_FALSE(badLids);
+    const uint32_t dqp = qb->GetQpn();
+    EXPECT_EQ(seen,
+              (std::set<std::pair<uint32_t, uint32_t>>{{IbBthHeader::RC_WRITE_FIRST, dqp},
+                                                       {IbBthHeader::RC_WRITE_MIDDLE, dqp},
+                                                       {IbBthHeader::RC_WRITE_LAST, dqp}}));
+}
+
+TEST(IbRcSubnet, IncastOfQueuePairsLosesNothingAndNeverRetransmits)
+{
+    // 15 hosts of a k=4 fat-tree WRITE 500 KB each into host 0 over RC queue pairs, and host 0
+    // READs 200 KB from each: credits hold everything back, nothing is lost or resent.
+    const IbSubnet s = IbSubnetHelper().Build(FatTreeHelper(4));
+    std::vector<Ptr<RdmaQueuePair>> senders;
+    std::vector<Ptr<RdmaQueuePair>> readers;
+    Completions done;
+    for (uint32_t h = 1; h < 16; ++h)
+    {
+        auto [q, peer] = IbHostAdapter::ConnectPair(s.adapters[h], s.adapters[0], 0);
+        q->Post(RdmaVerb::WRITE, 500000, done.Callback());
+        peer->Post(RdmaVerb::READ, 200000, done.Callback());
+        senders.push_back(q);
+        readers.push_back(peer);
+    }
+    Simulator::Stop(MilliSeconds(20));
+    Simulator::Run();
+    EXPECT_EQ(done.list.size(), 30u);
+    uint64_t delivered = 0;
+    for (uint32_t i = 0; i < senders.size(); ++i)
+    {
+        EXPECT_EQ(senders[i]->GetRetransmittedPackets(), 0u);
+        EXPECT_EQ(senders[i]->GetTimeouts(), 0u);
+        EXPECT_EQ(readers[i]->GetRetransmittedPackets(), 0u);
+        delivered += readers[i]->GetBytesDelivered();
+    }
+    EXPECT_EQ(delivered, 15u * 500000);
+    for (const auto& sw : s.switches)
+    {
+        EXPECT_EQ(sw->GetNoRouteDrops(), 0u);
+    }
+    Simulator::Destroy();
+}
+
+TEST(IbRcSubnet, LmcPathsCarryQueuePairsToo)
+{
+    IbSubnetHelper helper;
+    helper.SetLmc(1);
+    const IbSubnet s = helper.Build(FatTreeHelper(4));
+    Completions done;
+    auto p0 = IbHostAdapter::ConnectPair(s.adapters[0], s.adapters[15], 0, 0);
+    auto p1 = IbHostAdapter::ConnectPair(s.adapters[0], s.adapters[15], 0, 1);
+    p0.first->Post(RdmaVerb::WRITE, 100000, done.Callback());
+    p1.first->Post(RdmaVerb::WRITE, 100000, done.Callback());
+    Simulator::Stop(MilliSeconds(5));
+    Simulator::Run();
+    EXPECT_EQ(done.list.size(), 2u);
+    EXPECT_EQ(p0.second->GetBytesDelivered() + p1.second->GetBytesDelivered(), 200000u);
+    EXPECT_EQ(s.adapters[15]->GetMisdelivered(), 0u);
+    Simulator::Destroy();
+}
