@@ -17,8 +17,8 @@
 namespace ns3
 {
 
-CollectiveHelper::CollectiveHelper(RoceHelper& roce)
-    : m_roce(roce)
+CollectiveHelper::CollectiveHelper(MessageTransport& network)
+    : m_network(network)
 {
 }
 
@@ -38,11 +38,11 @@ CollectiveHelper::LowerBound(const std::vector<uint32_t>& hosts, const Matrix& b
         {
             if (i != j)
             {
-                out += bytes[i][j] ? m_roce.WireBytes(RdmaVerb::WRITE, bytes[i][j]) : 0;
-                in += bytes[j][i] ? m_roce.WireBytes(RdmaVerb::WRITE, bytes[j][i]) : 0;
+                out += bytes[i][j] ? m_network.WireBytes(RdmaVerb::WRITE, bytes[i][j]) : 0;
+                in += bytes[j][i] ? m_network.WireBytes(RdmaVerb::WRITE, bytes[j][i]) : 0;
             }
         }
-        const DataRate rate = m_roce.GetNic(hosts[i])->GetDevice()->GetDataRate();
+        const DataRate rate = m_network.GetHostRate(hosts[i]);
         bound = std::max(bound, rate.CalculateBytesTxTime(std::max(out, in)));
     }
     return bound;
@@ -101,13 +101,13 @@ CollectiveHelper::RunMatrix(const std::string& kind,
             {
                 continue;
             }
-            m_roce.Post(
+            m_network.Post(
                 hosts[i],
                 hosts[j],
                 RdmaVerb::WRITE,
                 bytes[i][j],
                 start,
-                m_roce.GetDefaultPriority(),
+                m_network.GetDefaultPriority(),
                 RdmaQueuePair::CompletionCallback([outstanding, finish](const RdmaCompletion&) {
                     if (--*outstanding == 0)
                     {
@@ -342,13 +342,13 @@ CollectiveHelper::RunGpuMatrix(const std::vector<uint32_t>& gpus,
             }
             else
             {
-                m_roce.Post(
+                m_network.Post(
                     m_nicHost[si][gpus[i] % g],
                     m_nicHost[sj][gpus[j] % g],
                     RdmaVerb::WRITE,
                     bytes[i][j],
                     start,
-                    m_roce.GetDefaultPriority(),
+                    m_network.GetDefaultPriority(),
                     RdmaQueuePair::CompletionCallback([one](const RdmaCompletion&) { one(); }));
             }
         }
@@ -382,7 +382,7 @@ CollectiveHelper::GpuLowerBound(const std::vector<uint32_t>& gpus, const Matrix&
                 link[{si, path.back()}] += bytes[i][j];
                 continue;
             }
-            const uint64_t wire = m_roce.WireBytes(RdmaVerb::WRITE, bytes[i][j]);
+            const uint64_t wire = m_network.WireBytes(RdmaVerb::WRITE, bytes[i][j]);
             nic[m_nicHost[si][gpus[i] % g]].first += wire;
             nic[m_nicHost[sj][gpus[j] % g]].second += wire;
         }
@@ -390,12 +390,8 @@ CollectiveHelper::GpuLowerBound(const std::vector<uint32_t>& gpus, const Matrix&
     double bound = 0;
     for (const auto& [host, io] : nic)
     {
-        Ptr<RdmaNic> n = m_roce.GetNic(host);
-        const double line = n->GetDevice()->GetDataRate().GetBitRate();
-        DataRateValue read;
-        n->GetAttribute("HostReadRate", read);
-        const double out =
-            read.Get().GetBitRate() > 0 ? std::min<double>(line, read.Get().GetBitRate()) : line;
+        const double line = m_network.GetHostRate(host).GetBitRate();
+        const double out = m_network.GetHostSendRate(host).GetBitRate();
         bound = std::max({bound, io.first * 8.0 / out, io.second * 8.0 / line});
     }
     for (const auto& [key, b] : link)

@@ -10,7 +10,7 @@
 #include "ns3/intra-host-helper.h"
 #include "ns3/moe-traffic.h"
 #include "ns3/nstime.h"
-#include "ns3/roce-helper.h"
+#include "ns3/message-transport.h"
 
 #include <functional>
 #include <memory>
@@ -35,7 +35,8 @@ struct CollectiveRecord
 };
 
 /**
- * @brief Collectives and MoE layers on a RoceHelper network, with their completion times.
+ * @brief Collectives and MoE layers on any network (a MessageTransport: RoCEv2, iWARP or
+ * InfiniBand), with their completion times.
  * @ingroup interconnect
  *
  * A phase is a traffic matrix among a group of hosts: every non-zero (i, j) entry is one RDMA
@@ -71,13 +72,13 @@ class CollectiveHelper
         HIERARCHICAL //!< NVLink to the destination's rail GPU first, then rail-aligned
     };
 
-    /// @param roce the finalized network to run on (kept by reference)
-    explicit CollectiveHelper(RoceHelper& roce);
+    /// @param network the finalized network to run on (kept by reference)
+    explicit CollectiveHelper(MessageTransport& network);
 
     /**
      * Make GPUs the endpoints (see the class description).
      * @param servers the servers, each with the same number of GPUs
-     * @param nicHost per server, per GPU: the host index (in the RoceHelper) of its NIC
+     * @param nicHost per server, per GPU: the host index (in the network) of its NIC
      */
     void SetGpuServers(std::vector<IntraHostServer> servers,
                        std::vector<std::vector<uint32_t>> nicHost);
@@ -204,7 +205,7 @@ class CollectiveHelper
     std::vector<IntraHostServer> m_servers;       //!< GPU servers (empty: host endpoints)
     std::vector<std::vector<uint32_t>> m_nicHost; //!< per server, per GPU: its NIC's host
 
-    RoceHelper& m_roce;                      //!< the network
+    MessageTransport& m_network;             //!< the network
     std::vector<CollectiveRecord> m_records; //!< phases
 };
 

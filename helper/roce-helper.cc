@@ -606,43 +606,13 @@ RoceHelper::EnablePcapAll(const std::string& prefix)
 bool
 RoceHelper::WriteFlowsCsv(const std::string& path) const
 {
-    FILE* f = std::fopen(path.c_str(), "w");
-    if (!f)
-    {
-        return false;
-    }
-    std::fprintf(f, "id,src,dst,verb,size,priority,start_ns,end_ns,fct_ns,ideal_fct_ns,slowdown\n");
-    for (const auto& r : m_flows)
-    {
-        std::fprintf(f,
-                     "%" PRIu64 ",%u,%u,%s,%" PRIu64 ",%u,%" PRId64 ",",
-                     r.id,
-                     r.src,
-                     r.dst,
-                     RdmaVerbName(r.verb).c_str(),
-                     r.bytes,
-                     static_cast<unsigned>(r.priority),
-                     r.start.GetNanoSeconds());
-        if (r.end.IsZero())
-        {
-            std::fprintf(f, ",,%" PRId64 ",\n", r.idealFct.GetNanoSeconds());
-            continue;
-        }
-        const Time fct = r.end - r.start;
-        std::fprintf(f,
-                     "%" PRId64 ",%" PRId64 ",%" PRId64 ",%.6f\n",
-                     r.end.GetNanoSeconds(),
-                     fct.GetNanoSeconds(),
-                     r.idealFct.GetNanoSeconds(),
-                     fct.GetDouble() / r.idealFct.GetDouble());
-    }
-    return std::fclose(f) == 0;
+    return ns3::WriteFlowsCsv(path, m_flows);
 }
 
-RoceStatistics
+TransportStatistics
 RoceHelper::CollectStatistics() const
 {
-    RoceStatistics st;
+    TransportStatistics st;
     for (const auto& sw : m_switches)
     {
         st.dropsBuffer += sw->GetDrops(RoceSwitch::DROP_BUFFER);
@@ -707,51 +677,6 @@ RoceHelper::CollectStatistics() const
         }
     }
     return st;
-}
-
-bool
-RoceStatistics::WriteJson(const std::string& path, uint64_t events) const
-{
-    FILE* f = std::fopen(path.c_str(), "w");
-    if (!f)
-    {
-        return false;
-    }
-    const std::pair<const char*, uint64_t> fields[] = {
-        {"messagesPosted", messagesPosted},
-        {"messagesCompleted", messagesCompleted},
-        {"bytesDelivered", bytesDelivered},
-        {"dropsBuffer", dropsBuffer},
-        {"dropsNoRoute", dropsNoRoute},
-        {"dropsNotIpv4", dropsNotIpv4},
-        {"dropsLink", dropsLink},
-        {"headroomOverflows", headroomOverflows},
-        {"pfcFramesSent", pfcSent},
-        {"pfcFramesReceived", pfcReceived},
-        {"pausedTimeNs", pausedTimeNs},
-        {"ecnMarks", ecnMarks},
-        {"cnpsSent", cnpsSent},
-        {"cnpsReceived", cnpsReceived},
-        {"retransmittedPackets", retransmitted},
-        {"timeouts", timeouts},
-        {"naksReceived", naks},
-        {"dataFramesSent", dataFrames},
-        {"peakBufferBytes", peakBufferBytes},
-        {"packetHops", packetHops},
-        {"events", events},
-    };
-    std::fprintf(f, "{\n");
-    const std::size_t n = sizeof(fields) / sizeof(fields[0]);
-    for (std::size_t i = 0; i < n; ++i)
-    {
-        std::fprintf(f,
-                     "  \"%s\": %" PRIu64 "%s\n",
-                     fields[i].first,
-                     fields[i].second,
-                     i + 1 < n ? "," : "");
-    }
-    std::fprintf(f, "}\n");
-    return std::fclose(f) == 0;
 }
 
 int64_t
@@ -855,6 +780,21 @@ RoceHelper::WireBytes(RdmaVerb verb, uint64_t bytes) const
         wire += PfcNetDevice::WireBytes(base + rest);
     }
     return wire + (verb == RdmaVerb::WRITE ? 16 : 0); // the RETH of the first frame
+}
+
+DataRate
+RoceHelper::GetHostRate(uint32_t host) const
+{
+    return m_nics.at(host)->GetDevice()->GetDataRate();
+}
+
+DataRate
+RoceHelper::GetHostSendRate(uint32_t host) const
+{
+    DataRateValue read;
+    m_nics.at(host)->GetAttribute("HostReadRate", read);
+    const DataRate line = GetHostRate(host);
+    return read.Get().GetBitRate() > 0 && read.Get() < line ? read.Get() : line;
 }
 
 Ipv4Address

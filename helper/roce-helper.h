@@ -9,6 +9,7 @@
 
 #include "ns3/ipv4-address.h"
 #include "ns3/iwarp-helper.h"
+#include "ns3/message-transport.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
 #include "ns3/pfc-net-device.h"
@@ -25,59 +26,8 @@
 namespace ns3
 {
 
-/**
- * @ingroup interconnect
- * One message of a run, for the flows CSV: from post to completion.
- */
-struct FlowRecord
-{
-    uint64_t id;      //!< flow id, in post order
-    uint32_t src;     //!< source host index
-    uint32_t dst;     //!< destination host index
-    RdmaVerb verb;    //!< verb
-    uint64_t bytes;   //!< message size
-    uint8_t priority; //!< priority
-    Time start;       //!< post time
-    Time end;         //!< completion time (zero while incomplete)
-    Time idealFct;    //!< FCT alone on an idle fabric
-};
-
-/**
- * @ingroup interconnect
- * Counters of a whole RoCEv2 network after (or during) a run.
- */
-struct RoceStatistics
-{
-    uint64_t dropsBuffer{0};       //!< lossy frames dropped for lack of buffer (switches)
-    uint64_t dropsNoRoute{0};      //!< frames without a route (switches)
-    uint64_t dropsNotIpv4{0};      //!< non-IPv4 frames (switches)
-    uint64_t dropsLink{0};         //!< frames lost by receive error models (all ports)
-    uint64_t headroomOverflows{0}; //!< lossless frames beyond the headroom (configuration error)
-    uint64_t pfcSent{0};           //!< PFC frames sent (pause and resume), all ports
-    uint64_t pfcReceived{0};       //!< PFC frames received, all ports
-    uint64_t pausedTimeNs{0};      //!< sum over ports and priorities of time egress was paused
-    uint64_t ecnMarks{0};          //!< CE marks made by switches
-    uint64_t cnpsSent{0};          //!< CNPs sent by NICs
-    uint64_t cnpsReceived{0};      //!< CNPs received by queue pairs
-    uint64_t retransmitted{0};     //!< packets sent again
-    uint64_t timeouts{0};          //!< retransmission timeouts
-    uint64_t naks{0};              //!< NAKs received
-    uint64_t dataFrames{0};        //!< data frames sent by NICs
-    uint64_t bytesDelivered{0};    //!< payload delivered in order (WRITE/SEND at the responder,
-                                   //!< READ at the requester)
-    uint64_t messagesPosted{0};    //!< messages posted through the helper
-    uint64_t messagesCompleted{0}; //!< of which completed
-    uint64_t peakBufferBytes{0};   //!< largest switch buffer occupancy seen
-    uint64_t packetHops{0};        //!< frames put on a wire by any port (data, ACK, CNP, PFC)
-
-    /**
-     * Write as a JSON object (fixed key order, integers only: byte-identical across runs).
-     * @param path the file
-     * @param events simulator events executed so far
-     * @return true on success
-     */
-    bool WriteJson(const std::string& path, uint64_t events) const;
-};
+/// The counters of a RoCEv2 or iWARP network (the name before MessageTransport).
+using RoceStatistics = TransportStatistics;
 
 /**
  * @ingroup interconnect
@@ -92,7 +42,7 @@ struct RoceStatistics
  * The helper wires; the model objects (PfcNetDevice, PfcChannel, RoceSwitch, RdmaNic) do the
  * work and can be used without it. Topology helpers for whole fabrics build on the same calls.
  */
-class RoceHelper
+class RoceHelper : public MessageTransport
 {
   public:
     RoceHelper();
@@ -127,7 +77,7 @@ class RoceHelper
     /// @param priority the priority workload helpers post on (0..7)
     void SetDefaultPriority(uint8_t priority);
     /// @return that priority: as set, else 3 for RoCE (lossless) and 0 for iWARP (lossy)
-    uint8_t GetDefaultPriority() const;
+    uint8_t GetDefaultPriority() const override;
     /**
      * @param name "roce" or "iwarp"
      * @return the transport; anything else is a configuration error naming `parameter`
@@ -195,7 +145,7 @@ class RoceHelper
                   uint64_t bytes,
                   Time at,
                   uint8_t priority,
-                  RdmaQueuePair::CompletionCallback done = RdmaQueuePair::CompletionCallback());
+                  RdmaQueuePair::CompletionCallback done = RdmaQueuePair::CompletionCallback()) override;
 
     /**
      * The iWARP connection from src to dst on a priority (created on first use; its packets
@@ -252,9 +202,9 @@ class RoceHelper
     void WriteOutputsOrExit(const std::string& dir, const RunRecord& record) const;
 
     /// @return the flow records
-    const std::vector<FlowRecord>& GetFlows() const;
+    const std::vector<FlowRecord>& GetFlows() const override;
     /// @return the counters of all switches, ports, NICs and queue pairs now
-    RoceStatistics CollectStatistics() const;
+    TransportStatistics CollectStatistics() const override;
     /**
      * Fix the random streams of every switch (ECN marking), for reproducible runs.
      * @param stream the first stream index
@@ -276,7 +226,9 @@ class RoceHelper
      * @param bytes message size
      * @return wire bytes
      */
-    uint64_t WireBytes(RdmaVerb verb, uint64_t bytes) const;
+    uint64_t WireBytes(RdmaVerb verb, uint64_t bytes) const override;
+    DataRate GetHostRate(uint32_t host) const override;
+    DataRate GetHostSendRate(uint32_t host) const override;
     /// @return the address of host i
     Ipv4Address GetAddress(uint32_t host) const;
     /// @return the switch object of a switch node

@@ -1,0 +1,145 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MESSAGE_TRANSPORT_H
+#define MESSAGE_TRANSPORT_H
+
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+#include "ns3/rdma-queue-pair.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup interconnect
+ * One message of a run, for the flows CSV: from post to completion.
+ */
+struct FlowRecord
+{
+    uint64_t id;      //!< flow id, in post order
+    uint32_t src;     //!< source host index
+    uint32_t dst;     //!< destination host index
+    RdmaVerb verb;    //!< verb
+    uint64_t bytes;   //!< message size
+    uint8_t priority; //!< priority
+    Time start;       //!< post time
+    Time end;         //!< completion time (zero while incomplete)
+    Time idealFct;    //!< FCT alone on an idle fabric
+};
+
+/**
+ * @ingroup interconnect
+ * Counters of a whole network after (or during) a run; what a technology lacks stays 0 (an
+ * InfiniBand subnet has no drops, PFC or ECN: its FECN marks count as ecnMarks, its CNPs as
+ * cnpsSent).
+ */
+struct TransportStatistics
+{
+    uint64_t dropsBuffer{0};       //!< lossy frames dropped for lack of buffer (switches)
+    uint64_t dropsNoRoute{0};      //!< frames without a route (switches)
+    uint64_t dropsNotIpv4{0};      //!< non-IPv4 frames (switches)
+    uint64_t dropsLink{0};         //!< frames lost by receive error models (all ports)
+    uint64_t headroomOverflows{0}; //!< lossless frames beyond the headroom (configuration error)
+    uint64_t pfcSent{0};           //!< PFC frames sent (pause and resume), all ports
+    uint64_t pfcReceived{0};       //!< PFC frames received, all ports
+    uint64_t pausedTimeNs{0};      //!< sum over ports and priorities of time egress was paused
+    uint64_t ecnMarks{0};          //!< CE marks made by switches
+    uint64_t cnpsSent{0};          //!< CNPs sent by NICs
+    uint64_t cnpsReceived{0};      //!< CNPs received by queue pairs
+    uint64_t retransmitted{0};     //!< packets sent again
+    uint64_t timeouts{0};          //!< retransmission timeouts
+    uint64_t naks{0};              //!< NAKs received
+    uint64_t dataFrames{0};        //!< data frames sent by NICs
+    uint64_t bytesDelivered{0};    //!< payload delivered in order (WRITE/SEND at the responder,
+                                   //!< READ at the requester)
+    uint64_t messagesPosted{0};    //!< messages posted through the helper
+    uint64_t messagesCompleted{0}; //!< of which completed
+    uint64_t peakBufferBytes{0};   //!< largest switch buffer occupancy seen
+    uint64_t packetHops{0};        //!< frames put on a wire by any port (data, ACK, CNP, PFC)
+
+    /**
+     * Write as a JSON object (fixed key order, integers only: byte-identical across runs).
+     * @param path the file
+     * @param events simulator events executed so far
+     * @return true on success
+     */
+    bool WriteJson(const std::string& path, uint64_t events) const;
+};
+
+/**
+ * @ingroup interconnect
+ * @brief What workload generators need of a network: post messages between hosts and learn
+ * what they cost. RoceHelper (RoCEv2 or iWARP on Ethernet) and IbRcTransport (RC over
+ * InfiniBand) implement it, so the same workloads, collectives and scenario runner drive any
+ * link technology.
+ */
+class MessageTransport
+{
+  public:
+    virtual ~MessageTransport() = default;
+
+    /**
+     * Post a message from one host to another at a time.
+     * @param src source host index
+     * @param dst destination host index
+     * @param verb WRITE, SEND or READ (READ moves bytes from dst to src)
+     * @param bytes message size
+     * @param at when to post it (absolute simulation time)
+     * @param priority priority (Ethernet) or service level (InfiniBand) of its packets
+     * @param done called at completion (may be null)
+     * @return the flow id
+     */
+    virtual uint64_t Post(
+        uint32_t src,
+        uint32_t dst,
+        RdmaVerb verb,
+        uint64_t bytes,
+        Time at,
+        uint8_t priority,
+        RdmaQueuePair::CompletionCallback done = RdmaQueuePair::CompletionCallback()) = 0;
+
+    /// @return the priority (or SL) workloads post on by default
+    virtual uint8_t GetDefaultPriority() const = 0;
+
+    /**
+     * @param verb the verb
+     * @param bytes a message size
+     * @return the bytes its data packets put on a link, every header and overhead included
+     */
+    virtual uint64_t WireBytes(RdmaVerb verb, uint64_t bytes) const = 0;
+
+    /// @param host a host index @return the line rate of its link
+    virtual DataRate GetHostRate(uint32_t host) const = 0;
+
+    /// @param host a host index @return the rate it can send at (its line rate, or less when
+    /// its memory or PCIe path is slower)
+    virtual DataRate GetHostSendRate(uint32_t host) const = 0;
+
+    /// @return every posted message, in post order
+    virtual const std::vector<FlowRecord>& GetFlows() const = 0;
+
+    /// @return the network's counters now
+    virtual TransportStatistics CollectStatistics() const = 0;
+};
+
+/**
+ * @ingroup interconnect
+ * Write a flows CSV: id, src, dst, verb, size, priority, start_ns, end_ns, fct_ns,
+ * ideal_fct_ns, slowdown (end, fct and slowdown empty while incomplete).
+ * @param path the file
+ * @param flows the messages
+ * @return true on success
+ */
+bool WriteFlowsCsv(const std::string& path, const std::vector<FlowRecord>& flows);
+
+} // namespace ns3
+
+#endif // MESSAGE_TRANSPORT_H
