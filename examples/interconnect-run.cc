@@ -62,8 +62,8 @@ FirstHosts(uint32_t n, uint32_t total, const std::string& key)
     return hosts;
 }
 
-Fabric
-BuildFabric(const Scenario& s, RoceHelper& roce)
+std::unique_ptr<FabricHelper>
+MakeFabricHelper(const Scenario& s)
 {
     const std::string kind = s.String("fabric.kind");
     const DataRate hostRate = s.Rate("fabric.hostRate");
@@ -112,7 +112,7 @@ BuildFabric(const Scenario& s, RoceHelper& roce)
     helper->SetHostRate(hostRate);
     helper->SetFabricRate(fabricRate);
     helper->SetDelay(delay);
-    return helper->Build(roce);
+    return helper;
 }
 
 /// p-th percentile (0..100) of sorted values.
@@ -279,14 +279,45 @@ main(int argc, char* argv[])
         StringValue(s.String("switch.ecmp") == "flow-hash" ? "FlowHash" : "PacketSpray"));
     roce.SetSwitchAttribute("ForwardingLatency", TimeValue(s.Duration("switch.latency")));
 
-    const Fabric fabric = BuildFabric(s, roce);
-    roce.AssignStreams(1);
+    // The fabric, on Ethernet (RoCEv2 or iWARP) or as an InfiniBand subnet.
+    const bool infiniband = s.String("link.technology") == "infiniband";
+    const std::unique_ptr<FabricHelper> fabricHelper = MakeFabricHelper(s);
+    std::unique_ptr<IbRcTransport> ib;
+    if (infiniband)
+    {
+        IbSubnetHelper subnetManager;
+        subnetManager.SetLinkRatesFromFabric(true);
+        subnetManager.SetDeviceAttribute("Mtu", UintegerValue(mtu));
+        subnetManager.SetDeviceAttribute("ReceiveBufferBlocks",
+                                         UintegerValue(s.Int("ib.bufferBlocks")));
+        subnetManager.SetSwitchAttribute("ForwardingLatency",
+                                         TimeValue(s.Duration("switch.latency")));
+        subnetManager.SetSwitchAttribute("FecnThreshold",
+                                         UintegerValue(s.Bytes("ib.fecnThreshold")));
+        subnetManager.SetLmc(static_cast<uint8_t>(s.Int("ib.lmc")));
+        ib = std::make_unique<IbRcTransport>(subnetManager.Build(*fabricHelper));
+        for (const auto& adapter : ib->GetSubnet().adapters)
+        {
+            adapter->SetAttribute("CongestionControl",
+                                  BooleanValue(s.Bytes("ib.fecnThreshold") > 0));
+        }
+        ib->SetDefaultServiceLevel(static_cast<uint8_t>(s.Int("ib.sl")));
+        ib->SetQueuePairAttribute("AckInterval", UintegerValue(s.Int("nic.ackInterval")));
+        ib->SetQueuePairAttribute("RetransmitTimeout",
+                                  TimeValue(s.Duration("nic.retransmitTimeout")));
+    }
+    const Fabric fabric = infiniband ? ib->GetSubnet().fabric : fabricHelper->Build(roce);
+    MessageTransport& network = infiniband ? static_cast<MessageTransport&>(*ib) : roce;
+    if (!infiniband)
+    {
+        roce.AssignStreams(1);
+    }
     const uint32_t hosts = fabric.GetNHosts();
     std::cerr << "interconnect-run: " << s.String("name") << ": " << fabric.Describe() << std::endl;
 
     // GPU servers: every `nics` consecutive hosts are the compute NICs of one server, whose GPUs
     // become the endpoints of the collectives and MoE layers.
-    CollectiveHelper collectives(roce);
+    CollectiveHelper collectives(network);
     uint32_t nicsPerServer = 0;
     uint32_t gpusPerServer = 0;
     if (s.String("server.preset") != "none")
@@ -385,12 +416,12 @@ main(int argc, char* argv[])
             traffic.SetWindow(start, s.Duration(w + "stop"));
             for (const auto& f : traffic.Generate(hosts, stream))
             {
-                roce.Post(f.src,
-                          f.dst,
-                          RdmaVerb::WRITE,
-                          f.bytes,
-                          f.start,
-                          roce.GetDefaultPriority());
+                network.Post(f.src,
+                             f.dst,
+                             RdmaVerb::WRITE,
+                             f.bytes,
+                             f.start,
+                             network.GetDefaultPriority());
             }
         }
         else if (kind == "incast")
@@ -407,12 +438,12 @@ main(int argc, char* argv[])
             {
                 for (uint32_t k = 1; k <= fanIn; ++k)
                 {
-                    roce.Post((dst + k) % hosts,
-                              dst,
-                              RdmaVerb::WRITE,
-                              s.Bytes(w + "size"),
-                              start + s.Duration(w + "period") * r,
-                              roce.GetDefaultPriority());
+                    network.Post((dst + k) % hosts,
+                                 dst,
+                                 RdmaVerb::WRITE,
+                                 s.Bytes(w + "size"),
+                                 start + s.Duration(w + "period") * r,
+                                 network.GetDefaultPriority());
                 }
             }
         }
@@ -435,12 +466,12 @@ main(int argc, char* argv[])
             }
             for (uint32_t k = 0; k < hosts; ++k)
             {
-                roce.Post(k,
-                          perm[k],
-                          RdmaVerb::WRITE,
-                          s.Bytes(w + "size"),
-                          start,
-                          roce.GetDefaultPriority());
+                network.Post(k,
+                             perm[k],
+                             RdmaVerb::WRITE,
+                             s.Bytes(w + "size"),
+                             start,
+                             network.GetDefaultPriority());
             }
         }
         else if (kind == "all-to-all")
@@ -492,7 +523,7 @@ main(int argc, char* argv[])
     const std::string queues = s.String("output.queues");
     RoceTimeSeries series(s.Duration("output.queueInterval"));
     std::vector<PfcEvent> pfc;
-    for (uint32_t sw = 0; sw < fabric.GetNSwitches(); ++sw)
+    for (uint32_t sw = 0; !infiniband && sw < fabric.GetNSwitches(); ++sw)
     {
         Ptr<RoceSwitch> rs = roce.GetSwitch(sw);
         for (uint32_t p = 0; p < rs->GetNPorts(); ++p)
@@ -530,7 +561,21 @@ main(int argc, char* argv[])
 
     // Outputs.
     // flows.csv and the counters; config.json is then replaced by the resolved scenario itself.
-    roce.WriteOutputsOrExit(out, RunRecord("interconnect-run"));
+    if (infiniband)
+    {
+        std::string error;
+        if (!CreateOutputDirectory(out, &error) ||
+            !WriteFlowsCsv(out + "/flows.csv", network.GetFlows()))
+        {
+            std::cerr << "error: cannot write the outputs in '" << out << "': " << error
+                      << std::endl;
+            return 1;
+        }
+    }
+    else
+    {
+        roce.WriteOutputsOrExit(out, RunRecord("interconnect-run"));
+    }
     {
         // config.json: the resolved scenario itself, so that it can be run again.
         FILE* f = std::fopen((out + "/config.json").c_str(), "w");
@@ -585,12 +630,12 @@ main(int argc, char* argv[])
     std::fclose(f);
 
     // summary.json: headline figures (deterministic), timing.json: wall time.
-    const RoceStatistics st = roce.CollectStatistics();
+    const TransportStatistics st = network.CollectStatistics();
     const double edges[] = {0, 10e3, 100e3, 1e6, 10e6, 1e18};
     const char* names[] = {"<10KB", "10KB-100KB", "100KB-1MB", "1MB-10MB", ">10MB"};
     std::vector<double> all;
     std::vector<std::vector<double>> buckets(5);
-    for (const auto& fl : roce.GetFlows())
+    for (const auto& fl : network.GetFlows())
     {
         if (fl.end.IsZero())
         {

@@ -8,9 +8,9 @@
 #define COLLECTIVE_HELPER_H
 
 #include "ns3/intra-host-helper.h"
+#include "ns3/message-transport.h"
 #include "ns3/moe-traffic.h"
 #include "ns3/nstime.h"
-#include "ns3/message-transport.h"
 
 #include <functional>
 #include <memory>

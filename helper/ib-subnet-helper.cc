@@ -7,9 +7,11 @@
 #include "ib-subnet-helper.h"
 
 #include "ns3/deadlock-check.h"
+#include "ns3/enum.h"
 #include "ns3/ib-channel.h"
 #include "ns3/interconnect-config-error.h"
 #include "ns3/node.h"
+#include "ns3/uinteger.h"
 
 #include <map>
 #include <set>
@@ -134,7 +136,8 @@ IbSubnet::GetLid(uint32_t host, uint32_t path) const
 }
 
 IbSubnetHelper::IbSubnetHelper()
-    : m_lmc(0)
+    : m_lmc(0),
+      m_ratesFromFabric(false)
 {
     m_device.SetTypeId(IbNetDevice::GetTypeId());
     m_switch.SetTypeId(IbSwitch::GetTypeId());
@@ -161,6 +164,46 @@ IbSubnetHelper::SetLmc(uint8_t lmc)
     }
     m_lmc = lmc;
 }
+
+void
+IbSubnetHelper::SetLinkRatesFromFabric(bool enable)
+{
+    m_ratesFromFabric = enable;
+}
+
+namespace
+{
+
+/// The speed and width of an IB link of a data rate; a configuration error if none has it.
+std::pair<IbNetDevice::Speed, uint32_t>
+SpeedAndWidth(DataRate rate)
+{
+    static const char* names[] = {"SDR", "DDR", "QDR", "FDR10", "FDR", "EDR", "HDR", "NDR", "XDR"};
+    std::string known;
+    for (uint32_t width : {4u, 1u, 2u, 8u, 12u})
+    {
+        for (int s = IbNetDevice::SDR; s <= IbNetDevice::XDR; ++s)
+        {
+            const auto speed = static_cast<IbNetDevice::Speed>(s);
+            const DataRate r = IbNetDevice::LinkRate(speed, width);
+            if (r == rate)
+            {
+                return {speed, width};
+            }
+            if (width == 4)
+            {
+                known += (known.empty() ? "" : ", ") + std::to_string(r.GetBitRate()) + "bps (" +
+                         names[s] + " 4x)";
+            }
+        }
+    }
+    InterconnectConfigError("link rate",
+                            std::to_string(rate.GetBitRate()) + "bps",
+                            "the data rate of an InfiniBand link of 1, 2, 4, 8 or 12 lanes: " +
+                                known + ", or a multiple of a lane's");
+}
+
+} // namespace
 
 IbSubnet
 IbSubnetHelper::Build(const FabricHelper& helper) const
@@ -207,6 +250,12 @@ IbSubnetHelper::Build(const FabricHelper& helper) const
         for (uint32_t end : {l.a, l.b})
         {
             Ptr<IbNetDevice> d = m_device.Create<IbNetDevice>();
+            if (m_ratesFromFabric)
+            {
+                const auto [speed, width] = SpeedAndWidth(l.rate);
+                d->SetAttribute("Speed", EnumValue(speed));
+                d->SetAttribute("Width", UintegerValue(width));
+            }
             node[end]->AddDevice(d);
             d->Attach(channel);
             portsOf[end].push_back(d); // port numbers in link order, as the Fabric's

@@ -102,6 +102,14 @@ class IbSubnetHelper
     void SetLmc(uint8_t lmc);
 
     /**
+     * Give every port the speed and width whose data rate is its fabric link's rate (e.g.
+     * 100 Gb/s: EDR 4x; 200 Gb/s: HDR 4x), instead of the device attributes' Speed and Width.
+     * A rate no IB link has is a configuration error that lists the ones it could be.
+     * @param enable on or off (default off)
+     */
+    void SetLinkRatesFromFabric(bool enable);
+
+    /**
      * Build the subnet (link delays from the fabric helper; rates from the ports' Speed and
      * Width).
      * @param helper a fabric helper
@@ -113,6 +121,7 @@ class IbSubnetHelper
     ObjectFactory m_device; //!< ports
     ObjectFactory m_switch; //!< switches
     uint8_t m_lmc;          //!< LID mask control
+    bool m_ratesFromFabric; //!< ports take their links' rates
 };
 
 } // namespace ns3

@@ -6,6 +6,7 @@
 
 #include "message-transport.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 
@@ -91,6 +92,33 @@ TransportStatistics::WriteJson(const std::string& path, uint64_t events) const
     }
     std::fprintf(f, "}\n");
     return std::fclose(f) == 0;
+}
+
+Time
+StoreAndForward(const std::vector<uint32_t>& packets, const std::vector<PathHop>& path)
+{
+    // Plain time steps, not Time objects: before Simulator::Run every Time is registered with
+    // the resolution bookkeeping, which makes large vectors of them slow.
+    std::vector<int64_t> ready(packets.size(), 0);
+    for (const auto& hop : path)
+    {
+        const int64_t delay = hop.delay.GetTimeStep();
+        const int64_t latency = hop.latency.GetTimeStep();
+        int64_t linkFree = 0;
+        uint32_t lastSize = 0;
+        int64_t lastWire = 0;
+        for (std::size_t j = 0; j < packets.size(); ++j)
+        {
+            if (packets[j] != lastSize)
+            {
+                lastSize = packets[j];
+                lastWire = hop.wireTime(packets[j]).GetTimeStep();
+            }
+            linkFree = std::max(ready[j], linkFree) + lastWire;
+            ready[j] = linkFree + delay + latency;
+        }
+    }
+    return TimeStep(ready.empty() ? 0 : ready.back());
 }
 
 } // namespace ns3

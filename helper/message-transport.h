@@ -12,6 +12,7 @@
 #include "ns3/rdma-queue-pair.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -129,6 +130,27 @@ class MessageTransport
     /// @return the network's counters now
     virtual TransportStatistics CollectStatistics() const = 0;
 };
+
+/**
+ * @ingroup interconnect
+ * One link of a path, for the ideal-FCT arithmetic.
+ */
+struct PathHop
+{
+    std::function<Time(uint32_t)> wireTime; //!< time a packet of so many bytes takes to send
+    Time delay;                             //!< propagation delay
+    Time latency;                           //!< forwarding latency of the switch at its far end
+};
+
+/**
+ * @ingroup interconnect
+ * Store and forward: when the last of some packets, sent back to back from the source, has
+ * arrived at the end of a path (every hop waits for a whole packet, then its link and delay).
+ * @param packets their sizes, in order
+ * @param path the hops
+ * @return that time, from the first packet's start
+ */
+Time StoreAndForward(const std::vector<uint32_t>& packets, const std::vector<PathHop>& path);
 
 /**
  * @ingroup interconnect

@@ -472,39 +472,33 @@ WritePcap(Ptr<PcapFileWrapper> file, Ptr<const Packet> frame)
     file->Write(Simulator::Now(), frame);
 }
 
-/// Arrival time (relative) of the last of `frames` sent back to back over `path`.
-/// Plain time steps, not Time objects: before Simulator::Run every Time is registered with
-/// the resolution bookkeeping, which makes large vectors of them slow.
-Time
-StoreAndForward(const std::vector<uint32_t>& frames, const std::vector<Ptr<PfcNetDevice>>& path)
+/// The hops of a path of ports, for StoreAndForward.
+std::vector<PathHop>
+Hops(const std::vector<Ptr<PfcNetDevice>>& path)
 {
-    std::vector<int64_t> ready(frames.size(), 0);
+    std::vector<PathHop> hops;
     for (const auto& device : path)
     {
         Ptr<RoceSwitch> nextSwitch = device->GetPeer()->GetNode()->GetObject<RoceSwitch>();
-        int64_t latency = 0;
+        Time latency(0);
         if (nextSwitch)
         {
             TimeValue v;
             nextSwitch->GetAttribute("ForwardingLatency", v);
-            latency = v.Get().GetTimeStep();
+            latency = v.Get();
         }
-        const int64_t delay = device->GetChannelDelay().GetTimeStep();
-        int64_t linkFree = 0;
-        uint32_t lastSize = 0;
-        int64_t lastWire = 0;
-        for (std::size_t j = 0; j < frames.size(); ++j)
-        {
-            if (frames[j] != lastSize)
-            {
-                lastSize = frames[j];
-                lastWire = device->GetWireTime(frames[j]).GetTimeStep();
-            }
-            linkFree = std::max(ready[j], linkFree) + lastWire;
-            ready[j] = linkFree + delay + latency;
-        }
+        hops.push_back(PathHop{[device](uint32_t bytes) { return device->GetWireTime(bytes); },
+                               device->GetChannelDelay(),
+                               latency});
     }
-    return TimeStep(ready.back());
+    return hops;
+}
+
+/// StoreAndForward over a path of ports.
+Time
+StoreAndForward(const std::vector<uint32_t>& frames, const std::vector<Ptr<PfcNetDevice>>& path)
+{
+    return ns3::StoreAndForward(frames, Hops(path));
 }
 
 } // namespace

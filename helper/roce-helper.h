@@ -139,13 +139,14 @@ class RoceHelper : public MessageTransport
      * @param done called at completion (may be null)
      * @return the flow id
      */
-    uint64_t Post(uint32_t src,
-                  uint32_t dst,
-                  RdmaVerb verb,
-                  uint64_t bytes,
-                  Time at,
-                  uint8_t priority,
-                  RdmaQueuePair::CompletionCallback done = RdmaQueuePair::CompletionCallback()) override;
+    uint64_t Post(
+        uint32_t src,
+        uint32_t dst,
+        RdmaVerb verb,
+        uint64_t bytes,
+        Time at,
+        uint8_t priority,
+        RdmaQueuePair::CompletionCallback done = RdmaQueuePair::CompletionCallback()) override;
 
     /**
      * The iWARP connection from src to dst on a priority (created on first use; its packets

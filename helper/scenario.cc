@@ -7,6 +7,7 @@
 #include "scenario.h"
 
 #include "ns3/command-line-values.h"
+#include "ns3/ib-net-device.h"
 #include "ns3/interconnect-config-error.h"
 #include "ns3/intra-host-helper.h"
 #include "ns3/iwarp-helper.h"
@@ -301,6 +302,23 @@ FabricKeys(const std::string& kind)
     return keys;
 }
 
+/// Whether an IB link of 1, 2, 4, 8 or 12 lanes of some speed has this data rate.
+bool
+IsInfiniBandRate(DataRate rate)
+{
+    for (uint32_t width : {1u, 2u, 4u, 8u, 12u})
+    {
+        for (int s = IbNetDevice::SDR; s <= IbNetDevice::XDR; ++s)
+        {
+            if (IbNetDevice::LinkRate(static_cast<IbNetDevice::Speed>(s), width) == rate)
+            {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 } // namespace
 
 std::string
@@ -488,6 +506,7 @@ Scenario::ParseOrExit(const std::string& text,
                                        Key{"switch", Type::STRING, JsonValue::object(), 0, 0, {}},
                                        Key{"nic", Type::STRING, JsonValue::object(), 0, 0, {}},
                                        Key{"tcp", Type::STRING, JsonValue::object(), 0, 0, {}},
+                                       Key{"ib", Type::STRING, JsonValue::object(), 0, 0, {}},
                                        Key{"server", Type::STRING, JsonValue::object(), 0, 0, {}},
                                        Key{"workloads", Type::STRING, JsonValue::array(), 0, 0, {}},
                                        Key{"output", Type::STRING, JsonValue::object(), 0, 0, {}}};
@@ -527,7 +546,7 @@ Scenario::ParseOrExit(const std::string& text,
 
     out["link"] = CheckObject("link",
                               given.value("link", JsonValue::object()),
-                              {KChoice("technology", "roce", {"roce", "iwarp"}),
+                              {KChoice("technology", "roce", {"roce", "iwarp", "infiniband"}),
                                KInt("mtu", 1024, 256, 4096),
                                KInt("linkMtu", 0, 0, 9216)});
     const int64_t mtu = out["link"]["mtu"].get<int64_t>();
@@ -585,6 +604,36 @@ Scenario::ParseOrExit(const std::string& text,
         }
     }
 
+    // InfiniBand (link.technology "infiniband"; kept but unused otherwise).
+    out["ib"] = CheckObject("ib",
+                            given.value("ib", JsonValue::object()),
+                            {KInt("sl", 0, 0, 15),
+                             KInt("lmc", 0, 0, 7),
+                             KInt("bufferBlocks", 1024, 1, 1 << 20),
+                             KBytes("fecnThreshold", "0")});
+    if (out["link"]["technology"].get<std::string>() == "infiniband")
+    {
+        if (kind == "torus")
+        {
+            InterconnectConfigError("link.technology",
+                                    "infiniband",
+                                    "roce or iwarp on a torus (InfiniBand tori need VL datelines, "
+                                    "not there yet)");
+        }
+        for (const char* key : {"hostRate", "fabricRate"})
+        {
+            const DataRate rate(out["fabric"][key].get<std::string>());
+            if (!IsInfiniBandRate(rate))
+            {
+                InterconnectConfigError(std::string("fabric.") + key,
+                                        out["fabric"][key].get<std::string>(),
+                                        "an InfiniBand link's data rate with link.technology "
+                                        "infiniband, e.g. 100Gbps (EDR 4x), 200Gbps (HDR 4x), "
+                                        "400Gbps (NDR 4x), 800Gbps (XDR 4x)");
+            }
+        }
+    }
+
     std::vector<std::string> presets = {"none"};
     for (const auto& p : IntraHostHelper::PresetNames())
     {
@@ -597,6 +646,13 @@ Scenario::ParseOrExit(const std::string& text,
                                  KInt("pcieGeneration", 0, 0, 6),
                                  KInt("nvlinksPerGpu", -1, -1, 36)});
     const bool gpuServers = out["server"]["preset"].get<std::string>() != "none";
+    if (gpuServers && out["link"]["technology"].get<std::string>() == "infiniband")
+    {
+        InterconnectConfigError("server.preset",
+                                out["server"]["preset"].get<std::string>(),
+                                "none with link.technology infiniband (GPU servers on InfiniBand "
+                                "are not there yet)");
+    }
 
     const JsonValue workloads = given.value("workloads", JsonValue::array());
     if (!workloads.is_array())

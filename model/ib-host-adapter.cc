@@ -351,7 +351,11 @@ IbHostAdapter::CreateQueuePair(uint16_t dlid, uint8_t sl)
     }
     const uint32_t index = static_cast<uint32_t>(m_qps.size());
     // The engine names endpoints by IPv4 address; on IB they are LIDs.
-    qp->Setup(FIRST_QPN + index, Ipv4Address(m_lid), Ipv4Address(dlid), 0, sl,
+    qp->Setup(FIRST_QPN + index,
+              Ipv4Address(m_lid),
+              Ipv4Address(dlid),
+              0,
+              sl,
               m_device->GetDataRate());
     qp->SetCongestionControl(CreateObject<RdmaCongestionControl>()); // IB CC paces the flow
     qp->SetWakeCallback(MakeCallback(&IbHostAdapter::Activate, this).Bind(index));

@@ -206,12 +206,12 @@ class IbHostAdapter : public Object
     uint64_t m_bytesReceived;          //!< payload received
     uint64_t m_misdelivered;           //!< wrong DLID
     ObjectFactory m_qpFactory;         //!< creates queue pairs
-    std::vector<Ptr<RdmaQueuePair>> m_qps; //!< by index (QPN - FIRST_QPN)
-    std::vector<uint32_t> m_qpFlow;    //!< flow index of each queue pair
-    std::vector<bool> m_qpActive;      //!< in its flow's active list
-    uint64_t m_acksSent;               //!< ACKs and NAKs sent
-    uint64_t m_unknownQp;              //!< packets for unknown queue pairs
-    bool m_qpMtuSet;                   //!< Mtu given by SetQueuePairAttribute
+    std::vector<Ptr<RdmaQueuePair>> m_qps;             //!< by index (QPN - FIRST_QPN)
+    std::vector<uint32_t> m_qpFlow;                    //!< flow index of each queue pair
+    std::vector<bool> m_qpActive;                      //!< in its flow's active list
+    uint64_t m_acksSent;                               //!< ACKs and NAKs sent
+    uint64_t m_unknownQp;                              //!< packets for unknown queue pairs
+    bool m_qpMtuSet;                                   //!< Mtu given by SetQueuePairAttribute
     TracedCallback<uint16_t, uint64_t> m_messageTrace; //!< (SLID, bytes) of each message
 };
 

@@ -7,12 +7,14 @@
 // The reliable-connection transport over native InfiniBand: RdmaQueuePair's engine carried in
 // LRH/BTH/RETH/AETH/ICRC by IbHostAdapter.
 
+#include "ns3/collective-helper.h"
 #include "ns3/core-module.h"
 #include "ns3/fat-tree-helper.h"
 #include "ns3/ib-bth-header.h"
 #include "ns3/ib-channel.h"
 #include "ns3/ib-host-adapter.h"
 #include "ns3/ib-lrh-header.h"
+#include "ns3/ib-rc-transport.h"
 #include "ns3/ib-subnet-helper.h"
 #include "ns3/network-module.h"
 
@@ -79,7 +81,8 @@ TEST_F(IbRcLinkTest, WriteTakesItsPacketsWireTimeOnePropagationAndTheAck)
     EXPECT_EQ(qa->GetMtu(), 4096u); // the port's IB MTU
     Completions done;
     const uint64_t bytes = 1000000;
-    Simulator::Schedule(MicroSeconds(10), [&]() { qa->Post(RdmaVerb::WRITE, bytes, done.Callback()); });
+    Simulator::Schedule(MicroSeconds(10),
+                        [&]() { qa->Post(RdmaVerb::WRITE, bytes, done.Callback()); });
     Simulator::Stop(MilliSeconds(5));
     Simulator::Run();
     ASSERT_EQ(done.list.size(), 1u);
@@ -197,5 +200,54 @@ TEST(IbRcSubnet, LmcPathsCarryQueuePairsToo)
     EXPECT_EQ(done.list.size(), 2u);
     EXPECT_EQ(p0.second->GetBytesDelivered() + p1.second->GetBytesDelivered(), 200000u);
     EXPECT_EQ(s.adapters[15]->GetMisdelivered(), 0u);
+    Simulator::Destroy();
+}
+
+TEST(IbRcTransportTest, AMessageAloneTakesItsIdealFct)
+{
+    // On an idle k=4 fat-tree, across the core (5 links), each verb's FCT is the store-and-
+    // forward arithmetic of its packets and ACK.
+    IbRcTransport ib(IbSubnetHelper().Build(FatTreeHelper(4)));
+    const std::vector<std::pair<RdmaVerb, uint64_t>> posts = {{RdmaVerb::WRITE, 1000000},
+                                                              {RdmaVerb::READ, 300000},
+                                                              {RdmaVerb::SEND, 4096}};
+    for (uint32_t i = 0; i < posts.size(); ++i)
+    {
+        ib.Post(0, 15, posts[i].first, posts[i].second, MilliSeconds(1 + i), 0);
+    }
+    Simulator::Stop(MilliSeconds(10));
+    Simulator::Run();
+    for (const auto& f : ib.GetFlows())
+    {
+        ASSERT_FALSE(f.end.IsZero()) << RdmaVerbName(f.verb);
+        const double ratio = (f.end - f.start).GetDouble() / f.idealFct.GetDouble();
+        EXPECT_NEAR(ratio, 1.0, 0.01) << RdmaVerbName(f.verb) << " " << f.idealFct.As(Time::US);
+    }
+    const TransportStatistics st = ib.CollectStatistics();
+    EXPECT_EQ(st.messagesCompleted, 3u);
+    EXPECT_EQ(st.bytesDelivered, 1304096u);
+    EXPECT_EQ(st.retransmitted, 0u);
+    Simulator::Destroy();
+}
+
+TEST(IbRcTransportTest, CollectivesRunOnInfiniBand)
+{
+    // An all-to-all among 8 hosts through CollectiveHelper, on IB as on RoCE: every phase ends,
+    // no sooner than its lower bound.
+    IbRcTransport ib(IbSubnetHelper().Build(FatTreeHelper(4)));
+    CollectiveHelper collectives(ib);
+    collectives.AllToAll({0, 1, 2, 3, 4, 5, 6, 7},
+                         64000,
+                         CollectiveHelper::DIRECT,
+                         MicroSeconds(1));
+    Simulator::Stop(MilliSeconds(10));
+    Simulator::Run();
+    ASSERT_FALSE(collectives.GetRecords().empty());
+    for (const auto& r : collectives.GetRecords())
+    {
+        ASSERT_FALSE(r.end.IsZero());
+        EXPECT_GE(r.end - r.start, r.lowerBound);
+    }
+    EXPECT_EQ(ib.CollectStatistics().messagesCompleted, 56u);
     Simulator::Destroy();
 }

@@ -63,8 +63,15 @@ TEST(Scenario, AMistakeInEachSectionIsNamed)
                 "error: fabric.leaves = 4: accepted: no such key; the keys here are kind, ");
     ExpectError(R"({"fabric": {"kind": "dragonfly"}})",
                 "error: fabric.kind = \"dragonfly\": accepted: one of spine-leaf, three-tier");
-    ExpectError(R"({"link": {"technology": "infiniband"}})",
-                "error: link.technology = \"infiniband\": accepted: one of roce, iwarp");
+    ExpectError(R"({"link": {"technology": "ethernet"}})",
+                "error: link.technology = \"ethernet\": accepted: one of roce, iwarp, infiniband");
+    ExpectError(R"({"link": {"technology": "infiniband"}, "fabric": {"kind": "torus"}})",
+                "error: link.technology = infiniband: accepted: roce or iwarp on a torus");
+    ExpectError(R"({"link": {"technology": "infiniband"}, "fabric": {"hostRate": "30Gbps"}})",
+                "error: fabric.hostRate = 30Gbps: accepted: an InfiniBand link's data rate");
+    ExpectError(R"({"link": {"technology": "infiniband"}, "server": {"preset": "dgx-h100"}})",
+                "error: server.preset = dgx-h100: accepted: none with link.technology infiniband");
+    ExpectError(R"({"ib": {"sl": 16}})", "error: ib.sl = 16: accepted: an integer, 0..15");
     ExpectError(R"({"tcp": {"cc": "reno"}})",
                 "error: tcp.cc = reno: accepted: newreno, cubic, dctcp, .*ns3::TcpNewReno");
     ExpectError(R"({"link": {"technology": "iwarp"}, "tcp": {"segmentSize": 1460}})",
