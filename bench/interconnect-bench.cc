@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// Benchmarks of the RoCEv2 data path: fixed, seeded cases, one line each.
+// Benchmarks of the data paths (RoCEv2, iWARP, InfiniBand): fixed, seeded cases, one line each.
 //
 //   interconnect-bench [--csv=FILE] [--scheduler=NAME] [CASE ...]   (no case: all of them)
 //
@@ -18,6 +18,8 @@
 //   perm1024   k=16 fat-tree (1024 hosts), a random permutation, 2 MB each
 //   moe        k=8 fat-tree, one MoE dispatch + combine layer on 128 GPUs (512 tokens of
 //              hidden 4096 in bf16 per GPU, top-2 of 256 experts)
+//   perm128-iwarp  perm128 over iWARP (ns-3 TCP with DCTCP, 1448-byte segments, priority 0)
+//   perm128-ib     perm128 on InfiniBand (EDR 4x, IB MTU 4096, RC queue pairs, credits)
 //
 // Columns: case, simulated time (s), wall time (s), CPU time of the event loop (s), events,
 // events per CPU second, packet-hops (every frame put on a link: data, ACK, CNP, PFC),
@@ -61,6 +63,14 @@ struct Result
 /// Keeps a case's helpers alive while the simulation runs.
 typedef std::shared_ptr<void> KeepAlive;
 
+/// What a case built: its helpers, and the network its messages run on (null: the RoceHelper).
+struct Built
+{
+    KeepAlive keep;                     //!< helpers to keep
+    MessageTransport* network{nullptr}; //!< the network, if not the RoceHelper
+    bool endless{false};                //!< periodic events: stop once every message is done
+};
+
 /// The fabric of the cases: k-ary fat-tree, 100 Gb/s, 1 us, path MTU 4096, DCQCN.
 Fabric
 FatTree(RoceHelper& h, uint32_t k)
@@ -94,6 +104,36 @@ Permutation(uint32_t n)
         }
     }
     return perm;
+}
+
+/// perm128 over iWARP: the same fat-tree and permutation on ns-3 TCP (DCTCP), lossy priority 0.
+Built
+PermutationIwarp(RoceHelper& h)
+{
+    h.SetTransport(RoceHelper::IWARP);
+    h.SetTcpCongestionControl("ns3::TcpDctcp");
+    const Fabric f = FatTree(h, 8);
+    const std::vector<uint32_t> perm = Permutation(f.GetNHosts());
+    for (uint32_t i = 0; i < perm.size(); ++i)
+    {
+        h.Post(i, perm[i], RdmaVerb::WRITE, 2000000, MicroSeconds(1), h.GetDefaultPriority());
+    }
+    return {};
+}
+
+/// perm128 on InfiniBand: EDR 4x (100 Gb/s), 1 us, IB MTU 4096, RC queue pairs.
+Built
+PermutationIb(RoceHelper& /* unused */)
+{
+    FatTreeHelper fatTree(8);
+    fatTree.SetDelay(MicroSeconds(1));
+    auto ib = std::make_shared<IbRcTransport>(IbSubnetHelper().Build(fatTree));
+    const std::vector<uint32_t> perm = Permutation(128);
+    for (uint32_t i = 0; i < perm.size(); ++i)
+    {
+        ib->Post(i, perm[i], RdmaVerb::WRITE, 2000000, MicroSeconds(1), 0);
+    }
+    return {ib, ib.get(), true};
 }
 
 KeepAlive
@@ -156,9 +196,22 @@ CpuSeconds()
     return static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
 }
 
+/// Stop once every message of the network has completed (for networks with periodic events).
+void
+StopWhenDone(MessageTransport* network)
+{
+    const TransportStatistics st = network->CollectStatistics();
+    if (st.messagesCompleted == st.messagesPosted)
+    {
+        Simulator::Stop();
+        return;
+    }
+    Simulator::Schedule(MicroSeconds(10), &StopWhenDone, network);
+}
+
 Result
 RunCase(const std::string& name,
-        const std::function<KeepAlive(RoceHelper&)>& build,
+        const std::function<Built(RoceHelper&)>& build,
         const std::string& scheduler)
 {
     ObjectFactory schedulerFactory;
@@ -169,8 +222,16 @@ RunCase(const std::string& name,
     RoceHelper h;
     h.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
     h.SetChannelAttribute("Delay", StringValue("1us"));
-    const KeepAlive keep = build(h);
-    h.AssignStreams(1);
+    const Built built = build(h);
+    MessageTransport* network = built.network ? built.network : &h;
+    if (!built.network)
+    {
+        h.AssignStreams(1);
+    }
+    if (built.endless)
+    {
+        Simulator::Schedule(MicroSeconds(10), &StopWhenDone, network);
+    }
     const auto wall0 = std::chrono::steady_clock::now();
     const double cpu0 = CpuSeconds();
     const uint64_t events0 = Simulator::GetEventCount();
@@ -178,7 +239,7 @@ RunCase(const std::string& name,
     const double cpu = CpuSeconds() - cpu0;
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-    const RoceStatistics st = h.CollectStatistics();
+    const TransportStatistics st = network->CollectStatistics();
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
     Result r{name,
@@ -208,13 +269,18 @@ main(int argc, char* argv[])
         {"calendar", "ns3::CalendarScheduler"},
         {"list", "ns3::ListScheduler"},
     };
-    const std::map<std::string, std::function<KeepAlive(RoceHelper&)>> cases = {
-        {"incast64", Incast64},
-        {"perm128", [](RoceHelper& h) { return PermutationCase(h, 8); }},
-        {"a2a64", [](RoceHelper& h) { return AllToAll(h, 64); }},
-        {"a2a128", [](RoceHelper& h) { return AllToAll(h, 128); }},
-        {"perm1024", [](RoceHelper& h) { return PermutationCase(h, 16); }},
-        {"moe", Moe128},
+    auto roce = [](std::function<KeepAlive(RoceHelper&)> f) {
+        return [f](RoceHelper& h) { return Built{f(h), nullptr, false}; };
+    };
+    const std::map<std::string, std::function<Built(RoceHelper&)>> cases = {
+        {"incast64", roce(Incast64)},
+        {"perm128", roce([](RoceHelper& h) { return PermutationCase(h, 8); })},
+        {"a2a64", roce([](RoceHelper& h) { return AllToAll(h, 64); })},
+        {"a2a128", roce([](RoceHelper& h) { return AllToAll(h, 128); })},
+        {"perm1024", roce([](RoceHelper& h) { return PermutationCase(h, 16); })},
+        {"moe", roce(Moe128)},
+        {"perm128-iwarp", PermutationIwarp},
+        {"perm128-ib", PermutationIb},
     };
     std::vector<std::string> chosen;
     for (int i = 1; i < argc; ++i)

@@ -28,13 +28,14 @@ IwarpHelper::IwarpHelper()
     // which would hold a message's completion); buffers well above a datacenter
     // bandwidth-delay product; a 1 ms minimum RTO on a 1 us clock instead of 1 s on 1 ms, as
     // fine-grained retransmission timers are recommended against incast collapse (Vasudevan et
-    // al., SIGCOMM 2009).
+    // al., SIGCOMM 2009), and the same 1 ms for a lost SYN instead of 3 s.
     SetTcpAttribute("SegmentSize", UintegerValue(1448));
     SetTcpAttribute("DelAckCount", UintegerValue(1));
     SetTcpAttribute("SndBufSize", UintegerValue(4 << 20));
     SetTcpAttribute("RcvBufSize", UintegerValue(4 << 20));
     SetTcpAttribute("MinRto", TimeValue(MilliSeconds(1)));
     SetTcpAttribute("ClockGranularity", TimeValue(MicroSeconds(1)));
+    SetTcpAttribute("ConnTimeout", TimeValue(MilliSeconds(1)));
 }
 
 void

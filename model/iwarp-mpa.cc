@@ -150,48 +150,56 @@ IwarpMpa::MaxUlpdu(uint32_t budget) const
 }
 
 void
-IwarpMpa::Put(std::vector<uint8_t>& out, uint8_t byte, uint64_t header)
+IwarpMpa::Emit(std::vector<uint8_t>& out, const uint8_t* data, std::size_t size, uint64_t header)
 {
-    if (m_markers && m_txOffset % MARKER_INTERVAL == 0)
+    while (size > 0)
     {
-        // Back to the FPDU's ULPDU_LENGTH field; 0 for a marker just before it.
-        const uint16_t fpduPtr =
-            static_cast<uint16_t>(m_txOffset > header ? m_txOffset - header : 0);
-        out.push_back(0); // reserved
-        out.push_back(0);
-        out.push_back(static_cast<uint8_t>(fpduPtr >> 8));
-        out.push_back(static_cast<uint8_t>(fpduPtr & 0xFF));
-        m_txOffset += 4;
+        if (m_markers && m_txOffset % MARKER_INTERVAL == 0)
+        {
+            // Back to the FPDU's ULPDU_LENGTH field; 0 for a marker just before it.
+            const uint16_t fpduPtr =
+                static_cast<uint16_t>(m_txOffset > header ? m_txOffset - header : 0);
+            const uint8_t marker[4] = {0,
+                                       0,
+                                       static_cast<uint8_t>(fpduPtr >> 8),
+                                       static_cast<uint8_t>(fpduPtr & 0xFF)};
+            out.insert(out.end(), marker, marker + 4);
+            m_txOffset += 4;
+        }
+        // Up to the next marker position, in one copy.
+        const std::size_t chunk =
+            m_markers ? std::min<std::size_t>(size, MARKER_INTERVAL - m_txOffset % MARKER_INTERVAL)
+                      : size;
+        out.insert(out.end(), data, data + chunk);
+        m_txOffset += chunk;
+        data += chunk;
+        size -= chunk;
     }
-    out.push_back(byte);
-    ++m_txOffset;
 }
 
 std::vector<uint8_t>
 IwarpMpa::Frame(const std::vector<uint8_t>& ulpdu)
 {
     NS_ABORT_MSG_IF(ulpdu.size() > 0xFFFF, "IwarpMpa: a ULPDU of " << ulpdu.size() << " bytes");
+    const uint32_t length = static_cast<uint32_t>(ulpdu.size());
     std::vector<uint8_t> out;
+    out.reserve(FpduLength(length));
     // A marker due where the FPDU begins precedes its ULPDU_LENGTH field.
     const uint64_t start = m_txOffset + (m_markers && m_txOffset % MARKER_INTERVAL == 0 ? 4 : 0);
-    const uint32_t length = static_cast<uint32_t>(ulpdu.size());
-    Put(out, static_cast<uint8_t>(length >> 8), start);
-    Put(out, static_cast<uint8_t>(length & 0xFF), start);
-    for (uint8_t b : ulpdu)
-    {
-        Put(out, b, start);
-    }
-    for (uint32_t i = 0; i < PadLength(length); ++i)
-    {
-        Put(out, 0, start);
-    }
+    const uint8_t head[2] = {static_cast<uint8_t>(length >> 8),
+                             static_cast<uint8_t>(length & 0xFF)};
+    Emit(out, head, 2, start);
+    Emit(out, ulpdu.data(), length, start);
+    const uint8_t pad[3] = {0, 0, 0};
+    Emit(out, pad, PadLength(length), start);
     // The CRC covers everything so far, markers included; it goes least significant byte
     // first, as iSCSI's digests (RFC 3720).
     const uint32_t crc = m_crc ? IwarpCrc32c(out.data(), out.size()) : 0;
-    for (int i = 0; i < 4; ++i)
-    {
-        Put(out, static_cast<uint8_t>(crc >> (8 * i)), start);
-    }
+    const uint8_t tail[4] = {static_cast<uint8_t>(crc),
+                             static_cast<uint8_t>(crc >> 8),
+                             static_cast<uint8_t>(crc >> 16),
+                             static_cast<uint8_t>(crc >> 24)};
+    Emit(out, tail, 4, start);
     return out;
 }
 
@@ -205,7 +213,9 @@ IwarpMpa::Receive(const std::vector<uint8_t>& bytes,
         error = "MPA: the stream is dead after a malformed FPDU";
         return false;
     }
-    for (uint8_t b : bytes)
+    std::size_t i = 0;
+    const std::size_t n = bytes.size();
+    while (i < n)
     {
         if (m_markers && !m_rxInMarker && m_rxOffset % MARKER_INTERVAL == 0)
         {
@@ -214,8 +224,10 @@ IwarpMpa::Receive(const std::vector<uint8_t>& bytes,
         }
         if (m_rxInMarker)
         {
-            m_marker.push_back(b);
-            ++m_rxOffset;
+            const std::size_t take = std::min<std::size_t>(4 - m_marker.size(), n - i);
+            m_marker.insert(m_marker.end(), bytes.begin() + i, bytes.begin() + i + take);
+            i += take;
+            m_rxOffset += take;
             if (m_marker.size() < 4)
             {
                 continue;
@@ -232,9 +244,8 @@ IwarpMpa::Receive(const std::vector<uint8_t>& bytes,
                         std::to_string(expected) + " bytes back";
                 return false;
             }
-            if (m_rx.size() < 2 ||
-                m_rx.size() + 4 < 2 + ((uint32_t(m_rx[0]) << 8) | m_rx[1]) +
-                                      PadLength((uint32_t(m_rx[0]) << 8) | m_rx[1]) + 4)
+            // A marker before the CRC field is covered by the CRC.
+            if (m_rx.size() < 2 || m_rx.size() + 4 < FpduBytes(m_rx))
             {
                 m_rxCrc.insert(m_rxCrc.end(), m_marker.begin(), m_marker.end());
             }
@@ -244,11 +255,24 @@ IwarpMpa::Receive(const std::vector<uint8_t>& bytes,
         {
             m_rxFpduStart = m_rxOffset; // the ULPDU_LENGTH field
         }
-        m_rx.push_back(b);
-        ++m_rxOffset;
+        // Take bytes up to the next marker, the end of the FPDU, or the end of the input.
+        std::size_t take = n - i;
+        if (m_markers)
+        {
+            take = std::min<std::size_t>(take, MARKER_INTERVAL - m_rxOffset % MARKER_INTERVAL);
+        }
+        const std::size_t total = m_rx.size() < 2 ? 2 : FpduBytes(m_rx);
+        take = std::min(take, total - m_rx.size());
+        // The CRC covers ULPDU_LENGTH, ULPDU and pad: the bytes before the last four.
+        const std::size_t covered =
+            m_rx.size() < 2 ? take
+                            : std::min(take, total - 4 > m_rx.size() ? total - 4 - m_rx.size() : 0);
+        m_rxCrc.insert(m_rxCrc.end(), bytes.begin() + i, bytes.begin() + i + covered);
+        m_rx.insert(m_rx.end(), bytes.begin() + i, bytes.begin() + i + take);
+        i += take;
+        m_rxOffset += take;
         if (m_rx.size() < 2)
         {
-            m_rxCrc.push_back(b);
             continue;
         }
         const uint32_t length = (uint32_t(m_rx[0]) << 8) | m_rx[1];
@@ -259,17 +283,13 @@ IwarpMpa::Receive(const std::vector<uint8_t>& bytes,
                     std::to_string(m_rxFpduStart) + " is shorter than a DDP header (14 bytes)";
             return false;
         }
-        const uint32_t total = 2 + length + PadLength(length) + 4;
-        if (m_rx.size() <= total - 4)
-        {
-            m_rxCrc.push_back(b);
-        }
-        if (m_rx.size() < total)
+        const std::size_t fpdu = FpduBytes(m_rx);
+        if (m_rx.size() < fpdu)
         {
             continue;
         }
-        const uint32_t crc = uint32_t(m_rx[total - 4]) | (uint32_t(m_rx[total - 3]) << 8) |
-                             (uint32_t(m_rx[total - 2]) << 16) | (uint32_t(m_rx[total - 1]) << 24);
+        const uint32_t crc = uint32_t(m_rx[fpdu - 4]) | (uint32_t(m_rx[fpdu - 3]) << 8) |
+                             (uint32_t(m_rx[fpdu - 2]) << 16) | (uint32_t(m_rx[fpdu - 1]) << 24);
         if (m_crc && crc != IwarpCrc32c(m_rxCrc.data(), m_rxCrc.size()))
         {
             m_dead = true;
@@ -282,6 +302,13 @@ IwarpMpa::Receive(const std::vector<uint8_t>& bytes,
         m_rxCrc.clear();
     }
     return true;
+}
+
+std::size_t
+IwarpMpa::FpduBytes(const std::vector<uint8_t>& head)
+{
+    const uint32_t length = (uint32_t(head[0]) << 8) | head[1];
+    return 2 + length + PadLength(length) + 4;
 }
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 #ifndef IWARP_MPA_H
 #define IWARP_MPA_H
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -125,8 +126,11 @@ class IwarpMpa
     uint32_t MaxUlpdu(uint32_t budget) const;
 
   private:
-    /// Append a byte at the sender's stream position, inserting a marker if one is due.
-    void Put(std::vector<uint8_t>& out, uint8_t byte, uint64_t header);
+    /// Append bytes at the sender's stream position, inserting the markers that fall in them.
+    void Emit(std::vector<uint8_t>& out, const uint8_t* data, std::size_t size, uint64_t header);
+    /// @param head an FPDU's first two bytes or more (ULPDU_LENGTH) @return its bytes, markers
+    /// not counted
+    static std::size_t FpduBytes(const std::vector<uint8_t>& head);
 
     bool m_markers;                //!< markers on
     bool m_crc;                    //!< CRC on

@@ -187,12 +187,6 @@ IwarpSocket::DoDispose()
     Object::DoDispose();
 }
 
-uint8_t
-IwarpSocket::PatternByte(uint64_t key, uint64_t offset)
-{
-    return static_cast<uint8_t>(offset * 131 + (offset >> 8) * 7 + key * 29 + (key >> 16));
-}
-
 void
 IwarpSocket::Connect(Ptr<Node> node, const Address& peer)
 {
@@ -639,9 +633,12 @@ IwarpSocket::TrySend()
         std::vector<uint8_t> ulpdu = Bytes(ddp);
         ulpdu.reserve(ulpduLength);
         ulpdu.insert(ulpdu.end(), m.control.begin(), m.control.end());
+        const std::size_t at = ulpdu.size();
+        ulpdu.resize(at + payload);
+        uint8_t* data = ulpdu.data() + at;
         for (uint32_t i = 0; i < payload; ++i)
         {
-            ulpdu.push_back(PatternByte(key, offset + i));
+            data[i] = PatternByte(key, offset + i); // a plain loop the compiler vectorizes
         }
         if (used + fpduLength > m_emss)
         {
@@ -862,13 +859,12 @@ IwarpSocket::ReceiveUlpdu(const std::vector<uint8_t>& ulpdu)
 void
 IwarpSocket::Place(uint64_t key, uint64_t offset, const uint8_t* data, uint32_t size)
 {
+    uint64_t wrong = 0;
     for (uint32_t i = 0; i < size; ++i)
     {
-        if (data[i] != PatternByte(key, offset + i))
-        {
-            ++m_placementErrors;
-        }
+        wrong += data[i] != PatternByte(key, offset + i);
     }
+    m_placementErrors += wrong;
     m_bytesPlaced += size;
 }
 

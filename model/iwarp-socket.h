@@ -153,7 +153,10 @@ class IwarpSocket : public Object
      * @param offset the tagged offset or message offset
      * @return the byte
      */
-    static uint8_t PatternByte(uint64_t key, uint64_t offset);
+    static uint8_t PatternByte(uint64_t key, uint64_t offset)
+    {
+        return static_cast<uint8_t>(offset * 131 + (offset >> 8) * 7 + key * 29 + (key >> 16));
+    }
 
   protected:
     void DoDispose() override;
