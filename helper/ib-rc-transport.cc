@@ -66,7 +66,12 @@ IbRcTransport::GetQueuePair(uint32_t src, uint32_t dst, uint8_t sl)
     {
         return it->second;
     }
-    auto pair = IbHostAdapter::ConnectPair(m_subnet.adapters[src], m_subnet.adapters[dst], sl);
+    // Each direction on its path's SL (the QoS class itself, or on a torus its datelines too).
+    auto pair = IbHostAdapter::ConnectPair(m_subnet.adapters[src],
+                                           m_subnet.adapters[dst],
+                                           m_subnet.GetPathSl(src, dst, sl),
+                                           m_subnet.GetPathSl(dst, src, sl),
+                                           0);
     m_qps[key] = pair.first;
     m_qps[std::make_tuple(dst, src, sl)] = pair.second;
     m_allQps.push_back(pair.first);
@@ -115,11 +120,10 @@ IbRcTransport::Hops(uint32_t src, uint32_t dst) const
     std::vector<PathHop> hops;
     for (std::size_t i = 0; i + 1 < nodes.size(); ++i)
     {
-        for (uint32_t l = 0; l < f.GetNLinks(); ++l)
+        for (uint32_t l : f.GetNodeLinks(nodes[i]))
         {
             const FabricLink& link = f.GetLink(l);
-            if (!((link.a == nodes[i] && link.b == nodes[i + 1]) ||
-                  (link.b == nodes[i] && link.a == nodes[i + 1])))
+            if (f.GetPeer(l, nodes[i]) != nodes[i + 1])
             {
                 continue;
             }

@@ -11,6 +11,7 @@
 #include "ns3/ib-channel.h"
 #include "ns3/interconnect-config-error.h"
 #include "ns3/node.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <map>
@@ -29,6 +30,22 @@ IbCreditLoopCheck
 IbCreditLoopCheck::Run(const std::vector<Ptr<IbHostAdapter>>& adapters,
                        const std::vector<Ptr<IbSwitch>>& switches,
                        const std::vector<uint8_t>& sls)
+{
+    return RunWithSls(adapters, switches, [&sls](uint32_t, uint32_t) { return sls; });
+}
+
+IbCreditLoopCheck
+IbCreditLoopCheck::Run(const IbSubnet& subnet, uint8_t qos)
+{
+    return RunWithSls(subnet.adapters, subnet.switches, [&subnet, qos](uint32_t src, uint32_t dst) {
+        return std::vector<uint8_t>{subnet.GetPathSl(src, dst, qos)};
+    });
+}
+
+IbCreditLoopCheck
+IbCreditLoopCheck::RunWithSls(const std::vector<Ptr<IbHostAdapter>>& adapters,
+                              const std::vector<Ptr<IbSwitch>>& switches,
+                              const std::function<std::vector<uint8_t>(uint32_t, uint32_t)>& slsOf)
 {
     IbCreditLoopCheck check;
     // Where each port is: the switch and port number, if a switch owns it.
@@ -58,14 +75,17 @@ IbCreditLoopCheck::Run(const std::vector<Ptr<IbHostAdapter>>& adapters,
         return id;
     };
     std::set<std::pair<uint32_t, uint32_t>> edges;
-    for (const auto& src : adapters)
+    for (uint32_t s = 0; s < adapters.size(); ++s)
     {
-        for (const auto& dst : adapters)
+        const Ptr<IbHostAdapter>& src = adapters[s];
+        for (uint32_t t = 0; t < adapters.size(); ++t)
         {
+            const Ptr<IbHostAdapter>& dst = adapters[t];
             if (src == dst)
             {
                 continue;
             }
+            const std::vector<uint8_t> sls = slsOf(s, t);
             for (uint32_t path = 0; path < (1u << dst->GetLmc()); ++path)
             {
                 const uint16_t dlid = static_cast<uint16_t>(dst->GetLid() + path);
@@ -118,6 +138,34 @@ IbCreditLoopCheck::Run(const std::vector<Ptr<IbHostAdapter>>& adapters,
         check.cycles.push_back(named);
     }
     return check;
+}
+
+uint8_t
+IbSubnet::GetPathSl(uint32_t src, uint32_t dst, uint8_t qos) const
+{
+    if (!datelines)
+    {
+        return qos;
+    }
+    NS_ABORT_MSG_IF(qos > 1,
+                    "IbSubnet::GetPathSl: QoS class " << +qos
+                                                      << " on a torus (0 or 1: SL bits 0-2 carry "
+                                                         "the dateline crossings)");
+    // The dimensions whose wrap-around link the path takes (torus-2QoS's encoding).
+    uint8_t sl = static_cast<uint8_t>(qos << 3);
+    const std::vector<uint32_t> nodes = fabric.TracePath(src, dst);
+    for (std::size_t i = 0; i + 1 < nodes.size(); ++i)
+    {
+        for (uint32_t l : fabric.GetNodeLinks(nodes[i]))
+        {
+            const FabricLink& link = fabric.GetLink(l);
+            if (fabric.GetPeer(l, nodes[i]) == nodes[i + 1] && link.wrapAround)
+            {
+                sl |= static_cast<uint8_t>(1u << link.dimension);
+            }
+        }
+    }
+    return sl;
 }
 
 uint16_t
@@ -211,12 +259,8 @@ IbSubnetHelper::Build(const FabricHelper& helper) const
     IbSubnet s;
     s.fabric = helper.Describe();
     const Fabric& f = s.fabric;
-    if (f.GetKind().rfind("torus", 0) == 0)
-    {
-        InterconnectConfigError("IbSubnetHelper fabric",
-                                f.GetKind(),
-                                "a Clos fabric (tori need VL datelines, not set up yet)");
-    }
+    // A torus routed in dimension order with datelines: VLs by the crossings in the path SL.
+    s.datelines = f.GetKind().rfind("torus", 0) == 0 && !f.GetPriorityRemaps().empty();
     const uint32_t hosts = f.GetNHosts();
     if (uint64_t(hosts + 1) << m_lmc >= 0xC000)
     {
@@ -255,6 +299,28 @@ IbSubnetHelper::Build(const FabricHelper& helper) const
                 const auto [speed, width] = SpeedAndWidth(l.rate);
                 d->SetAttribute("Speed", EnumValue(speed));
                 d->SetAttribute("Width", UintegerValue(width));
+            }
+            if (s.datelines)
+            {
+                // torus-2QoS's SL-to-VL rule, by the dimension the port's link runs in: VL bit 0
+                // is the SL bit of that dimension (the path crosses its dateline), VL bit 1 the
+                // QoS class (SL bit 3); host links carry the QoS class only.
+                UintegerValue vls;
+                d->GetAttribute("DataVls", vls);
+                if (vls.Get() < 4)
+                {
+                    InterconnectConfigError("ns3::IbNetDevice::DataVls",
+                                            std::to_string(vls.Get()),
+                                            "at least 4 on a torus (2 VLs for the datelines "
+                                            "times 2 QoS classes)");
+                }
+                std::string map;
+                for (uint32_t sl = 0; sl < 16; ++sl)
+                {
+                    const uint32_t crossing = l.dimension >= 0 ? (sl >> l.dimension) & 1 : 0;
+                    map += (sl ? "," : "") + std::to_string(2 * ((sl >> 3) & 1) + crossing);
+                }
+                d->SetAttribute("SlToVl", StringValue(map));
             }
             node[end]->AddDevice(d);
             d->Attach(channel);

@@ -13,6 +13,7 @@
 #include "ns3/ib-switch.h"
 #include "ns3/object-factory.h"
 
+#include <functional>
 #include <vector>
 
 namespace ns3
@@ -31,9 +32,21 @@ struct IbSubnet
     std::vector<Ptr<Node>> switchNodes;       //!< switch nodes, by switch index
     std::vector<Ptr<IbSwitch>> switches;      //!< switches, by switch index
     std::vector<Ptr<IbNetDevice>> ports;      //!< every port, two per fabric link
+    bool datelines{false};                    //!< a torus with VL datelines (path SLs)
 
     /// @param host a host index @return its (base) LID
     uint16_t GetLid(uint32_t host) const;
+
+    /**
+     * The SL a path must use, as a subnet manager's path record gives it. On a Clos fabric,
+     * the QoS class itself; on a torus with datelines, torus-2QoS's encoding: bit d set if the
+     * path crosses dimension d's dateline (takes its wrap-around link), bit 3 the QoS class.
+     * @param src source host
+     * @param dst destination host
+     * @param qos the service class (on a torus: 0 or 1)
+     * @return the SL
+     */
+    uint8_t GetPathSl(uint32_t src, uint32_t dst, uint8_t qos = 0) const;
     /**
      * @param host a host index
      * @param path 0..2^LMC-1
@@ -70,6 +83,26 @@ struct IbCreditLoopCheck
                                  const std::vector<Ptr<IbSwitch>>& switches,
                                  const std::vector<uint8_t>& sls = {0});
 
+    /**
+     * Run the check with the SL each path uses (IbSubnet::GetPathSl).
+     * @param subnet the subnet
+     * @param qos the service class
+     * @return the result
+     */
+    static IbCreditLoopCheck Run(const IbSubnet& subnet, uint8_t qos = 0);
+
+    /**
+     * Run the check with the SLs a function gives for each (source, destination) host pair.
+     * @param adapters the host adapters
+     * @param switches the switches
+     * @param slsOf the SLs of a pair, by host indexes
+     * @return the result
+     */
+    static IbCreditLoopCheck RunWithSls(
+        const std::vector<Ptr<IbHostAdapter>>& adapters,
+        const std::vector<Ptr<IbSwitch>>& switches,
+        const std::function<std::vector<uint8_t>(uint32_t, uint32_t)>& slsOf);
+
     /// @return true if no cycle and every pair routed
     bool IsDeadlockFree() const;
 };
@@ -81,8 +114,15 @@ struct IbCreditLoopCheck
  * every switch's linear forwarding table with min-hop routes balanced over the equal-cost
  * ports by destination (DLID modulo the number of ports of the group), the way OpenSM's
  * min-hop engine spreads destinations. On Clos fabrics (fat-tree, spine-leaf, three-tier,
- * rail-optimized) the min-hop routes go up, then down, so they hold no credit loop. Tori need
- * VL datelines (SL-to-VL), which this helper does not set up yet: it refuses them.
+ * rail-optimized) the min-hop routes go up, then down, so they hold no credit loop. On a torus
+ * (TorusHelper with its dateline) the tables follow dimension order, minimal direction per
+ * dimension, and the datelines are VLs, as OpenSM's torus-2QoS engine sets them up: a path's
+ * SL records which dimensions' wrap-around links it takes (IbSubnet::GetPathSl), and every port
+ * of a link in dimension d maps SL to VL by that dimension's bit (and the QoS class, SL bit 3, to
+ * VL bit 1). A ring's paths that cross its dateline then use VL 1 on all of its links they take,
+ * the others VL 0, which never take the wrap-around link: minimal paths are at most half a ring
+ * long, so neither VL's dependencies close the ring. A torus without its dateline gets no VL
+ * separation, and the credit-loop check shows its cycles.
  */
 class IbSubnetHelper
 {

@@ -613,12 +613,13 @@ Scenario::ParseOrExit(const std::string& text,
                              KBytes("fecnThreshold", "0")});
     if (out["link"]["technology"].get<std::string>() == "infiniband")
     {
-        if (kind == "torus")
+        if (kind == "torus" && out["ib"]["sl"].get<int64_t>() > 1)
         {
-            InterconnectConfigError("link.technology",
-                                    "infiniband",
-                                    "roce or iwarp on a torus (InfiniBand tori need VL datelines, "
-                                    "not there yet)");
+            // On a torus the SL's bits 0-2 carry the dateline crossings (torus-2QoS).
+            InterconnectConfigError("ib.sl",
+                                    out["ib"]["sl"].dump(),
+                                    "0 or 1 on a torus (the QoS class; the other SL bits record "
+                                    "the datelines a path crosses)");
         }
         for (const char* key : {"hostRate", "fabricRate"})
         {

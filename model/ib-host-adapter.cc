@@ -374,10 +374,20 @@ IbHostAdapter::CreateQueuePair(uint16_t dlid, uint8_t sl)
 std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>
 IbHostAdapter::ConnectPair(Ptr<IbHostAdapter> a, Ptr<IbHostAdapter> b, uint8_t sl, uint32_t path)
 {
+    return ConnectPair(a, b, sl, sl, path);
+}
+
+std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>
+IbHostAdapter::ConnectPair(Ptr<IbHostAdapter> a,
+                           Ptr<IbHostAdapter> b,
+                           uint8_t slAtoB,
+                           uint8_t slBtoA,
+                           uint32_t path)
+{
     NS_ABORT_MSG_IF(path >= (1u << a->GetLmc()) || path >= (1u << b->GetLmc()),
                     "IbHostAdapter::ConnectPair: path " << path << " beyond the LMC");
-    Ptr<RdmaQueuePair> qa = a->CreateQueuePair(static_cast<uint16_t>(b->GetLid() + path), sl);
-    Ptr<RdmaQueuePair> qb = b->CreateQueuePair(static_cast<uint16_t>(a->GetLid() + path), sl);
+    Ptr<RdmaQueuePair> qa = a->CreateQueuePair(static_cast<uint16_t>(b->GetLid() + path), slAtoB);
+    Ptr<RdmaQueuePair> qb = b->CreateQueuePair(static_cast<uint16_t>(a->GetLid() + path), slBtoA);
     qa->Connect(qb->GetQpn(), qb->GetInitialPsn());
     qb->Connect(qa->GetQpn(), qa->GetInitialPsn());
     return {qa, qb};
@@ -464,7 +474,8 @@ IbHostAdapter::ReceiveForQueuePair(const IbLrhHeader& lrh,
                                                dmaLength);
     if (v.sendAck || v.sendNak)
     {
-        // ACK or NAK at once, ahead of the pacing, on the requester's SL.
+        // ACK or NAK at once, ahead of the pacing, on this queue pair's own path SL (on a
+        // torus the way back crosses other datelines than the way there).
         Ptr<Packet> ack = Create<Packet>(ICRC);
         IbAethHeader aeth;
         if (v.sendNak)
@@ -482,9 +493,10 @@ IbHostAdapter::ReceiveForQueuePair(const IbLrhHeader& lrh,
         back.SetDestQp(qp->GetPeerQpn());
         back.SetPsn(v.ackPsn);
         ack->AddHeader(back);
-        AddLrh(ack, lrh.GetSlid(), lrh.GetSl());
+        const uint8_t sl = qp->GetPriority();
+        AddLrh(ack, lrh.GetSlid(), sl);
         ++m_acksSent;
-        m_device->EnqueueVl(ack, m_device->GetVlOfSl(lrh.GetSl()), 0);
+        m_device->EnqueueVl(ack, m_device->GetVlOfSl(sl), 0);
     }
     if (opcode == IbBthHeader::RC_READ_REQUEST)
     {

@@ -122,6 +122,21 @@ class IbHostAdapter : public Object
                                                                          uint8_t sl,
                                                                          uint32_t path = 0);
 
+    /**
+     * The same with an SL for each direction (each the SL of its path, e.g. on a torus).
+     * @param a one adapter
+     * @param b the other
+     * @param slAtoB the SL of a's queue pair (its requests, and its ACKs to b)
+     * @param slBtoA the SL of b's queue pair
+     * @param path which of the other's 2^LMC LIDs each side addresses
+     * @return the queue pair on a, then the one on b
+     */
+    static std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> ConnectPair(Ptr<IbHostAdapter> a,
+                                                                         Ptr<IbHostAdapter> b,
+                                                                         uint8_t slAtoB,
+                                                                         uint8_t slBtoA,
+                                                                         uint32_t path);
+
     /// @param qpn a queue pair number @return the queue pair, or nullptr
     Ptr<RdmaQueuePair> GetQueuePair(uint32_t qpn) const;
     /// @return the number of queue pairs

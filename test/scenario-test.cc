@@ -65,8 +65,9 @@ TEST(Scenario, AMistakeInEachSectionIsNamed)
                 "error: fabric.kind = \"dragonfly\": accepted: one of spine-leaf, three-tier");
     ExpectError(R"({"link": {"technology": "ethernet"}})",
                 "error: link.technology = \"ethernet\": accepted: one of roce, iwarp, infiniband");
-    ExpectError(R"({"link": {"technology": "infiniband"}, "fabric": {"kind": "torus"}})",
-                "error: link.technology = infiniband: accepted: roce or iwarp on a torus");
+    ExpectError(R"({"link": {"technology": "infiniband"}, "fabric": {"kind": "torus"},
+                    "ib": {"sl": 2}})",
+                "error: ib.sl = 2: accepted: 0 or 1 on a torus");
     ExpectError(R"({"link": {"technology": "infiniband"}, "fabric": {"hostRate": "30Gbps"}})",
                 "error: fabric.hostRate = 30Gbps: accepted: an InfiniBand link's data rate");
     ExpectError(R"({"link": {"technology": "infiniband"}, "server": {"preset": "dgx-h100"}})",
