@@ -6,6 +6,7 @@
 
 #include "ib-channel.h"
 
+#include "ib-lrh-header.h"
 #include "ib-net-device.h"
 
 #include "ns3/abort.h"
@@ -61,8 +62,13 @@ IbChannel::TransmitStart(Ptr<Packet> packet,
 {
     NS_ABORT_MSG_UNLESS(m_nDevices == 2, "IbChannel: transmitting on a link with one end");
     Ptr<IbNetDevice> dst = (src == m_device[0]) ? m_device[1] : m_device[0];
+    // A cut-through switch takes a data packet in once its LRH has arrived.
+    const Time arrival =
+        dst->IsCutThrough() && !flowControl
+            ? std::min(txTime, src->GetDataRate().CalculateBytesTxTime(IbLrhHeader::SIZE))
+            : txTime;
     Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
-                                   txTime + m_delay,
+                                   arrival + m_delay,
                                    &IbNetDevice::Receive,
                                    dst,
                                    packet,

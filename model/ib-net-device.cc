@@ -141,6 +141,7 @@ IbNetDevice::IbNetDevice()
       m_mtu(4096),
       m_dataVls(8),
       m_bufferBlocks(1024),
+      m_cutThrough(false),
       m_highLimit(255),
       m_configured(false),
       m_highSent(0),
@@ -598,6 +599,18 @@ DataRate
 IbNetDevice::GetDataRate() const
 {
     return LinkRate(m_speed, m_width);
+}
+
+void
+IbNetDevice::SetCutThrough(bool enable)
+{
+    m_cutThrough = enable;
+}
+
+bool
+IbNetDevice::IsCutThrough() const
+{
+    return m_cutThrough;
 }
 
 uint32_t

@@ -164,6 +164,13 @@ class IbNetDevice : public NetDevice
 
     /// @return the link's data rate
     DataRate GetDataRate() const;
+    /**
+     * @param enable this port belongs to a cut-through switch: data packets are handed over
+     *        when their LRH has arrived rather than their last byte (IbSwitch::CutThrough)
+     */
+    void SetCutThrough(bool enable);
+    /// @return whether data packets are handed over at their LRH
+    bool IsCutThrough() const;
     /// @return the number of data VLs
     uint32_t GetNDataVls() const;
     /// @param vl a data VL @return the blocks sent on it since the start
@@ -265,6 +272,7 @@ class IbNetDevice : public NetDevice
     uint16_t m_mtu;                   //!< IB MTU (payload bytes)
     uint32_t m_dataVls;               //!< data VLs
     uint32_t m_bufferBlocks;          //!< receive buffer per data VL
+    bool m_cutThrough;                //!< hand data packets over at their LRH
     Time m_fcPeriod;                  //!< periodic flow-control interval (0: 65,536 symbol times)
     std::string m_slToVlText;         //!< SlToVl attribute
     std::string m_arbHighText;        //!< VlArbitrationHigh attribute

@@ -10,6 +10,7 @@
 #include "ib-lrh-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
@@ -35,6 +36,14 @@ IbSwitch::GetTypeId()
                                           TimeValue(NanoSeconds(100)),
                                           MakeTimeAccessor(&IbSwitch::m_latency),
                                           MakeTimeChecker(Time(0)))
+                            .AddAttribute("CutThrough",
+                                          "Virtual cut-through: a packet is forwarded once its "
+                                          "LRH has arrived (after the forwarding latency), not "
+                                          "when the whole of it has, as long as it cannot leave "
+                                          "before its tail arrives; store-and-forward otherwise",
+                                          BooleanValue(false),
+                                          MakeBooleanAccessor(&IbSwitch::m_cutThrough),
+                                          MakeBooleanChecker())
                             .AddAttribute("FecnThreshold",
                                           "Congestion marking (IBTA annex A10): a packet that "
                                           "joins an output VL queue holding at least this many "
@@ -54,7 +63,8 @@ IbSwitch::GetTypeId()
 }
 
 IbSwitch::IbSwitch()
-    : m_fecnThreshold(0),
+    : m_cutThrough(false),
+      m_fecnThreshold(0),
       m_forwarded(0),
       m_noRoute(0),
       m_fecnMarks(0)
@@ -79,6 +89,7 @@ IbSwitch::AddPort(Ptr<IbNetDevice> device)
     const uint32_t index = static_cast<uint32_t>(m_ports.size());
     NS_ABORT_MSG_IF(index > 0xFFFFFF, "IbSwitch: too many ports");
     m_ports.push_back(device);
+    device->SetCutThrough(m_cutThrough);
     device->SetIbReceiveCallback(MakeCallback(&IbSwitch::Receive, this).Bind(index));
     device->SetDequeueCallback(MakeCallback(&IbSwitch::Dequeued, this));
     return index;
@@ -172,13 +183,23 @@ IbSwitch::Receive(uint32_t inPort, Ptr<IbNetDevice> device, Ptr<Packet> packet, 
     }
     ++m_forwarded;
     const uint32_t tag = (inPort << 8) | vl;
-    if (m_latency.IsZero())
+    Time wait = m_latency;
+    if (m_cutThrough)
+    {
+        // The packet came in at its LRH; it may leave no sooner than it can without overtaking
+        // its own tail: the tail arrives after the rest of it crosses the input link.
+        const uint32_t wire = packet->GetSize() + IbNetDevice::VCRC;
+        const Time tail = device->GetDataRate().CalculateBytesTxTime(wire - IbLrhHeader::SIZE);
+        const Time send = egress->GetDataRate().CalculateBytesTxTime(wire);
+        wait = std::max(wait, tail - send);
+    }
+    if (wait.IsZero())
     {
         egress->EnqueueVl(packet, outVl, tag);
     }
     else
     {
-        Simulator::Schedule(m_latency, &IbNetDevice::EnqueueVl, egress, packet, outVl, tag);
+        Simulator::Schedule(wait, &IbNetDevice::EnqueueVl, egress, packet, outVl, tag);
     }
 }
 

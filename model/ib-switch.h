@@ -80,6 +80,7 @@ class IbSwitch : public Object
     std::vector<Ptr<IbNetDevice>> m_ports; //!< ports
     std::vector<uint32_t> m_lft;           //!< DLID -> port
     Time m_latency;                        //!< port-to-port latency
+    bool m_cutThrough;                     //!< virtual cut-through
     uint32_t m_fecnThreshold;              //!< FECN marking threshold, bytes (0: off)
     Time m_victimWindow;                   //!< credit waits within this make a port a victim
     uint64_t m_forwarded;                  //!< packets forwarded

@@ -17,6 +17,7 @@
 #include "ns3/ib-rc-transport.h"
 #include "ns3/ib-subnet-helper.h"
 #include "ns3/network-module.h"
+#include "ns3/spine-leaf-helper.h"
 #include "ns3/torus-helper.h"
 
 #include <gtest/gtest.h>
@@ -324,4 +325,34 @@ TEST(IbTorus, AllToAllCompletesWithDatelinesAndDeadlocksWithout)
         }
         Simulator::Destroy();
     }
+}
+
+TEST(IbCutThrough, EachSwitchSavesAPacketTimeLessItsLrh)
+{
+    // One 4 KiB WRITE across a spine-leaf (three switches each way) and its ACK back: with
+    // virtual cut-through every switch forwards at the packet's LRH instead of its tail, which
+    // saves each switch the packet's transmission time less the LRH's, for the data packet and
+    // for the ACK.
+    Time fct[2];
+    for (int cutThrough = 0; cutThrough < 2; ++cutThrough)
+    {
+        IbSubnetHelper helper;
+        helper.SetSwitchAttribute("CutThrough", BooleanValue(cutThrough == 1));
+        IbRcTransport ib(helper.Build(SpineLeafHelper(2, 1, 1)));
+        ib.Post(0, 1, RdmaVerb::WRITE, 4096, MicroSeconds(1), 0);
+        Simulator::Stop(MilliSeconds(1));
+        Simulator::Run();
+        ASSERT_FALSE(ib.GetFlows()[0].end.IsZero());
+        fct[cutThrough] = ib.GetFlows()[0].end - ib.GetFlows()[0].start;
+        if (cutThrough == 0)
+        {
+            EXPECT_EQ(fct[0], ib.GetFlows()[0].idealFct); // store-and-forward is the ideal
+        }
+        Simulator::Destroy();
+    }
+    const DataRate rate = IbNetDevice::LinkRate(IbNetDevice::EDR, 4);
+    const Time lrh = rate.CalculateBytesTxTime(8);
+    const Time data = rate.CalculateBytesTxTime(4096 + 26 + 16); // payload, LRH..VCRC, RETH
+    const Time ack = rate.CalculateBytesTxTime(30);
+    EXPECT_EQ(fct[0] - fct[1], 3 * (data - lrh) + 3 * (ack - lrh));
 }
