@@ -292,6 +292,7 @@ main(int argc, char* argv[])
                                          UintegerValue(s.Int("ib.bufferBlocks")));
         subnetManager.SetSwitchAttribute("ForwardingLatency",
                                          TimeValue(s.Duration("switch.latency")));
+        subnetManager.SetSwitchAttribute("CutThrough", BooleanValue(s.Bool("ib.cutThrough")));
         subnetManager.SetSwitchAttribute("FecnThreshold",
                                          UintegerValue(s.Bytes("ib.fecnThreshold")));
         subnetManager.SetLmc(static_cast<uint8_t>(s.Int("ib.lmc")));

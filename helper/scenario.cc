@@ -610,7 +610,8 @@ Scenario::ParseOrExit(const std::string& text,
                             {KInt("sl", 0, 0, 15),
                              KInt("lmc", 0, 0, 7),
                              KInt("bufferBlocks", 1024, 1, 1 << 20),
-                             KBytes("fecnThreshold", "0")});
+                             KBytes("fecnThreshold", "0"),
+                             KBool("cutThrough", false)});
     if (out["link"]["technology"].get<std::string>() == "infiniband")
     {
         if (kind == "torus" && out["ib"]["sl"].get<int64_t>() > 1)
