@@ -293,6 +293,8 @@ main(int argc, char* argv[])
         subnetManager.SetSwitchAttribute("ForwardingLatency",
                                          TimeValue(s.Duration("switch.latency")));
         subnetManager.SetSwitchAttribute("CutThrough", BooleanValue(s.Bool("ib.cutThrough")));
+        subnetManager.SetRouting(s.String("ib.routing") == "up-down" ? IbSubnetHelper::UP_DOWN
+                                                                     : IbSubnetHelper::AUTO);
         subnetManager.SetSwitchAttribute("FecnThreshold",
                                          UintegerValue(s.Bytes("ib.fecnThreshold")));
         subnetManager.SetLmc(static_cast<uint8_t>(s.Int("ib.lmc")));

@@ -115,7 +115,7 @@ std::vector<PathHop>
 IbRcTransport::Hops(uint32_t src, uint32_t dst) const
 {
     const Fabric& f = m_subnet.fabric;
-    const std::vector<uint32_t> nodes = f.TracePath(src, dst);
+    const std::vector<uint32_t> nodes = m_subnet.TracePath(src, dst);
     NS_ABORT_MSG_IF(nodes.empty(), "IbRcTransport: no path from host " << src << " to " << dst);
     std::vector<PathHop> hops;
     for (std::size_t i = 0; i + 1 < nodes.size(); ++i)

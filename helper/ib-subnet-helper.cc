@@ -14,6 +14,9 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+#include <deque>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -153,7 +156,7 @@ IbSubnet::GetPathSl(uint32_t src, uint32_t dst, uint8_t qos) const
                                                          "the dateline crossings)");
     // The dimensions whose wrap-around link the path takes (torus-2QoS's encoding).
     uint8_t sl = static_cast<uint8_t>(qos << 3);
-    const std::vector<uint32_t> nodes = fabric.TracePath(src, dst);
+    const std::vector<uint32_t> nodes = TracePath(src, dst);
     for (std::size_t i = 0; i + 1 < nodes.size(); ++i)
     {
         for (uint32_t l : fabric.GetNodeLinks(nodes[i]))
@@ -166,6 +169,30 @@ IbSubnet::GetPathSl(uint32_t src, uint32_t dst, uint8_t qos) const
         }
     }
     return sl;
+}
+
+std::vector<uint32_t>
+IbSubnet::TracePath(uint32_t src, uint32_t dst) const
+{
+    const uint16_t dlid = GetLid(dst);
+    std::vector<uint32_t> nodes{fabric.GetHostNodeId(src)};
+    uint32_t at = fabric.GetPeer(fabric.GetHostLink(src), nodes.back());
+    while (nodes.size() <= fabric.GetNodes().size())
+    {
+        nodes.push_back(at);
+        const FabricNode& n = fabric.GetNode(at);
+        if (n.kind == FabricNodeKind::HOST)
+        {
+            return at == fabric.GetHostNodeId(dst) ? nodes : std::vector<uint32_t>{};
+        }
+        const uint32_t port = switches[n.index]->GetLft(dlid);
+        if (port == IbSwitch::NO_PORT)
+        {
+            return {};
+        }
+        at = fabric.GetPeer(fabric.GetNodeLinks(at).at(port), at); // ports in link order
+    }
+    return {}; // a forwarding loop
 }
 
 uint16_t
@@ -185,7 +212,8 @@ IbSubnet::GetLid(uint32_t host, uint32_t path) const
 
 IbSubnetHelper::IbSubnetHelper()
     : m_lmc(0),
-      m_ratesFromFabric(false)
+      m_ratesFromFabric(false),
+      m_routing(AUTO)
 {
     m_device.SetTypeId(IbNetDevice::GetTypeId());
     m_switch.SetTypeId(IbSwitch::GetTypeId());
@@ -217,6 +245,12 @@ void
 IbSubnetHelper::SetLinkRatesFromFabric(bool enable)
 {
     m_ratesFromFabric = enable;
+}
+
+void
+IbSubnetHelper::SetRouting(Routing routing)
+{
+    m_routing = routing;
 }
 
 namespace
@@ -251,6 +285,149 @@ SpeedAndWidth(DataRate rate)
                                 known + ", or a multiple of a lane's");
 }
 
+/**
+ * Up/down routes (OpenSM's updn engine) on any fabric: per destination host, per switch, the
+ * links it may forward on (an equal-cost group).
+ */
+std::vector<std::vector<std::vector<uint32_t>>>
+UpDownRoutes(const Fabric& f)
+{
+    const uint32_t nodes = static_cast<uint32_t>(f.GetNodes().size());
+    constexpr uint32_t FAR = std::numeric_limits<uint32_t>::max();
+    auto isHost = [&f](uint32_t v) { return f.GetNode(v).kind == FabricNodeKind::HOST; };
+    // Roots: the switches farthest from every host (hop distance to the nearest host).
+    std::vector<uint32_t> toHost(nodes, FAR);
+    std::deque<uint32_t> queue;
+    for (uint32_t h = 0; h < f.GetNHosts(); ++h)
+    {
+        toHost[f.GetHostNodeId(h)] = 0;
+        queue.push_back(f.GetHostNodeId(h));
+    }
+    while (!queue.empty())
+    {
+        const uint32_t v = queue.front();
+        queue.pop_front();
+        for (uint32_t l : f.GetNodeLinks(v))
+        {
+            const uint32_t w = f.GetPeer(l, v);
+            if (toHost[w] == FAR)
+            {
+                toHost[w] = toHost[v] + 1;
+                queue.push_back(w);
+            }
+        }
+    }
+    uint32_t height = 0;
+    for (uint32_t sw = 0; sw < f.GetNSwitches(); ++sw)
+    {
+        height = std::max(height, toHost[f.GetSwitchNodeId(sw)]);
+    }
+    std::vector<uint32_t> rank(nodes, FAR); // hosts keep FAR: below every switch
+    for (uint32_t sw = 0; sw < f.GetNSwitches(); ++sw)
+    {
+        const uint32_t v = f.GetSwitchNodeId(sw);
+        if (toHost[v] == height)
+        {
+            rank[v] = 0;
+            queue.push_back(v);
+        }
+    }
+    if (queue.size() == f.GetNSwitches() && f.GetNSwitches() > 1)
+    {
+        // All equally far (a torus): one root, switch 0.
+        std::fill(rank.begin(), rank.end(), FAR);
+        queue.assign(1, f.GetSwitchNodeId(0));
+        rank[queue.front()] = 0;
+    }
+    while (!queue.empty())
+    {
+        const uint32_t v = queue.front();
+        queue.pop_front();
+        for (uint32_t l : f.GetNodeLinks(v))
+        {
+            const uint32_t w = f.GetPeer(l, v);
+            if (!isHost(w) && rank[w] == FAR)
+            {
+                rank[w] = rank[v] + 1;
+                queue.push_back(w);
+            }
+        }
+    }
+    // A hop v -> w is up when w is nearer the roots: lower (rank, node id).
+    auto up = [&rank](uint32_t v, uint32_t w) {
+        return std::make_pair(rank[w], w) < std::make_pair(rank[v], v);
+    };
+    std::vector<uint32_t> order; // switches, roots first
+    for (uint32_t sw = 0; sw < f.GetNSwitches(); ++sw)
+    {
+        order.push_back(f.GetSwitchNodeId(sw));
+    }
+    std::sort(order.begin(), order.end(), [&rank](uint32_t a, uint32_t b) {
+        return std::make_pair(rank[a], a) < std::make_pair(rank[b], b);
+    });
+    std::vector<std::vector<std::vector<uint32_t>>> routes(
+        f.GetNHosts(),
+        std::vector<std::vector<uint32_t>>(f.GetNSwitches()));
+    for (uint32_t h = 0; h < f.GetNHosts(); ++h)
+    {
+        const uint32_t dst = f.GetHostNodeId(h);
+        // Down-only distances to the destination, by a search backwards along down hops.
+        std::vector<uint32_t> down(nodes, FAR);
+        down[dst] = 0;
+        queue.assign(1, dst);
+        while (!queue.empty())
+        {
+            const uint32_t x = queue.front();
+            queue.pop_front();
+            for (uint32_t l : f.GetNodeLinks(x))
+            {
+                const uint32_t u = f.GetPeer(l, x);
+                if (!isHost(u) && down[u] == FAR && !up(u, x))
+                {
+                    down[u] = down[x] + 1;
+                    queue.push_back(u);
+                }
+            }
+        }
+        // Legal distances: down-only where possible, else up to the nearest legal path; up hops
+        // lead to lower (rank, id), so roots-first order has every up neighbour done before.
+        std::vector<uint32_t> legal(nodes, FAR);
+        for (uint32_t v : order)
+        {
+            if (down[v] != FAR)
+            {
+                legal[v] = down[v];
+                continue;
+            }
+            for (uint32_t l : f.GetNodeLinks(v))
+            {
+                const uint32_t w = f.GetPeer(l, v);
+                if (!isHost(w) && up(v, w) && legal[w] != FAR)
+                {
+                    legal[v] = std::min(legal[v], legal[w] + 1);
+                }
+            }
+        }
+        for (uint32_t sw = 0; sw < f.GetNSwitches(); ++sw)
+        {
+            const uint32_t v = f.GetSwitchNodeId(sw);
+            for (uint32_t l : f.GetNodeLinks(v))
+            {
+                const uint32_t w = f.GetPeer(l, v);
+                const bool next =
+                    down[v] != FAR
+                        ? !up(v, w) && down[w] != FAR && down[w] + 1 == down[v]
+                        : !isHost(w) && up(v, w) && legal[w] != FAR && legal[w] + 1 == legal[v];
+                if (next)
+                {
+                    routes[h][sw].push_back(l);
+                }
+            }
+        }
+    }
+    return routes;
+}
+
 } // namespace
 
 IbSubnet
@@ -260,7 +437,8 @@ IbSubnetHelper::Build(const FabricHelper& helper) const
     s.fabric = helper.Describe();
     const Fabric& f = s.fabric;
     // A torus routed in dimension order with datelines: VLs by the crossings in the path SL.
-    s.datelines = f.GetKind().rfind("torus", 0) == 0 && !f.GetPriorityRemaps().empty();
+    s.datelines =
+        m_routing == AUTO && f.GetKind().rfind("torus", 0) == 0 && !f.GetPriorityRemaps().empty();
     const uint32_t hosts = f.GetNHosts();
     if (uint64_t(hosts + 1) << m_lmc >= 0xC000)
     {
@@ -339,6 +517,8 @@ IbSubnetHelper::Build(const FabricHelper& helper) const
         adapter->SetLmc(m_lmc);
         s.adapters[h] = adapter;
     }
+    const std::vector<std::vector<std::vector<uint32_t>>> upDown =
+        m_routing == UP_DOWN ? UpDownRoutes(f) : std::vector<std::vector<std::vector<uint32_t>>>{};
     for (uint32_t sw = 0; sw < f.GetNSwitches(); ++sw)
     {
         const uint32_t v = f.GetSwitchNodeId(sw);
@@ -348,7 +528,8 @@ IbSubnetHelper::Build(const FabricHelper& helper) const
         }
         for (uint32_t h = 0; h < hosts; ++h)
         {
-            const std::vector<uint32_t> links = f.GetRoute(sw, h);
+            const std::vector<uint32_t> links =
+                m_routing == UP_DOWN ? upDown[h][sw] : f.GetRoute(sw, h);
             if (links.empty())
             {
                 continue;

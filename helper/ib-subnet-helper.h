@@ -47,6 +47,14 @@ struct IbSubnet
      * @return the SL
      */
     uint8_t GetPathSl(uint32_t src, uint32_t dst, uint8_t qos = 0) const;
+
+    /**
+     * The path a packet takes, following the switches' forwarding tables.
+     * @param src source host
+     * @param dst destination host
+     * @return the fabric node ids from src to dst (empty if the tables do not get there)
+     */
+    std::vector<uint32_t> TracePath(uint32_t src, uint32_t dst) const;
     /**
      * @param host a host index
      * @param path 0..2^LMC-1
@@ -149,6 +157,25 @@ class IbSubnetHelper
      */
     void SetLinkRatesFromFabric(bool enable);
 
+    /// How the subnet manager routes.
+    enum Routing
+    {
+        AUTO,   //!< the fabric's own routes: min-hop on Clos fabrics, dimension order on tori
+        UP_DOWN //!< up/down from root switches, on any fabric, no VLs needed
+    };
+
+    /**
+     * Choose the routing engine (default AUTO). UP_DOWN, as OpenSM's updn engine: switches are
+     * ranked by their distance from the roots (the switches farthest from any host, or switch 0
+     * when all are equally far, as on a torus), a hop is "up" towards a lower (rank, node id)
+     * and "down" otherwise, and every route is some up hops then some down hops: its channel
+     * dependencies cannot close a cycle. A switch sends down when a down-only path exists
+     * (shortest, balanced over ports by destination), else up towards the nearest legal path.
+     * On a torus the routes are then not minimal but need one VL only.
+     * @param routing the engine
+     */
+    void SetRouting(Routing routing);
+
     /**
      * Build the subnet (link delays from the fabric helper; rates from the ports' Speed and
      * Width).
@@ -162,6 +189,7 @@ class IbSubnetHelper
     ObjectFactory m_switch; //!< switches
     uint8_t m_lmc;          //!< LID mask control
     bool m_ratesFromFabric; //!< ports take their links' rates
+    Routing m_routing;      //!< routing engine
 };
 
 } // namespace ns3

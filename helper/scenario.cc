@@ -611,10 +611,12 @@ Scenario::ParseOrExit(const std::string& text,
                              KInt("lmc", 0, 0, 7),
                              KInt("bufferBlocks", 1024, 1, 1 << 20),
                              KBytes("fecnThreshold", "0"),
-                             KBool("cutThrough", false)});
+                             KBool("cutThrough", false),
+                             KChoice("routing", "auto", {"auto", "up-down"})});
     if (out["link"]["technology"].get<std::string>() == "infiniband")
     {
-        if (kind == "torus" && out["ib"]["sl"].get<int64_t>() > 1)
+        if (kind == "torus" && out["ib"]["routing"].get<std::string>() == "auto" &&
+            out["ib"]["sl"].get<int64_t>() > 1)
         {
             // On a torus the SL's bits 0-2 carry the dateline crossings (torus-2QoS).
             InterconnectConfigError("ib.sl",

@@ -356,3 +356,79 @@ TEST(IbCutThrough, EachSwitchSavesAPacketTimeLessItsLrh)
     const Time ack = rate.CalculateBytesTxTime(30);
     EXPECT_EQ(fct[0] - fct[1], 3 * (data - lrh) + 3 * (ack - lrh));
 }
+
+TEST(IbUpDown, OnClosFabricsItIsMinHopAndLoopFree)
+{
+    // Up/down routes on a k=4 fat-tree and a spine-leaf: every pair routed, no credit loop, and
+    // every path as short as the min-hop one (a Clos fabric's shortest paths go up, then down).
+    std::vector<std::unique_ptr<FabricHelper>> fabrics;
+    fabrics.push_back(std::make_unique<FatTreeHelper>(4));
+    fabrics.push_back(std::make_unique<SpineLeafHelper>(4, 2, 4));
+    for (const auto& fabric : fabrics)
+    {
+        IbSubnetHelper helper;
+        helper.SetRouting(IbSubnetHelper::UP_DOWN);
+        const IbSubnet upDown = helper.Build(*fabric);
+        const IbSubnet minHop = IbSubnetHelper().Build(*fabric);
+        const IbCreditLoopCheck check = IbCreditLoopCheck::Run(upDown);
+        EXPECT_TRUE(check.IsDeadlockFree()) << upDown.fabric.GetKind();
+        for (uint32_t a = 0; a < upDown.adapters.size(); ++a)
+        {
+            for (uint32_t b = 0; b < upDown.adapters.size(); ++b)
+            {
+                if (a != b)
+                {
+                    ASSERT_FALSE(upDown.TracePath(a, b).empty()) << a << "->" << b;
+                    EXPECT_EQ(upDown.TracePath(a, b).size(), minHop.TracePath(a, b).size());
+                }
+            }
+        }
+        Simulator::Destroy();
+    }
+}
+
+TEST(IbUpDown, OnATorusItNeedsNoDatelineAndDoesNotDeadlock)
+{
+    // Up/down on a 4x4 torus with one VL: no credit loop, paths no shorter than dimension
+    // order's (minimal; on this small torus up/down finds minimal ones too), and the all-to-all
+    // with tiny buffers that deadlocks dimension order without its datelines completes.
+    IbSubnetHelper helper;
+    helper.SetRouting(IbSubnetHelper::UP_DOWN);
+    helper.SetDeviceAttribute("Mtu", UintegerValue(1024));
+    helper.SetDeviceAttribute("ReceiveBufferBlocks", UintegerValue(51));
+    TorusHelper torus({4, 4});
+    torus.SetDateline(false);
+    IbRcTransport ib(helper.Build(torus));
+    const IbSubnet& s = ib.GetSubnet();
+    EXPECT_FALSE(s.datelines);
+    EXPECT_TRUE(IbCreditLoopCheck::Run(s).IsDeadlockFree());
+    double upDownHops = 0;
+    double dorHops = 0;
+    for (uint32_t a = 0; a < 16; ++a)
+    {
+        for (uint32_t b = 0; b < 16; ++b)
+        {
+            if (a != b)
+            {
+                upDownHops += s.TracePath(a, b).size();
+                dorHops += s.fabric.TracePath(a, b).size();
+            }
+        }
+    }
+    EXPECT_GE(upDownHops, dorHops);
+    for (uint32_t a = 0; a < 16; ++a)
+    {
+        for (uint32_t b = 0; b < 16; ++b)
+        {
+            if (a != b)
+            {
+                ib.Post(a, b, RdmaVerb::WRITE, 65536, MicroSeconds(1), 0);
+            }
+        }
+    }
+    Simulator::Stop(MilliSeconds(50));
+    Simulator::Run();
+    EXPECT_EQ(ib.CollectStatistics().messagesCompleted, 240u);
+    EXPECT_EQ(ib.CollectStatistics().retransmitted, 0u);
+    Simulator::Destroy();
+}
