@@ -115,6 +115,10 @@ IwarpSocket::GetTypeId()
                             "An RDMA Write or a Send was placed here in full.",
                             MakeTraceSourceAccessor(&IwarpSocket::m_messageTrace),
                             "ns3::IwarpSocket::MessageTracedCallback")
+            .AddTraceSource("SolicitedEvent",
+                            "A Send with Solicited Event was placed here: its bytes.",
+                            MakeTraceSourceAccessor(&IwarpSocket::m_solicitedTrace),
+                            "ns3::TracedValueCallback::Uint64")
             .AddTraceSource("Established",
                             "The MPA exchange finished: full operation begins.",
                             MakeTraceSourceAccessor(&IwarpSocket::m_establishedTrace),
@@ -157,7 +161,8 @@ IwarpSocket::IwarpSocket()
       m_bytesPlaced(0),
       m_placementErrors(0),
       m_inTrySend(false),
-      m_waitingForTcp(false)
+      m_waitingForTcp(false),
+      m_stagValid(true)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -495,6 +500,16 @@ IwarpSocket::Establish(bool txMarkers, bool crc)
 uint64_t
 IwarpSocket::Post(RdmaVerb verb, uint64_t bytes, RdmaQueuePair::CompletionCallback done)
 {
+    return Enqueue(verb, bytes, done, IwarpDdpHeader::SEND, 0);
+}
+
+uint64_t
+IwarpSocket::Enqueue(RdmaVerb verb,
+                     uint64_t bytes,
+                     RdmaQueuePair::CompletionCallback done,
+                     uint8_t sendOpcode,
+                     uint32_t invalidate)
+{
     NS_LOG_FUNCTION(this << RdmaVerbName(verb) << bytes);
     NS_ABORT_MSG_IF(bytes == 0, "IwarpSocket::Post: a message of 0 bytes");
     NS_ABORT_MSG_IF(verb == RdmaVerb::READ && bytes > std::numeric_limits<uint32_t>::max(),
@@ -523,7 +538,8 @@ IwarpSocket::Post(RdmaVerb verb, uint64_t bytes, RdmaQueuePair::CompletionCallba
     }
     else if (verb == RdmaVerb::SEND)
     {
-        m.opcode = IwarpDdpHeader::SEND;
+        m.opcode = sendOpcode;
+        m.invalidate = invalidate;
         m.bytes = bytes;
         m.qn = IwarpDdpHeader::QN_SEND;
         m.msn = m_sendMsn++;
@@ -545,6 +561,31 @@ IwarpSocket::Post(RdmaVerb verb, uint64_t bytes, RdmaQueuePair::CompletionCallba
     m_out.push_back(m);
     TrySend();
     return r.id;
+}
+
+uint64_t
+IwarpSocket::PostSend(uint64_t bytes,
+                      bool solicited,
+                      uint32_t invalidateStag,
+                      RdmaQueuePair::CompletionCallback done)
+{
+    const uint8_t opcode =
+        invalidateStag != 0
+            ? (solicited ? IwarpDdpHeader::SEND_SE_INVALIDATE : IwarpDdpHeader::SEND_INVALIDATE)
+            : (solicited ? IwarpDdpHeader::SEND_SE : IwarpDdpHeader::SEND);
+    return Enqueue(RdmaVerb::SEND, bytes, done, opcode, invalidateStag);
+}
+
+uint32_t
+IwarpSocket::GetPeerStag() const
+{
+    return m_peerStag;
+}
+
+uint32_t
+IwarpSocket::GetStag() const
+{
+    return m_stag;
 }
 
 void
@@ -625,6 +666,7 @@ IwarpSocket::TrySend()
         else
         {
             ddp.SetQueueNumber(m.qn);
+            ddp.SetInvalidateStag(m.invalidate);
             ddp.SetMsn(m.msn);
             ddp.SetMessageOffset(static_cast<uint32_t>(m.sent));
             key = m.msn;
@@ -710,13 +752,14 @@ IwarpSocket::ReceiveUlpdu(const std::vector<uint8_t>& ulpdu)
     {
         const bool write = opcode == IwarpDdpHeader::RDMA_WRITE;
         uint64_t& expected = write ? m_expectWriteTo : m_expectReadTo;
-        if (h.GetStag() != m_stag)
+        if (h.GetStag() != m_stag || !m_stagValid)
         {
             Fail(IwarpTerminateHeader::DDP,
                  1,
                  0x00,
-                 "STag " + std::to_string(h.GetStag()) + " (this end's buffer is " +
-                     std::to_string(m_stag) + ")");
+                 "STag " + std::to_string(h.GetStag()) +
+                     (m_stagValid ? " (this end's buffer is " + std::to_string(m_stag) + ")"
+                                  : " (invalidated by the peer's Send with Invalidate)"));
             return false;
         }
         if (h.GetTaggedOffset() != expected)
@@ -805,7 +848,7 @@ IwarpSocket::ReceiveUlpdu(const std::vector<uint8_t>& ulpdu)
             return false;
         }
         const auto rr = Parse<IwarpReadRequestHeader>(data, size);
-        if (rr.GetSourceStag() != m_stag)
+        if (rr.GetSourceStag() != m_stag || !m_stagValid)
         {
             Fail(IwarpTerminateHeader::DDP,
                  1,
@@ -849,7 +892,25 @@ IwarpSocket::ReceiveUlpdu(const std::vector<uint8_t>& ulpdu)
     m_expectSendMo += size;
     if (h.IsLast())
     {
+        if (opcode == IwarpDdpHeader::SEND_INVALIDATE ||
+            opcode == IwarpDdpHeader::SEND_SE_INVALIDATE)
+        {
+            if (h.GetInvalidateStag() != m_stag)
+            {
+                Fail(IwarpTerminateHeader::DDP,
+                     1,
+                     0x00,
+                     "Send with Invalidate names STag " + std::to_string(h.GetInvalidateStag()) +
+                         " (this end's buffer is " + std::to_string(m_stag) + ")");
+                return false;
+            }
+            m_stagValid = false; // later Writes and Reads to it are errors
+        }
         m_messageTrace(RdmaVerb::SEND, m_expectSendMo);
+        if (opcode == IwarpDdpHeader::SEND_SE || opcode == IwarpDdpHeader::SEND_SE_INVALIDATE)
+        {
+            m_solicitedTrace(m_expectSendMo);
+        }
         ++m_expectSendMsn;
         m_expectSendMo = 0;
     }

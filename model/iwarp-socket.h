@@ -119,6 +119,27 @@ class IwarpSocket : public Object
      */
     uint64_t Post(RdmaVerb verb, uint64_t bytes, RdmaQueuePair::CompletionCallback done);
 
+    /**
+     * Post one of Send's variants (RFC 5040): with Solicited Event (the peer's
+     * SolicitedEvent trace fires when it is placed) and/or with Invalidate (the peer invalidates
+     * one of its STags, so that later RDMA Writes or Reads to it are errors). It completes as a
+     * SEND.
+     * @param bytes message size
+     * @param solicited set the solicited event
+     * @param invalidateStag the peer STag to invalidate (0: none)
+     * @param done called at completion (may be null)
+     * @return the work request id
+     */
+    uint64_t PostSend(uint64_t bytes,
+                      bool solicited,
+                      uint32_t invalidateStag,
+                      RdmaQueuePair::CompletionCallback done);
+
+    /// @return the STag of the peer's buffer (0 before establishment)
+    uint32_t GetPeerStag() const;
+    /// @return the STag of this end's buffer
+    uint32_t GetStag() const;
+
     /// @return the connection's state
     State GetState() const;
     /// @return why it was terminated, or ""
@@ -172,6 +193,7 @@ class IwarpSocket : public Object
         uint64_t to{0};               //!< tagged: offset of the message's first byte
         uint32_t qn{0};               //!< untagged: queue
         uint32_t msn{0};              //!< untagged: MSN
+        uint32_t invalidate{0};       //!< Send with Invalidate: the STag
         std::vector<uint8_t> control; //!< untagged control payload (Read Request, Terminate)
         int64_t request{-1};          //!< id of the request whose stream end this sets, or -1
     };
@@ -198,6 +220,12 @@ class IwarpSocket : public Object
     void NextTxSequence(SequenceNumber32 oldValue, SequenceNumber32 newValue);
     void HighestRxAck(SequenceNumber32 oldValue, SequenceNumber32 newValue);
 
+    /// Queue a work request (a Send as the given RDMAP opcode, with its STag to invalidate).
+    uint64_t Enqueue(RdmaVerb verb,
+                     uint64_t bytes,
+                     RdmaQueuePair::CompletionCallback done,
+                     uint8_t sendOpcode,
+                     uint32_t invalidate);
     /// Hook up callbacks and traces of the TCP socket.
     void AttachSocket(Ptr<Socket> socket);
     /// Write bytes to TCP (they always fit: callers check first).
@@ -283,6 +311,8 @@ class IwarpSocket : public Object
     TracedCallback<const std::string&, bool> m_terminateTrace; //!< the connection ended in error
     TracedCallback<RdmaVerb, uint64_t> m_messageTrace;         //!< a message was placed here
     TracedCallback<> m_establishedTrace;                       //!< full operation began
+    TracedCallback<uint64_t> m_solicitedTrace; //!< a Send with Solicited Event was placed here
+    bool m_stagValid;                          //!< this end's STag not invalidated
 };
 
 } // namespace ns3

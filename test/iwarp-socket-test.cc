@@ -552,3 +552,44 @@ TEST(IwarpDctcp, EcnHoldsTheIncastQueueNearKWhereNewRenoFillsTheBuffer)
     EXPECT_LT(peak[0], 100000u) << "DCTCP's peak queue";
     EXPECT_GT(peak[1], 3 * peak[0]) << "NewReno's peak queue";
 }
+
+TEST_F(IwarpSocketTest, SendVariantsSolicitAndInvalidate)
+{
+    // A Send with Solicited Event fires the peer's SolicitedEvent; a Send with Invalidate of the
+    // peer's STag makes its next RDMA Write an error: the peer terminates, naming the STag.
+    Ptr<IwarpSocket> a = Connect();
+    Completions done;
+    std::vector<uint64_t> solicited;
+    std::vector<std::string> reasons;
+    Simulator::Schedule(MicroSeconds(50), [&]() {
+        Ptr<IwarpSocket> b = Responder();
+        b->TraceConnectWithoutContext("SolicitedEvent",
+                                      MakeCallback(+[](std::vector<uint64_t>* v, uint64_t n) {
+                                          v->push_back(n);
+                                      }).Bind(&solicited));
+        b->TraceConnectWithoutContext(
+            "Terminate",
+            Callback<void, const std::string&, bool>(
+                [&reasons](const std::string& r, bool) { reasons.push_back(r); }));
+        a->Post(RdmaVerb::SEND, 1000, done.Callback());             // no event
+        a->PostSend(3000, true, 0, done.Callback());                // solicited
+        a->Post(RdmaVerb::WRITE, 2000, done.Callback());            // still valid
+        a->PostSend(500, false, a->GetPeerStag(), done.Callback()); // invalidates b's STag
+    });
+    Simulator::Schedule(MicroSeconds(500), [&]() {
+        a->Post(RdmaVerb::WRITE, 100, done.Callback()); // to an invalidated STag
+    });
+    Simulator::Stop(MilliSeconds(5));
+    Simulator::Run();
+    EXPECT_EQ(solicited, std::vector<uint64_t>{3000});
+    // The last WRITE completes too: an iWARP completion means TCP has the bytes acknowledged and
+    // the buffer may be reused, not that the peer placed them (RFC 5040); the peer's error
+    // comes back as its Terminate.
+    EXPECT_EQ(done.list.size(), 5u);
+    EXPECT_EQ(Responder()->GetBytesPlaced(), 6500u);
+    ASSERT_EQ(reasons.size(), 1u);
+    EXPECT_NE(reasons[0].find("DDP/1/0x00 (invalid STag)"), std::string::npos) << reasons[0];
+    EXPECT_NE(reasons[0].find("invalidated by the peer's Send with Invalidate"), std::string::npos)
+        << reasons[0];
+    EXPECT_EQ(a->GetState(), IwarpSocket::TERMINATED);
+}
