@@ -10,6 +10,8 @@
 #include "ns3/iwarp-crc32c.h"
 #include "ns3/iwarp-ddp-header.h"
 #include "ns3/iwarp-mpa.h"
+#include "ns3/iwarp-read-request-header.h"
+#include "ns3/iwarp-terminate-header.h"
 #include "ns3/network-module.h"
 
 #include <gtest/gtest.h>
@@ -292,4 +294,52 @@ TEST(IwarpMpa, StartupFramesRoundTrip)
     rep[0] = 'X';
     EXPECT_FALSE(IwarpMpa::ParseStartupFrame(rep, s, error));
     EXPECT_NE(error.find("without the key"), std::string::npos);
+}
+
+TEST(IwarpReadRequestHeader, RoundTripsByteForByte)
+{
+    // RFC 5040 section 4.4: sink STag, sink TO, size, source STag, source TO, big endian.
+    IwarpReadRequestHeader h;
+    h.SetSinkStag(0x01020304);
+    h.SetSinkOffset(0x1112131415161718);
+    h.SetSize(0x21222324);
+    h.SetSourceStag(0x31323334);
+    h.SetSourceOffset(0x4142434445464748);
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(h);
+    ASSERT_EQ(p->GetSize(), 28u);
+    std::vector<uint8_t> b(28);
+    p->CopyData(b.data(), b.size());
+    const std::vector<uint8_t> expected = {
+        0x01, 0x02, 0x03, 0x04, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x21, 0x22,
+        0x23, 0x24, 0x31, 0x32, 0x33, 0x34, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48};
+    EXPECT_EQ(b, expected);
+    IwarpReadRequestHeader back;
+    p->RemoveHeader(back);
+    EXPECT_EQ(back.GetSinkStag(), 0x01020304u);
+    EXPECT_EQ(back.GetSinkOffset(), 0x1112131415161718u);
+    EXPECT_EQ(back.GetSize(), 0x21222324u);
+    EXPECT_EQ(back.GetSourceStag(), 0x31323334u);
+    EXPECT_EQ(back.GetSourceOffset(), 0x4142434445464748u);
+}
+
+TEST(IwarpTerminateHeader, RoundTripsAndNamesItsError)
+{
+    // Layer (4 bits), EType (4 bits), error code (8 bits), then the header-copy flags (clear).
+    const IwarpTerminateHeader h(IwarpTerminateHeader::LLP, 0, 0x02);
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(h);
+    std::vector<uint8_t> b(p->GetSize());
+    p->CopyData(b.data(), b.size());
+    EXPECT_EQ(b, (std::vector<uint8_t>{0x20, 0x02, 0x00, 0x00}));
+    IwarpTerminateHeader back;
+    p->RemoveHeader(back);
+    EXPECT_EQ(back.GetLayer(), IwarpTerminateHeader::LLP);
+    EXPECT_EQ(back.GetErrorType(), 0u);
+    EXPECT_EQ(back.GetErrorCode(), 0x02u);
+    EXPECT_EQ(back.Describe(), "LLP/0/0x02 (MPA CRC error)");
+    EXPECT_EQ(IwarpTerminateHeader(IwarpTerminateHeader::DDP, 2, 0x03).Describe(),
+              "DDP/2/0x03 (invalid MSN)");
+    EXPECT_EQ(IwarpTerminateHeader(IwarpTerminateHeader::RDMAP, 2, 0x99).Describe(),
+              "RDMAP/2/0x99 (unknown error)");
 }
