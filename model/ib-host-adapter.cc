@@ -6,12 +6,11 @@
 
 #include "ib-host-adapter.h"
 
-#include "ib-aeth-header.h"
 #include "ib-bth-header.h"
 #include "ib-lrh-header.h"
-#include "ib-reth-header.h"
 #include "interconnect-config-error.h"
 #include "rdma-congestion-control.h"
+#include "rdma-transport.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -283,27 +282,7 @@ IbHostAdapter::NextQueuePairPacket(Flow& flow, Time& earliest)
             continue;
         }
         Ptr<Packet> p = Create<Packet>(d.payload + ICRC);
-        if (d.hasAeth)
-        {
-            IbAethHeader aeth;
-            aeth.SetAck(0x1F); // no end-to-end credits advertised
-            aeth.SetMsn(d.msn & 0xFFFFFF);
-            p->AddHeader(aeth);
-        }
-        if (d.hasReth)
-        {
-            IbRethHeader reth;
-            reth.SetVirtualAddress(d.va);
-            reth.SetRkey(qp->GetPeerQpn());
-            reth.SetDmaLength(d.dmaLength);
-            p->AddHeader(reth);
-        }
-        IbBthHeader bth;
-        bth.SetOpcode(d.opcode);
-        bth.SetDestQp(qp->GetPeerQpn());
-        bth.SetPsn(d.psn);
-        bth.SetAckRequest(d.ackRequest);
-        p->AddHeader(bth);
+        AddRdmaTransportHeaders(p, d, qp->GetPeerQpn());
         AddLrh(p, flow.dlid, flow.sl);
         qp->OnSent(p->GetSize() + IbNetDevice::VCRC);
         flow.bytesSent += d.payload;
@@ -440,67 +419,26 @@ IbHostAdapter::ReceiveForQueuePair(const IbLrhHeader& lrh,
         return;
     }
     const uint32_t index = bth.GetDestQp() - FIRST_QPN;
-    const uint8_t opcode = bth.GetOpcode();
-    if (opcode == IbBthHeader::RC_ACKNOWLEDGE)
-    {
-        IbAethHeader aeth;
-        packet->RemoveHeader(aeth);
-        qp->ReceiveAck(bth.GetPsn(), aeth.IsNak());
-        Activate(index);
-        return;
-    }
-    if (IbBthHeader::IsReadResponse(opcode))
-    {
-        if (IbBthHeader::HasAeth(opcode))
-        {
-            IbAethHeader aeth;
-            packet->RemoveHeader(aeth);
-        }
-        qp->ReceiveReadResponse(bth.GetPsn(), packet->GetSize() - ICRC);
-        Activate(index);
-        return;
-    }
-    uint32_t dmaLength = 0;
-    if (IbBthHeader::HasReth(opcode))
-    {
-        IbRethHeader reth;
-        packet->RemoveHeader(reth);
-        dmaLength = reth.GetDmaLength();
-    }
-    const RdmaRxVerdict v = qp->ReceiveRequest(opcode,
-                                               bth.GetPsn(),
-                                               packet->GetSize() - ICRC,
-                                               bth.GetAckRequest(),
-                                               dmaLength);
-    if (v.sendAck || v.sendNak)
+    const RdmaDelivery got = DeliverRdmaPacket(qp, bth, packet, false, nullptr);
+    if (got.verdict.sendAck || got.verdict.sendNak)
     {
         // ACK or NAK at once, ahead of the pacing, on this queue pair's own path SL (on a
         // torus the way back crosses other datelines than the way there).
         Ptr<Packet> ack = Create<Packet>(ICRC);
-        IbAethHeader aeth;
-        if (v.sendNak)
-        {
-            aeth.SetNak(IbAethHeader::PSN_SEQUENCE_ERROR);
-        }
-        else
-        {
-            aeth.SetAck(0x1F);
-        }
-        aeth.SetMsn(v.msn & 0xFFFFFF);
-        ack->AddHeader(aeth);
-        IbBthHeader back;
-        back.SetOpcode(IbBthHeader::RC_ACKNOWLEDGE);
-        back.SetDestQp(qp->GetPeerQpn());
-        back.SetPsn(v.ackPsn);
-        ack->AddHeader(back);
+        AddRdmaAckHeaders(ack,
+                          qp->GetPeerQpn(),
+                          got.verdict.ackPsn,
+                          got.verdict.sendNak,
+                          got.verdict.msn,
+                          false);
         const uint8_t sl = qp->GetPriority();
         AddLrh(ack, lrh.GetSlid(), sl);
         ++m_acksSent;
         m_device->EnqueueVl(ack, m_device->GetVlOfSl(sl), 0);
     }
-    if (opcode == IbBthHeader::RC_READ_REQUEST)
+    if (got.activate)
     {
-        Activate(index); // READ responses to send
+        Activate(index);
     }
 }
 

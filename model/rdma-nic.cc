@@ -6,11 +6,10 @@
 
 #include "rdma-nic.h"
 
-#include "ib-aeth-header.h"
 #include "ib-bth-header.h"
-#include "ib-reth-header.h"
 #include "interconnect-config-error.h"
 #include "rdma-int-tag.h"
+#include "rdma-transport.h"
 #include "roce-icrc-trailer.h"
 
 #include "ns3/boolean.h"
@@ -389,31 +388,11 @@ RdmaNic::BuildPacket(Ptr<RdmaQueuePair> qp, const RdmaTxDescriptor& d) const
     Ptr<Packet> p = Create<Packet>(d.payload);
     // The ICRC trailer: 0, or the real value when ComputeIcrc is set (see AddUdpIp).
     p->AddTrailer(RoceIcrcTrailer());
-    if (d.hasAeth)
-    {
-        IbAethHeader aeth;
-        aeth.SetAck(0x1F); // 0x1F: no end-to-end credits advertised
-        aeth.SetMsn(d.msn & 0xFFFFFF);
-        p->AddHeader(aeth);
-    }
-    if (d.hasReth)
-    {
-        IbRethHeader reth;
-        reth.SetVirtualAddress(d.va);
-        reth.SetRkey(qp->GetPeerQpn());
-        reth.SetDmaLength(d.dmaLength);
-        p->AddHeader(reth);
-    }
     if (d.payload > 0 && qp->GetCongestionControl()->NeedsInt())
     {
         p->AddPacketTag(RdmaIntTag()); // switches append their hops
     }
-    IbBthHeader bth;
-    bth.SetOpcode(d.opcode);
-    bth.SetDestQp(qp->GetPeerQpn());
-    bth.SetPsn(d.psn);
-    bth.SetAckRequest(d.ackRequest);
-    p->AddHeader(bth);
+    AddRdmaTransportHeaders(p, d, qp->GetPeerQpn());
     AddUdpIp(p, qp, m_dscp, m_ect);
     return p;
 }
@@ -434,23 +413,8 @@ RdmaNic::SendAck(Ptr<RdmaQueuePair> qp,
         p->AddPacketTag(echo);
     }
     p->AddTrailer(RoceIcrcTrailer());
-    IbAethHeader aeth;
-    if (nak)
-    {
-        aeth.SetNak(IbAethHeader::PSN_SEQUENCE_ERROR);
-    }
-    else
-    {
-        aeth.SetAck(0x1F);
-    }
-    aeth.SetMsn(msn & 0xFFFFFF);
-    p->AddHeader(aeth);
-    IbBthHeader bth;
-    bth.SetOpcode(IbBthHeader::RC_ACKNOWLEDGE);
-    bth.SetDestQp(qp->GetPeerQpn());
-    bth.SetPsn(psn);
-    bth.SetBecn(ecnEcho); // the acknowledged data was CE-marked (IBTA: BECN, as in annex A10)
-    p->AddHeader(bth);
+    // BECN: the acknowledged data was CE-marked (IBTA: BECN, as in annex A10).
+    AddRdmaAckHeaders(p, qp->GetPeerQpn(), psn, nak, msn, ecnEcho);
     AddUdpIp(p, qp, m_dscp, false);
     ++m_acksSent;
     m_device->Enqueue(p, qp->GetPriority(), TAG_CONTROL);
@@ -525,47 +489,25 @@ RdmaNic::PortReceive(uint32_t /* port */, const Ptr<Packet>& packet, uint16_t ty
     }
     RdmaIntTag intTag;
     const bool hasInt = packet->PeekPacketTag(intTag);
-    if (opcode == IbBthHeader::RC_ACKNOWLEDGE)
-    {
-        IbAethHeader aeth;
-        packet->RemoveHeader(aeth);
-        qp->ReceiveAck(bth.GetPsn(), aeth.IsNak(), bth.GetBecn(), hasInt ? &intTag : nullptr);
-        Activate(index);
-        return true;
-    }
-    if (ce)
+    const bool request =
+        opcode != IbBthHeader::RC_ACKNOWLEDGE && !IbBthHeader::IsReadResponse(opcode);
+    if (ce && opcode != IbBthHeader::RC_ACKNOWLEDGE)
     {
         SendCnp(qp);
     }
-    const uint32_t icrc = 4;
-    if (IbBthHeader::IsReadResponse(opcode))
+    const RdmaDelivery got = DeliverRdmaPacket(qp, bth, packet, ce, hasInt ? &intTag : nullptr);
+    if (request && (got.verdict.sendAck || got.verdict.sendNak))
     {
-        if (IbBthHeader::HasAeth(opcode))
-        {
-            IbAethHeader aeth;
-            packet->RemoveHeader(aeth);
-        }
-        qp->ReceiveReadResponse(bth.GetPsn(), packet->GetSize() - icrc);
+        SendAck(qp,
+                got.verdict.ackPsn,
+                got.verdict.sendNak,
+                got.verdict.msn,
+                got.verdict.ecnEcho,
+                hasInt ? &intTag : nullptr);
+    }
+    if (got.activate)
+    {
         Activate(index);
-        return true;
-    }
-    uint32_t dmaLength = 0;
-    if (IbBthHeader::HasReth(opcode))
-    {
-        IbRethHeader reth;
-        packet->RemoveHeader(reth);
-        dmaLength = reth.GetDmaLength();
-    }
-    const uint32_t payload = packet->GetSize() - icrc;
-    const RdmaRxVerdict v =
-        qp->ReceiveRequest(opcode, bth.GetPsn(), payload, bth.GetAckRequest(), dmaLength, ce);
-    if (v.sendAck || v.sendNak)
-    {
-        SendAck(qp, v.ackPsn, v.sendNak, v.msn, v.ecnEcho, hasInt ? &intTag : nullptr);
-    }
-    if (opcode == IbBthHeader::RC_READ_REQUEST)
-    {
-        Activate(index); // READ responses to send
     }
     return true;
 }

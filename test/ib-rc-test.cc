@@ -45,6 +45,22 @@ struct Completions
     }
 };
 
+/// Every host writes `bytes` to every other, at 1 us.
+void
+PostAllToAll(MessageTransport& network, uint32_t hosts, uint64_t bytes)
+{
+    for (uint32_t a = 0; a < hosts; ++a)
+    {
+        for (uint32_t b = 0; b < hosts; ++b)
+        {
+            if (a != b)
+            {
+                network.Post(a, b, RdmaVerb::WRITE, bytes, MicroSeconds(1), 0);
+            }
+        }
+    }
+}
+
 /// Two adapters on one EDR 4x link, 1 us long.
 class IbRcLinkTest : public ::testing::Test
 {
@@ -295,16 +311,7 @@ TEST(IbTorus, AllToAllCompletesWithDatelinesAndDeadlocksWithout)
         TorusHelper torus({4, 4});
         torus.SetDateline(dateline);
         IbRcTransport ib(helper.Build(torus));
-        for (uint32_t a = 0; a < 16; ++a)
-        {
-            for (uint32_t b = 0; b < 16; ++b)
-            {
-                if (a != b)
-                {
-                    ib.Post(a, b, RdmaVerb::WRITE, 65536, MicroSeconds(1), 0);
-                }
-            }
-        }
+        PostAllToAll(ib, 16, 65536);
         Simulator::Stop(MilliSeconds(50));
         Simulator::Run();
         const TransportStatistics st = ib.CollectStatistics();
@@ -416,16 +423,7 @@ TEST(IbUpDown, OnATorusItNeedsNoDatelineAndDoesNotDeadlock)
         }
     }
     EXPECT_GE(upDownHops, dorHops);
-    for (uint32_t a = 0; a < 16; ++a)
-    {
-        for (uint32_t b = 0; b < 16; ++b)
-        {
-            if (a != b)
-            {
-                ib.Post(a, b, RdmaVerb::WRITE, 65536, MicroSeconds(1), 0);
-            }
-        }
-    }
+    PostAllToAll(ib, 16, 65536);
     Simulator::Stop(MilliSeconds(50));
     Simulator::Run();
     EXPECT_EQ(ib.CollectStatistics().messagesCompleted, 240u);
