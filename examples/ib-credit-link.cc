@@ -44,6 +44,7 @@ main(int argc, char* argv[])
     uint32_t incast = 0;
     std::string out = "results/ib-credit-link";
     std::string pcap;
+    std::string verb = "raw";
     CommandLine cmd(__FILE__);
     cmd.AddValue("speed", "Link speed: SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR", speed);
     cmd.AddValue("width", "Lanes: 1, 2, 4, 8, 12", width);
@@ -53,12 +54,20 @@ main(int argc, char* argv[])
     cmd.AddValue("mtu", "IB MTU: 256, 512, 1024, 2048, 4096", mtu);
     cmd.AddValue("incast", "0: one link; N (1..15): N hosts of a k=4 fat-tree into host 0", incast);
     cmd.AddValue("pcap", "Directory for pcap captures of the link (ERF, Wireshark)", pcap);
+    cmd.AddValue("verb",
+                 "One link: raw (unreliable SEND packets), or write, send or read over a "
+                 "reliable-connection queue pair (with ACKs; read: the data comes back)",
+                 verb);
     cmd.AddValue("out", "Output directory", out);
     cmd.Parse(argc, argv);
     const Time delay = CommandLineValues::Duration("--delay", delayText);
     if (packets == 0)
     {
         InterconnectConfigError("--packets", "0", "at least 1");
+    }
+    if (verb != "raw" && verb != "write" && verb != "send" && verb != "read")
+    {
+        InterconnectConfigError("--verb", verb, "raw, write, send or read");
     }
     if (incast > 15)
     {
@@ -94,6 +103,7 @@ main(int argc, char* argv[])
     record.Set("mtu", mtu);
     record.Set("incast", incast);
     record.Set("pcap", pcap);
+    record.Set("verb", verb);
     record.CaptureSeed();
     record.CaptureAttributeDefaults("Interconnect");
     record.WriteOrExit(out + "/config.json");
@@ -179,7 +189,9 @@ main(int argc, char* argv[])
         IbPcapHelper::EnablePcap(pcap + "/ib-credit-link", b);
     }
     std::vector<Time> arrivals;
-    b->TraceConnectWithoutContext(
+    // The data arrives at b, or for a READ at a (b then sees the request only).
+    Ptr<IbNetDevice> dataSink = verb == "read" ? a : b;
+    dataSink->TraceConnectWithoutContext(
         "MacRx",
         MakeCallback(+[](std::vector<Time>* t, uint32_t n, Ptr<const Packet>) {
             t->push_back(Simulator::Now());
@@ -188,13 +200,27 @@ main(int argc, char* argv[])
                 Simulator::Stop(); // flow control would run for ever
             }
         }).Bind(&arrivals, packets));
-    // One message of `packets` MTU-sized SEND packets from LID 1 to LID 2, on SL 0 (VL 0).
-    Simulator::Schedule(MicroSeconds(10),
-                        &IbHostAdapter::Send,
-                        sender,
-                        2,
-                        uint64_t(packets) * mtu,
-                        0);
+    if (verb == "raw")
+    {
+        // One message of `packets` MTU-sized SEND packets from LID 1 to LID 2, on SL 0 (VL 0).
+        Simulator::Schedule(MicroSeconds(10),
+                            &IbHostAdapter::Send,
+                            sender,
+                            2,
+                            uint64_t(packets) * mtu,
+                            0);
+    }
+    else
+    {
+        // The same bytes as one message of a reliable connection, on SL 0.
+        auto qps = IbHostAdapter::ConnectPair(sender, receiver, 0);
+        const RdmaVerb v = verb == "write"  ? RdmaVerb::WRITE
+                           : verb == "send" ? RdmaVerb::SEND
+                                            : RdmaVerb::READ;
+        Simulator::Schedule(MicroSeconds(10), [qps, v, packets, mtu]() {
+            qps.first->Post(v, uint64_t(packets) * mtu, RdmaQueuePair::CompletionCallback());
+        });
+    }
     Simulator::Stop(Seconds(1));
     Simulator::Run();
     const double rate = a->GetDataRate().GetBitRate();
@@ -213,8 +239,9 @@ main(int argc, char* argv[])
     csv << "rate_bps,round_trip_ns,window_packets,predicted_bps,measured_bps\n"
         << rate << "," << roundTrip * 1e9 << "," << window << "," << predicted << "," << measured
         << "\n";
-    std::printf("ib-credit-link: %s %ux (%.2f Gb/s), delay %s, %u blocks per VL (%u packets of "
+    std::printf("ib-credit-link: %s, %s %ux (%.2f Gb/s), delay %s, %u blocks per VL (%u packets of "
                 "%u blocks)\n",
+                verb.c_str(),
                 speed.c_str(),
                 width,
                 rate / 1e9,
@@ -228,8 +255,8 @@ main(int argc, char* argv[])
                 predicted / 1e9,
                 predicted < rate ? "buffer / round trip" : "line rate",
                 measured / 1e9,
-                b->GetFlowControlPacketsSent(),
-                b->GetCreditViolations());
+                dataSink->GetFlowControlPacketsSent(),
+                dataSink->GetCreditViolations());
     std::printf("  wrote %s/config.json, throughput.csv%s\n",
                 out.c_str(),
                 pcap.empty() ? "" : (", and captures in " + pcap).c_str());

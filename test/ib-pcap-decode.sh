@@ -23,4 +23,20 @@ data=$(fields "$sender" "infiniband.lrh.dlid == 2" -e infiniband.lrh.slid -e inf
 fccl=$(fields "$receiver" "infiniband_link.vl == 0 && infiniband_link.fctbs == 0" -e infiniband_link.fccl |
     sort -n -u | tr '\n' ' ')
 [ "$fccl" = "130 195 260 325 390 455 " ] || fail "FCCL 130..455 by 65 expected, got '$fccl'"
-echo "ib pcap: LRH/BTH data packets and FCTBS/FCCL flow-control packets decoded"
+# Reliable connections: a 3-packet RDMA WRITE (First with its RETH, Middle, Last) and the
+# responder's ACKs (opcode 17, with AETH); a 3-packet READ: the request with its RETH (opcode 12)
+# and the responses First/Middle/Last (13, 14, 15) with AETHs on the first and last.
+rm -rf "$dir/rc"
+"$example" --verb=write --packets=3 --bufferBlocks=130 --pcap="$dir/rc/write" --out="$dir/rc/out" >/dev/null
+write=$(fields "$dir/rc/write/ib-credit-link-0-0.pcap" "infiniband.lrh" -e infiniband.lrh.slid \
+    -e infiniband.bth.opcode -e infiniband.bth.psn -e infiniband.reth.dmalen | tr '\t\n' ', ')
+case "$write" in
+"1,6,0,12288 1,7,1, 1,8,2, 2,17,0, 2,17,1, "*) ;;
+*) fail "WRITE First/Middle/Last with a RETH of 12288 bytes and ACKs expected, got '$write'" ;;
+esac
+"$example" --verb=read --packets=3 --bufferBlocks=130 --pcap="$dir/rc/read" --out="$dir/rc/out" >/dev/null
+read=$(fields "$dir/rc/read/ib-credit-link-0-0.pcap" "infiniband.lrh" -e infiniband.lrh.slid \
+    -e infiniband.bth.opcode -e infiniband.reth.dmalen -e infiniband.aeth.msn | tr '\t\n' ', ')
+[ "$read" = "1,12,12288, 2,13,,1 2,14,, 2,15,,1 " ] ||
+    fail "READ request and First/Middle/Last responses with AETHs expected, got '$read'"
+echo "ib pcap: LRH/BTH data packets, RC WRITE/READ with RETH/AETH and ACKs, and FCTBS/FCCL flow-control packets decoded"
