@@ -45,6 +45,7 @@ main(int argc, char* argv[])
     std::string out = "results/ib-credit-link";
     std::string pcap;
     std::string verb = "raw";
+    std::string pcapFormat = "erf";
     CommandLine cmd(__FILE__);
     cmd.AddValue("speed", "Link speed: SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR", speed);
     cmd.AddValue("width", "Lanes: 1, 2, 4, 8, 12", width);
@@ -54,6 +55,10 @@ main(int argc, char* argv[])
     cmd.AddValue("mtu", "IB MTU: 256, 512, 1024, 2048, 4096", mtu);
     cmd.AddValue("incast", "0: one link; N (1..15): N hosts of a k=4 fat-tree into host 0", incast);
     cmd.AddValue("pcap", "Directory for pcap captures of the link (ERF, Wireshark)", pcap);
+    cmd.AddValue("pcapFormat",
+                 "erf (data and flow-control packets; Wireshark) or infiniband (DLT 247: data "
+                 "packets from the LRH)",
+                 pcapFormat);
     cmd.AddValue("verb",
                  "One link: raw (unreliable SEND packets), or write, send or read over a "
                  "reliable-connection queue pair (with ACKs; read: the data comes back)",
@@ -64,6 +69,10 @@ main(int argc, char* argv[])
     if (packets == 0)
     {
         InterconnectConfigError("--packets", "0", "at least 1");
+    }
+    if (pcapFormat != "erf" && pcapFormat != "infiniband")
+    {
+        InterconnectConfigError("--pcapFormat", pcapFormat, "erf or infiniband");
     }
     if (verb != "raw" && verb != "write" && verb != "send" && verb != "read")
     {
@@ -104,6 +113,7 @@ main(int argc, char* argv[])
     record.Set("incast", incast);
     record.Set("pcap", pcap);
     record.Set("verb", verb);
+    record.Set("pcapFormat", pcapFormat);
     record.CaptureSeed();
     record.CaptureAttributeDefaults("Interconnect");
     record.WriteOrExit(out + "/config.json");
@@ -185,8 +195,9 @@ main(int argc, char* argv[])
     receiver->Install(b, 2);
     if (!pcap.empty())
     {
-        IbPcapHelper::EnablePcap(pcap + "/ib-credit-link", a);
-        IbPcapHelper::EnablePcap(pcap + "/ib-credit-link", b);
+        const auto format = pcapFormat == "erf" ? IbPcapHelper::ERF : IbPcapHelper::INFINIBAND;
+        IbPcapHelper::EnablePcap(pcap + "/ib-credit-link", a, format);
+        IbPcapHelper::EnablePcap(pcap + "/ib-credit-link", b, format);
     }
     std::vector<Time> arrivals;
     // The data arrives at b, or for a READ at a (b then sees the request only).

@@ -24,6 +24,22 @@ namespace
 
 /// libpcap link type of ERF records.
 constexpr uint32_t DLT_ERF = 197;
+/// libpcap link type of raw InfiniBand data packets, from the LRH.
+constexpr uint32_t DLT_INFINIBAND = 247;
+
+void
+WriteRaw(Ptr<PcapFileWrapper> file,
+         Ptr<const Packet> packet,
+         uint8_t /* vl */,
+         bool flowControl,
+         bool /* sent */)
+{
+    if (!flowControl)
+    {
+        file->Write(Simulator::Now(), packet);
+    }
+}
+
 /// ERF record types (Endace ERF types; Wireshark's erf dissector).
 constexpr uint8_t ERF_TYPE_INFINIBAND = 21;
 constexpr uint8_t ERF_TYPE_INFINIBAND_LINK = 25;
@@ -63,7 +79,7 @@ WriteErf(Ptr<PcapFileWrapper> file,
 } // namespace
 
 void
-IbPcapHelper::EnablePcap(const std::string& prefix, Ptr<IbNetDevice> device)
+IbPcapHelper::EnablePcap(const std::string& prefix, Ptr<IbNetDevice> device, Format format)
 {
     const std::string path = prefix + "-" + std::to_string(device->GetNode()->GetId()) + "-" +
                              std::to_string(device->GetIfIndex()) + ".pcap";
@@ -78,6 +94,12 @@ IbPcapHelper::EnablePcap(const std::string& prefix, Ptr<IbNetDevice> device)
     if (file->Fail())
     {
         InterconnectConfigError("pcap", path, "a writable file");
+    }
+    if (format == INFINIBAND)
+    {
+        file->Init(DLT_INFINIBAND, 65535);
+        device->TraceConnectWithoutContext("Sniffer", MakeBoundCallback(&WriteRaw, file));
+        return;
     }
     file->Init(DLT_ERF, 65535);
     device->TraceConnectWithoutContext("Sniffer", MakeBoundCallback(&WriteErf, file));

@@ -24,16 +24,28 @@ namespace ns3
  * then the VCRC, written as zero) and flow-control packets as ERF type 25 (INFINIBAND_LINK:
  * the 6-byte packet, padded to 8 bytes as Wireshark's link dissector reads it). ICRCs are
  * zero. Every packet a port sends or receives is written, with the simulation time.
+ *
+ * For tools that read libpcap's own InfiniBand link type, the INFINIBAND format writes
+ * DLT_INFINIBAND (247) captures: data packets only, each from its LRH to its ICRC, as that link
+ * type defines them (flow-control packets have no place in it).
  */
 class IbPcapHelper
 {
   public:
+    /// The capture's encapsulation.
+    enum Format
+    {
+        ERF,       //!< DLT_ERF (197): data and flow-control packets; Wireshark decodes both
+        INFINIBAND //!< DLT_INFINIBAND (247): data packets from the LRH
+    };
+
     /**
      * Capture one port into PREFIX-NODE-INTERFACE.pcap.
      * @param prefix path prefix
      * @param device the port
+     * @param format the encapsulation (default ERF)
      */
-    static void EnablePcap(const std::string& prefix, Ptr<IbNetDevice> device);
+    static void EnablePcap(const std::string& prefix, Ptr<IbNetDevice> device, Format format = ERF);
 };
 
 } // namespace ns3

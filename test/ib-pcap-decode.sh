@@ -39,4 +39,16 @@ read=$(fields "$dir/rc/read/ib-credit-link-0-0.pcap" "infiniband.lrh" -e infinib
     -e infiniband.bth.opcode -e infiniband.reth.dmalen -e infiniband.aeth.msn | tr '\t\n' ', ')
 [ "$read" = "1,12,12288, 2,13,,1 2,14,, 2,15,,1 " ] ||
     fail "READ request and First/Middle/Last responses with AETHs expected, got '$read'"
-echo "ib pcap: LRH/BTH data packets, RC WRITE/READ with RETH/AETH and ACKs, and FCTBS/FCCL flow-control packets decoded"
+# DLT_INFINIBAND (247) captures, for tools that read that link type (Debian 12's Wireshark does
+# not): the link type in the file header, then each data packet from its LRH (VL 0, LNH 2,
+# DLID 2, PktLen 1034 words for 4 KiB with its RETH, SLID 1), 4136 bytes long.
+"$example" --verb=write --packets=3 --bufferBlocks=130 --pcapFormat=infiniband \
+    --pcap="$dir/rc/raw" --out="$dir/rc/out" >/dev/null
+raw="$dir/rc/raw/ib-credit-link-0-0.pcap"
+linktype=$(od -An -tu4 -j20 -N4 "$raw" | tr -d ' ')
+[ "$linktype" = 247 ] || fail "DLT_INFINIBAND (247) expected in the header, got '$linktype'"
+caplen=$(od -An -tu4 -j32 -N4 "$raw" | tr -d ' ')
+lrh=$(od -An -tx1 -j40 -N8 "$raw" | tr -d ' \n')
+[ "$caplen" = 4136 ] && [ "$lrh" = 00020002040a0001 ] ||
+    fail "a 4136-byte packet from its LRH 00020002040a0001 expected, got $caplen bytes, LRH $lrh"
+echo "ib pcap: LRH/BTH data packets, RC WRITE/READ with RETH/AETH and ACKs, and FCTBS/FCCL flow-control packets decoded; DLT 247 captures written"
