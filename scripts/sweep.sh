@@ -48,13 +48,27 @@ summarize() {
             break
         fi
     done <"$dir/grid.tsv"
+    # A run's figures that a grid key already names (seed, say) are left out: the grid's column
+    # holds the same value.
+    local grid_keys
+    grid_keys=$(
+        IFS=,
+        echo "${keys[*]}"
+    )
+    drop_grid_columns() {
+        awk -F, -v OFS=, -v keys="$grid_keys" -v header="$figures_header" '
+            BEGIN { n = split(keys, k, ","); for (i = 1; i <= n; ++i) grid[k[i]] = 1
+                    m = split(header, h, ","); for (i = 1; i <= m; ++i) keep[i] = !(h[i] in grid) }
+            { out = ""; for (i = 1; i <= NF; ++i) if (keep[i]) out = out (out == "" ? "" : ",") $i
+              print out }'
+    }
     {
         local cols="run,dir"
         local k
         for k in "${keys[@]}"; do
             cols+=",$k"
         done
-        echo "$cols,status${figures_header:+,$figures_header}"
+        echo "$cols,status${figures_header:+,$(echo "$figures_header" | drop_grid_columns)}"
         while IFS=$'\t' read -r -a line; do
             if [ $first -eq 1 ]; then
                 first=0
@@ -67,7 +81,7 @@ summarize() {
             )
             local point="$dir/${line[1]}"
             if [ -f "$point/summary.csv" ] && [ "$(wc -l <"$point/summary.csv")" -eq 2 ]; then
-                echo "$row,ok,$(tail -n 1 "$point/summary.csv")"
+                echo "$row,ok,$(tail -n 1 "$point/summary.csv" | drop_grid_columns)"
             else
                 failed=$((failed + 1))
                 echo "$row,failed (see ${line[1]}/log)"

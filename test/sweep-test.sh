@@ -25,11 +25,14 @@ for point in "nic.cc=dcqcn seed=1" "nic.cc=dcqcn seed=2" "nic.cc=hpcc seed=1" "n
         fail "$d/config.json does not record $cc"
     grep -q "\"seed\": ${seed#seed=}," "$dir/grid/$d/config.json" ||
         fail "$d/config.json does not record $seed"
-    grep -q "^[0-9]*,$d,${cc#nic.cc=},${seed#seed=},ok,quickstart,${seed#seed=}," \
+    grep -q "^[0-9]*,$d,${cc#nic.cc=},${seed#seed=},ok,quickstart,1," \
         "$dir/grid/summary.csv" || fail "summary.csv has no ok row for $point"
 done
+# The grid's seed column is not repeated among the run's figures (the runner's run number is).
+header=$(head -n 1 "$dir/grid/summary.csv")
+[ "$header" = "${header/seed,*seed,/}" ] || fail "summary.csv repeats the seed column: $header"
 # The two seeds give different traffic, the same seed the same traffic under both CCs.
-posted() { awk -F, -v d="$1" '$2 ~ d {print $9}' "$dir/grid/summary.csv"; }
+posted() { awk -F, -v d="$1" '$2 ~ d {print $8}' "$dir/grid/summary.csv"; }
 [ "$(posted dcqcn_seed=1)" = "$(posted hpcc_seed=1)" ] || fail "same seed, different flows posted"
 [ "$(posted dcqcn_seed=1)" != "$(posted dcqcn_seed=2)" ] || fail "seeds 1 and 2 posted the same flows"
 
