@@ -104,8 +104,15 @@ IwarpMpa::IwarpMpa(bool markers, bool crc)
       m_rxFpduStart(0),
       m_rxMarkerBytes(0),
       m_rxInMarker(false),
-      m_dead(false)
+      m_dead(false),
+      m_rxError(RX_OK)
 {
+}
+
+IwarpMpa::RxError
+IwarpMpa::GetRxError() const
+{
+    return m_rxError;
 }
 
 uint64_t
@@ -239,6 +246,7 @@ IwarpMpa::Receive(const std::vector<uint8_t>& bytes,
             if (fpduPtr != expected)
             {
                 m_dead = true;
+                m_rxError = RX_FRAMING;
                 error = "MPA: the marker at stream offset " + std::to_string(at) + " points " +
                         std::to_string(fpduPtr) + " bytes back, its FPDU starts " +
                         std::to_string(expected) + " bytes back";
@@ -279,6 +287,7 @@ IwarpMpa::Receive(const std::vector<uint8_t>& bytes,
         if (length < IwarpDdpHeader::TAGGED_SIZE)
         {
             m_dead = true;
+            m_rxError = RX_FRAMING;
             error = "MPA: ULPDU_LENGTH " + std::to_string(length) + " at stream offset " +
                     std::to_string(m_rxFpduStart) + " is shorter than a DDP header (14 bytes)";
             return false;
@@ -293,6 +302,7 @@ IwarpMpa::Receive(const std::vector<uint8_t>& bytes,
         if (m_crc && crc != IwarpCrc32c(m_rxCrc.data(), m_rxCrc.size()))
         {
             m_dead = true;
+            m_rxError = RX_CRC;
             error = "MPA: CRC32c mismatch in the FPDU at stream offset " +
                     std::to_string(m_rxFpduStart);
             return false;

@@ -110,6 +110,17 @@ class IwarpMpa
                  std::vector<std::vector<uint8_t>>& ulpdus,
                  std::string& error);
 
+    /// What made a received stream malformed.
+    enum RxError
+    {
+        RX_OK,     //!< nothing
+        RX_CRC,    //!< an FPDU's CRC32c did not match
+        RX_FRAMING //!< a marker or a ULPDU_LENGTH that does not fit its FPDU
+    };
+
+    /// @return the error Receive last reported (RX_OK if none)
+    RxError GetRxError() const;
+
     /// @return stream octets framed (sent) so far
     uint64_t GetTxOffset() const;
 
@@ -143,6 +154,7 @@ class IwarpMpa
     bool m_rxInMarker;             //!< inside a marker
     std::vector<uint8_t> m_marker; //!< the marker being read
     bool m_dead;                   //!< a malformed FPDU was seen
+    RxError m_rxError;             //!< what it was
 };
 
 } // namespace ns3

@@ -11,6 +11,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/buffer.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -39,15 +40,16 @@ constexpr uint32_t STARTUP_HEADER = 20;
 /// The most private data a start-up frame may carry (RFC 5044).
 constexpr uint32_t MAX_PRIVATE_DATA = 512;
 
-/// A header's bytes.
+/// A header's bytes (through a Buffer: no Packet for each FPDU).
 template <typename H>
 std::vector<uint8_t>
 Bytes(const H& header)
 {
-    Ptr<Packet> p = Create<Packet>();
-    p->AddHeader(header);
-    std::vector<uint8_t> out(p->GetSize());
-    p->CopyData(out.data(), out.size());
+    Buffer b;
+    b.AddAtStart(header.GetSerializedSize());
+    header.Serialize(b.Begin());
+    std::vector<uint8_t> out(b.GetSize());
+    b.CopyData(out.data(), out.size());
     return out;
 }
 
@@ -56,9 +58,11 @@ template <typename H>
 H
 Parse(const uint8_t* data, uint32_t size)
 {
-    Ptr<Packet> p = Create<Packet>(data, size);
+    Buffer b;
+    b.AddAtStart(size);
+    b.Begin().Write(data, size);
     H header;
-    p->RemoveHeader(header);
+    header.Deserialize(b.Begin());
     return header;
 }
 
@@ -152,7 +156,6 @@ IwarpSocket::IwarpSocket()
       m_expectReadTo(0),
       m_expectSendMsn(1),
       m_expectSendMo(0),
-      m_sendBytes(0),
       m_expectReadMsn(1),
       m_writeBytes(0),
       m_fpdusSent(0),
@@ -406,8 +409,11 @@ IwarpSocket::Deframe(const std::vector<uint8_t>& bytes)
     }
     if (!ok)
     {
-        const bool crc = error.find("CRC") != std::string::npos;
-        Fail(IwarpTerminateHeader::LLP, 0, crc ? 0x02 : 0x03, error);
+        // RFC 5044: 0x02 CRC error, 0x03 marker and ULPDU length mismatch.
+        Fail(IwarpTerminateHeader::LLP,
+             0,
+             m_rxMpa->GetRxError() == IwarpMpa::RX_CRC ? 0x02 : 0x03,
+             error);
     }
     return ok;
 }
@@ -547,15 +553,15 @@ IwarpSocket::Enqueue(RdmaVerb verb,
     }
     else
     {
-        IwarpReadRequestHeader rr;
-        rr.SetSinkOffset(m_readTo);
-        rr.SetSize(static_cast<uint32_t>(bytes));
-        rr.SetSourceOffset(m_readTo);
+        m.readRequest.SetSinkOffset(m_readTo);
+        m.readRequest.SetSize(static_cast<uint32_t>(bytes));
+        m.readRequest.SetSourceOffset(m_readTo);
         m_readTo += bytes;
         m.opcode = IwarpDdpHeader::RDMA_READ_REQUEST;
         m.qn = IwarpDdpHeader::QN_READ_REQUEST;
         m.msn = m_readMsn++;
-        m.control = Bytes(rr); // the STags go in when it is framed
+        // Its STags go in when it is framed: the peer's is known once the connection is up.
+        m.control.resize(IwarpReadRequestHeader::SIZE);
         m_reads.push_back(r.id);
     }
     m_out.push_back(m);
@@ -602,13 +608,11 @@ IwarpSocket::TrySend()
         const bool tagged = IsTaggedOpcode(m.opcode);
         const uint32_t header =
             tagged ? IwarpDdpHeader::TAGGED_SIZE : IwarpDdpHeader::UNTAGGED_SIZE;
-        if (m.opcode == IwarpDdpHeader::RDMA_READ_REQUEST && m.control.size() == 28)
+        if (m.opcode == IwarpDdpHeader::RDMA_READ_REQUEST)
         {
-            IwarpReadRequestHeader rr =
-                Parse<IwarpReadRequestHeader>(m.control.data(), m.control.size());
-            rr.SetSinkStag(m_stag);
-            rr.SetSourceStag(m_peerStag);
-            m.control = Bytes(rr);
+            m.readRequest.SetSinkStag(m_stag);
+            m.readRequest.SetSourceStag(m_peerStag);
+            m.control = Bytes(m.readRequest);
         }
         const uint64_t remaining = m.bytes - m.sent;
         const uint32_t need =

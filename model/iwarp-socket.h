@@ -8,6 +8,7 @@
 #define IWARP_SOCKET_H
 
 #include "iwarp-mpa.h"
+#include "iwarp-read-request-header.h"
 #include "iwarp-terminate-header.h"
 #include "rdma-queue-pair.h"
 
@@ -186,16 +187,17 @@ class IwarpSocket : public Object
     /// A message to put on the stream, FPDU by FPDU.
     struct OutMessage
     {
-        uint8_t opcode{0};            //!< RDMAP opcode
-        uint64_t bytes{0};            //!< payload bytes (data messages)
-        uint64_t sent{0};             //!< payload bytes framed
-        uint32_t stag{0};             //!< tagged: the STag; untagged: none
-        uint64_t to{0};               //!< tagged: offset of the message's first byte
-        uint32_t qn{0};               //!< untagged: queue
-        uint32_t msn{0};              //!< untagged: MSN
-        uint32_t invalidate{0};       //!< Send with Invalidate: the STag
-        std::vector<uint8_t> control; //!< untagged control payload (Read Request, Terminate)
-        int64_t request{-1};          //!< id of the request whose stream end this sets, or -1
+        uint8_t opcode{0};                  //!< RDMAP opcode
+        uint64_t bytes{0};                  //!< payload bytes (data messages)
+        uint64_t sent{0};                   //!< payload bytes framed
+        uint32_t stag{0};                   //!< tagged: the STag; untagged: none
+        uint64_t to{0};                     //!< tagged: offset of the message's first byte
+        uint32_t qn{0};                     //!< untagged: queue
+        uint32_t msn{0};                    //!< untagged: MSN
+        uint32_t invalidate{0};             //!< Send with Invalidate: the STag
+        std::vector<uint8_t> control;       //!< untagged control payload (Read Request, Terminate)
+        IwarpReadRequestHeader readRequest; //!< a Read Request's fields
+        int64_t request{-1};                //!< id of the request whose stream end this sets, or -1
     };
 
     /// A posted work request.
@@ -293,7 +295,6 @@ class IwarpSocket : public Object
     uint64_t m_expectReadTo;  //!< next Read Response offset expected here
     uint32_t m_expectSendMsn; //!< Send MSN expected
     uint32_t m_expectSendMo;  //!< Send MO expected
-    uint64_t m_sendBytes;     //!< bytes of the Send being received
     uint32_t m_expectReadMsn; //!< Read Request MSN expected
     uint64_t m_writeBytes;    //!< bytes of the RDMA Write being received
 
