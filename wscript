@@ -5,6 +5,7 @@
 # CMakeLists.txt: the test SourceLists.CmakeAndWafAgree fails when they differ.
 
 SOURCES = [
+    'model/canonical-scheduler.cc',
     'model/dcqcn-congestion-control.cc',
     'model/dctcp-rdma-congestion-control.cc',
     'model/hpcc-congestion-control.cc',
@@ -30,6 +31,7 @@ SOURCES = [
     'model/pfc-channel.cc',
     'model/pfc-header.cc',
     'model/pfc-net-device.cc',
+    'model/pfc-remote-channel.cc',
     'model/rdma-congestion-control.cc',
     'model/rdma-int-tag.cc',
     'model/rdma-nic.cc',
@@ -65,6 +67,7 @@ SOURCES = [
 ]
 
 HEADERS = [
+    'model/canonical-scheduler.h',
     'model/dcqcn-congestion-control.h',
     'model/dctcp-rdma-congestion-control.h',
     'model/hpcc-congestion-control.h',
@@ -91,6 +94,7 @@ HEADERS = [
     'model/pfc-channel.h',
     'model/pfc-header.h',
     'model/pfc-net-device.h',
+    'model/pfc-remote-channel.h',
     'model/rdma-congestion-control.h',
     'model/rdma-int-tag.h',
     'model/rdma-nic.h',
@@ -128,6 +132,7 @@ HEADERS = [
 ]
 
 TESTS = [
+    'test/canonical-scheduler-test.cc',
     'test/collective-helper-test.cc',
     'test/command-line-values-test.cc',
     'test/congestion-control-test.cc',

@@ -22,18 +22,32 @@
 //   summary.csv       the headline figures of summary.json as one CSV row (sweeps stack them)
 //   timing.json       wall time and events/s (the only file that differs between reruns)
 //   plots/            figures (gnuplot), unless output.plots is false
+//
+// With parallel.ranks = N > 1 it runs on ns-3's distributed simulator under `mpirun -np N`
+// (`./interconnect run SCENARIO --ranks=N` starts it so): every rank writes the flows, PFC
+// frames, links, queues and counters of its own nodes into DIR/ranks/<rank>/, and rank 0 merges
+// them into the files above, the same records a run on one rank writes.
 
 #include "ns3/core-module.h"
 #include "ns3/interconnect-module.h"
 #include "ns3/node-list.h"
 
+#ifdef NS3_MPI
+#include "ns3/mpi-interface.h"
+
+#include <mpi.h>
+#endif
+
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
+#include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <numeric>
+#include <sstream>
 
 using namespace ns3;
 
@@ -112,6 +126,14 @@ MakeFabricHelper(const Scenario& s)
     helper->SetHostRate(hostRate);
     helper->SetFabricRate(fabricRate);
     helper->SetDelay(delay);
+    std::vector<uint32_t> given;
+    for (const auto& r : s.At("parallel.given"))
+    {
+        given.push_back(r.get<uint32_t>());
+    }
+    helper->SetPartition(s.String("parallel.partition"),
+                         static_cast<uint32_t>(s.Int("parallel.ranks")),
+                         given);
     return helper;
 }
 
@@ -177,6 +199,83 @@ ReportProgress(Progress* p)
     }
 }
 
+#ifdef NS3_MPI
+/// Sort key of a CSV row.
+using RowKey = std::function<std::vector<int64_t>(const std::vector<std::string>& cells)>;
+
+/**
+ * Stack the rows of per-rank CSVs with one header into one CSV, stably ordered by a key (rows
+ * with equal keys come from one rank, in its order).
+ */
+bool
+MergeCsv(const std::vector<std::string>& inputs,
+         const std::string& output,
+         const RowKey& key,
+         std::string* error)
+{
+    std::string header;
+    std::vector<std::pair<std::vector<int64_t>, std::string>> rows;
+    for (const auto& path : inputs)
+    {
+        std::ifstream in(path);
+        if (!in || !std::getline(in, header))
+        {
+            *error = "cannot read " + path;
+            return false;
+        }
+        std::string line;
+        while (std::getline(in, line))
+        {
+            std::vector<std::string> cells;
+            std::istringstream split(line);
+            std::string cell;
+            while (std::getline(split, cell, ','))
+            {
+                cells.push_back(cell);
+            }
+            try
+            {
+                rows.emplace_back(key(cells), line);
+            }
+            catch (const std::exception&)
+            {
+                *error = path + ": not a row of this file: " + line;
+                return false;
+            }
+        }
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+        return a.first < b.first;
+    });
+    FILE* f = std::fopen(output.c_str(), "w");
+    if (!f)
+    {
+        *error = "cannot write " + output;
+        return false;
+    }
+    std::fprintf(f, "%s\n", header.c_str());
+    for (const auto& r : rows)
+    {
+        std::fprintf(f, "%s\n", r.second.c_str());
+    }
+    return std::fclose(f) == 0;
+}
+
+/// Integer columns of a row, in order.
+RowKey
+Columns(std::vector<std::size_t> columns)
+{
+    return [columns](const std::vector<std::string>& cells) {
+        std::vector<int64_t> k;
+        for (std::size_t c : columns)
+        {
+            k.push_back(std::stoll(cells.at(c)));
+        }
+        return k;
+    };
+}
+#endif
+
 } // namespace
 
 int
@@ -230,6 +329,38 @@ main(int argc, char* argv[])
     {
         out = "results/" + s.String("name");
     }
+    // One rank, or ns-3's distributed simulator over the MPI processes mpirun started. Either
+    // way events of the same time run in an order that does not depend on the split
+    // (CanonicalScheduler), so the records are the same on any number of ranks.
+    const uint32_t ranks = static_cast<uint32_t>(s.Int("parallel.ranks"));
+    if (ranks > 1)
+    {
+#ifdef NS3_MPI
+        GlobalValue::Bind("SimulatorImplementationType",
+                          StringValue(s.String("parallel.simulator") == "null-message"
+                                          ? "ns3::NullMessageSimulatorImpl"
+                                          : "ns3::DistributedSimulatorImpl"));
+        MpiInterface::Enable(&argc, &argv);
+        if (MpiInterface::GetSize() != ranks)
+        {
+            InterconnectConfigError("parallel.ranks",
+                                    std::to_string(ranks),
+                                    "the number of MPI processes, " +
+                                        std::to_string(MpiInterface::GetSize()) +
+                                        " here: start it with mpirun -np " + std::to_string(ranks) +
+                                        " (./interconnect run SCENARIO --ranks=N does)");
+        }
+#else
+        InterconnectConfigError(
+            "parallel.ranks",
+            std::to_string(ranks),
+            "1 with this ns-3, which has no MPI (Debian's ns-3 packages are built without it); "
+            "`./interconnect setup-mpi` builds an MPI-enabled ns-3.37 with this module, then "
+            "`./interconnect run SCENARIO --ranks=N` runs the scenario under mpirun");
+#endif
+    }
+    const uint32_t rank = FabricPartition::LocalRank();
+    GlobalValue::Bind("SchedulerType", StringValue("ns3::CanonicalScheduler"));
     RngSeedManager::SetSeed(static_cast<uint32_t>(s.Int("seed")));
     RngSeedManager::SetRun(static_cast<uint64_t>(s.Int("run")));
     const Time stop = s.Duration("stopTime");
@@ -316,7 +447,15 @@ main(int argc, char* argv[])
         roce.AssignStreams(1);
     }
     const uint32_t hosts = fabric.GetNHosts();
-    std::cerr << "interconnect-run: " << s.String("name") << ": " << fabric.Describe() << std::endl;
+    if (rank == 0)
+    {
+        std::cerr << "interconnect-run: " << s.String("name") << ": " << fabric.Describe()
+                  << std::endl;
+        if (ranks > 1)
+        {
+            std::cerr << "interconnect-run: " << fabric.GetPartition().Describe() << std::endl;
+        }
+    }
 
     // GPU servers: every `nics` consecutive hosts are the compute NICs of one server, whose GPUs
     // become the endpoints of the collectives and MoE layers.
@@ -528,6 +667,10 @@ main(int argc, char* argv[])
     std::vector<PfcEvent> pfc;
     for (uint32_t sw = 0; !infiniband && sw < fabric.GetNSwitches(); ++sw)
     {
+        if (fabric.GetPartition().rank[fabric.GetSwitchNodeId(sw)] != rank)
+        {
+            continue; // another rank's switch: monitored there
+        }
         Ptr<RoceSwitch> rs = roce.GetSwitch(sw);
         for (uint32_t p = 0; p < rs->GetNPorts(); ++p)
         {
@@ -554,7 +697,10 @@ main(int argc, char* argv[])
                       std::chrono::steady_clock::now(),
                       stop,
                       stop / 200};
-    Simulator::Schedule(progress.step, &ReportProgress, &progress);
+    if (rank == 0)
+    {
+        Simulator::Schedule(progress.step, &ReportProgress, &progress);
+    }
 
     const auto wall0 = std::chrono::steady_clock::now();
     Simulator::Stop(stop);
@@ -562,40 +708,29 @@ main(int argc, char* argv[])
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
 
-    // Outputs.
-    // flows.csv and the counters; config.json is then replaced by the resolved scenario itself.
-    if (infiniband)
+    // Outputs. Each rank writes its own nodes' records (all of them on one rank), then rank 0
+    // merges the ranks' files.
+    const std::string dir = ranks > 1 ? out + "/ranks/" + std::to_string(rank) : out;
+    std::vector<FlowRecord> flows;
+    for (const auto& fl : network.GetFlows())
+    {
+        if (infiniband || roce.IsLocalHost(fl.src))
+        {
+            flows.push_back(fl);
+        }
+    }
+    TransportStatistics st = network.CollectStatistics();
+    uint64_t events = Simulator::GetEventCount();
     {
         std::string error;
-        if (!CreateOutputDirectory(out, &error) ||
-            !WriteFlowsCsv(out + "/flows.csv", network.GetFlows()))
+        if (!CreateOutputDirectory(dir, &error) || !WriteFlowsCsv(dir + "/flows.csv", flows))
         {
-            std::cerr << "error: cannot write the outputs in '" << out << "': " << error
+            std::cerr << "error: cannot write the outputs in '" << dir << "': " << error
                       << std::endl;
             return 1;
         }
     }
-    else
-    {
-        roce.WriteOutputsOrExit(out, RunRecord("interconnect-run"));
-    }
-    {
-        // config.json: the resolved scenario itself, so that it can be run again.
-        FILE* f = std::fopen((out + "/config.json").c_str(), "w");
-        const std::string json = s.ToJson();
-        if (!f || std::fwrite(json.data(), 1, json.size(), f) != json.size() || std::fclose(f) != 0)
-        {
-            std::cerr << "error: cannot write " << out << "/config.json" << std::endl;
-            return 1;
-        }
-    }
-    if (!collectives.WriteCsv(out + "/collectives.csv") ||
-        !series.WriteQueuesCsv(out + "/queue.csv"))
-    {
-        std::cerr << "error: cannot write the outputs in " << out << std::endl;
-        return 1;
-    }
-    FILE* f = std::fopen((out + "/pfc.csv").c_str(), "w");
+    FILE* f = std::fopen((dir + "/pfc.csv").c_str(), "w");
     std::fprintf(f, "time_ns,node,port,priority,quanta\n");
     for (const auto& e : pfc)
     {
@@ -608,12 +743,12 @@ main(int argc, char* argv[])
                      static_cast<unsigned>(e.quanta));
     }
     std::fclose(f);
-    f = std::fopen((out + "/links.csv").c_str(), "w");
+    f = std::fopen((dir + "/links.csv").c_str(), "w");
     std::fprintf(f, "node,device,peer_node,rate_bps,tx_bytes,utilization\n");
     const double seconds = Simulator::Now().GetSeconds();
     for (NodeList::Iterator n = NodeList::Begin(); n != NodeList::End(); ++n)
     {
-        for (uint32_t d = 0; d < (*n)->GetNDevices(); ++d)
+        for (uint32_t d = 0; (*n)->GetSystemId() == rank && d < (*n)->GetNDevices(); ++d)
         {
             Ptr<PfcNetDevice> dev = DynamicCast<PfcNetDevice>((*n)->GetDevice(d));
             if (!dev)
@@ -631,14 +766,99 @@ main(int argc, char* argv[])
         }
     }
     std::fclose(f);
+    if (!series.WriteQueuesCsv(dir + "/queue.csv"))
+    {
+        std::cerr << "error: cannot write " << dir << "/queue.csv" << std::endl;
+        return 1;
+    }
+    if (ranks > 1)
+    {
+#ifdef NS3_MPI
+        if (!st.WriteJson(dir + "/counters.json", events))
+        {
+            std::cerr << "error: cannot write " << dir << "/counters.json" << std::endl;
+            return 1;
+        }
+        MPI_Barrier(MpiInterface::GetCommunicator());
+        if (rank != 0)
+        {
+            Simulator::Destroy();
+            MpiInterface::Disable();
+            return 0;
+        }
+        // Rank 0: the ranks' files into the usual ones, in the order one rank writes them.
+        std::vector<std::string> parts(ranks);
+        for (uint32_t r = 0; r < ranks; ++r)
+        {
+            parts[r] = out + "/ranks/" + std::to_string(r);
+        }
+        auto files = [&parts](const std::string& name) {
+            std::vector<std::string> paths;
+            for (const auto& p : parts)
+            {
+                paths.push_back(p + "/" + name);
+            }
+            return paths;
+        };
+        flows.clear();
+        st = TransportStatistics();
+        events = 0;
+        std::string error;
+        bool ok = true;
+        for (const auto& p : parts)
+        {
+            TransportStatistics part;
+            uint64_t partEvents = 0;
+            ok = ok && ReadFlowsCsv(p + "/flows.csv", &flows, &error) &&
+                 part.ReadJson(p + "/counters.json", &partEvents, &error);
+            st += part;
+            events += partEvents;
+        }
+        std::sort(flows.begin(), flows.end(), [](const FlowRecord& a, const FlowRecord& b) {
+            return a.id < b.id;
+        });
+        // Queues are named n<node>p<port>.
+        const RowKey queueKey = [](const std::vector<std::string>& c) {
+            const std::string& q = c.at(1);
+            const std::size_t port = q.find('p');
+            return std::vector<int64_t>{std::stoll(c.at(0)),
+                                        std::stoll(q.substr(1, port - 1)),
+                                        std::stoll(q.substr(port + 1))};
+        };
+        ok = ok && WriteFlowsCsv(out + "/flows.csv", flows) &&
+             MergeCsv(files("pfc.csv"), out + "/pfc.csv", Columns({0, 1}), &error) &&
+             MergeCsv(files("links.csv"), out + "/links.csv", Columns({0, 1}), &error) &&
+             MergeCsv(files("queue.csv"), out + "/queue.csv", queueKey, &error);
+        if (!ok)
+        {
+            std::cerr << "error: merging the ranks' outputs into " << out << ": " << error
+                      << std::endl;
+            return 1;
+        }
+#endif
+    }
+    {
+        // config.json: the resolved scenario itself, so that it can be run again.
+        f = std::fopen((out + "/config.json").c_str(), "w");
+        const std::string json = s.ToJson();
+        if (!f || std::fwrite(json.data(), 1, json.size(), f) != json.size() || std::fclose(f) != 0)
+        {
+            std::cerr << "error: cannot write " << out << "/config.json" << std::endl;
+            return 1;
+        }
+    }
+    if (!collectives.WriteCsv(out + "/collectives.csv"))
+    {
+        std::cerr << "error: cannot write the outputs in " << out << std::endl;
+        return 1;
+    }
 
     // summary.json: headline figures (deterministic), timing.json: wall time.
-    const TransportStatistics st = network.CollectStatistics();
     const double edges[] = {0, 10e3, 100e3, 1e6, 10e6, 1e18};
     const char* names[] = {"<10KB", "10KB-100KB", "100KB-1MB", "1MB-10MB", ">10MB"};
     std::vector<double> all;
     std::vector<std::vector<double>> buckets(5);
-    for (const auto& fl : network.GetFlows())
+    for (const auto& fl : flows)
     {
         if (fl.end.IsZero())
         {
@@ -706,7 +926,7 @@ main(int argc, char* argv[])
     std::fprintf(f,
                  "  \"packetHops\": %" PRIu64 ",\n  \"events\": %" PRIu64 ",\n",
                  st.packetHops,
-                 Simulator::GetEventCount());
+                 events);
     std::fprintf(f, "  \"simulatedNs\": %" PRId64 "\n}\n", Simulator::Now().GetNanoSeconds());
     std::fclose(f);
     // summary.csv: the same headline figures as one CSV row, for sweeps to stack into a table.
@@ -747,7 +967,7 @@ main(int argc, char* argv[])
                  st.cnpsSent,
                  st.retransmitted,
                  st.packetHops,
-                 Simulator::GetEventCount(),
+                 events,
                  Simulator::Now().GetNanoSeconds());
     std::fclose(f);
     f = std::fopen((out + "/timing.json").c_str(), "w");
@@ -755,10 +975,16 @@ main(int argc, char* argv[])
                  "{\n  \"wallSeconds\": %.3f,\n  \"eventsPerSecond\": %.0f,\n  "
                  "\"packetHopsPerSecond\": %.0f\n}\n",
                  wall,
-                 Simulator::GetEventCount() / std::max(wall, 1e-9),
+                 events / std::max(wall, 1e-9),
                  st.packetHops / std::max(wall, 1e-9));
     std::fclose(f);
     Simulator::Destroy();
+#ifdef NS3_MPI
+    if (ranks > 1)
+    {
+        MpiInterface::Disable();
+    }
+#endif
 
     std::printf("interconnect-run: %s: %" PRIu64 "/%" PRIu64
                 " flows completed, FCT slowdown p50 %.2f p99 %.2f; %zu collective phases\n",

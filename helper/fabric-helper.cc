@@ -25,7 +25,9 @@ FabricHelper::FabricHelper()
     : m_hostRate("100Gbps"),
       m_fabricRate("100Gbps"),
       m_delay(MicroSeconds(1)),
-      m_internetStack(false)
+      m_internetStack(false),
+      m_partitionPolicy("auto"),
+      m_ranks(1)
 {
 }
 
@@ -94,6 +96,16 @@ void
 FabricHelper::SetInternetStack(bool enable)
 {
     m_internetStack = enable;
+}
+
+void
+FabricHelper::SetPartition(const std::string& policy,
+                           uint32_t ranks,
+                           const std::vector<uint32_t>& given)
+{
+    m_partitionPolicy = policy;
+    m_ranks = ranks;
+    m_partitionGiven = given;
 }
 
 void
@@ -201,9 +213,12 @@ FabricHelper::Build(RoceHelper& roce) const
     Fabric fabric = Describe();
     NS_ABORT_MSG_IF(roce.GetHosts().GetN() != 0 || roce.GetSwitches().GetN() != 0,
                     GetName() << "::Build: give it a RoceHelper without hosts or switches");
-    for (FabricNode& n : fabric.m_nodes)
+    fabric.m_partition = fabric.Partition(m_partitionPolicy, m_ranks, m_partitionGiven);
+    const std::vector<uint32_t>& rank = fabric.m_partition.rank;
+    for (uint32_t v = 0; v < fabric.m_nodes.size(); ++v)
     {
-        n.node = n.kind == FabricNodeKind::HOST ? roce.AddHost() : roce.AddSwitch();
+        FabricNode& n = fabric.m_nodes[v];
+        n.node = n.kind == FabricNodeKind::HOST ? roce.AddHost(rank[v]) : roce.AddSwitch(rank[v]);
     }
     // Priorities the routing moves traffic to must be lossless too.
     uint32_t extraLossless = 0;
@@ -231,6 +246,10 @@ FabricHelper::Build(RoceHelper& roce) const
     {
         Ptr<RoceSwitch> sw = roce.GetSwitch(s);
         const uint32_t node = fabric.GetSwitchNodeId(s);
+        if (rank[node] != FabricPartition::LocalRank())
+        {
+            continue; // another rank's switch: no routing table here
+        }
         // Ports are numbered in link order on both sides.
         NS_ASSERT(sw->GetNPorts() == fabric.GetNodeLinks(node).size());
         for (uint32_t h = 0; h < fabric.GetNHosts(); ++h)

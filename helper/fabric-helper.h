@@ -55,6 +55,18 @@ class FabricHelper
     void SetDelay(Time delay);
     /// @param enable also install ns-3's Internet stack on the hosts (TCP next to RDMA)
     void SetInternetStack(bool enable);
+    /**
+     * Spread the nodes over the ranks of a distributed run (Fabric::Partition, which refuses
+     * a zero-delay link across ranks). Build then gives every node its rank as system id,
+     * joins nodes of different ranks with PfcRemoteChannel, and installs routes only on this
+     * rank's switches; Fabric::GetPartition tells what was made. Default: one rank.
+     * @param policy auto, group, slab or given
+     * @param ranks number of ranks
+     * @param given for "given": the rank of every node id
+     */
+    void SetPartition(const std::string& policy,
+                      uint32_t ranks,
+                      const std::vector<uint32_t>& given = {});
 
     /**
      * The topology, its routes and its metrics, without simulation objects.
@@ -132,10 +144,13 @@ class FabricHelper
      */
     void CheckAtLeast(const std::string& parameter, uint64_t value, uint64_t min) const;
 
-    DataRate m_hostRate;   //!< rate of the hosts' links
-    DataRate m_fabricRate; //!< rate of the links between switches
-    Time m_delay;          //!< propagation delay of every link
-    bool m_internetStack;  //!< install the Internet stack on the hosts
+    DataRate m_hostRate;                    //!< rate of the hosts' links
+    DataRate m_fabricRate;                  //!< rate of the links between switches
+    Time m_delay;                           //!< propagation delay of every link
+    bool m_internetStack;                   //!< install the Internet stack on the hosts
+    std::string m_partitionPolicy;          //!< partition policy
+    uint32_t m_ranks;                       //!< ranks
+    std::vector<uint32_t> m_partitionGiven; //!< the "given" partition
 };
 
 } // namespace ns3

@@ -11,6 +11,10 @@
 #include "ns3/log.h"
 #include "ns3/node-container.h"
 
+#ifdef NS3_MPI
+#include "ns3/mpi-interface.h"
+#endif
+
 #include <algorithm>
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/graphviz.hpp>
@@ -647,6 +651,32 @@ FabricPartition::Describe() const
         os << ", lookahead " << lookahead.GetNanoSeconds() << " ns";
     }
     return os.str();
+}
+
+const FabricPartition&
+Fabric::GetPartition() const
+{
+    return m_partition;
+}
+
+uint32_t
+FabricPartition::LocalRank()
+{
+#ifdef NS3_MPI
+    return MpiInterface::IsEnabled() ? MpiInterface::GetSystemId() : 0;
+#else
+    return 0;
+#endif
+}
+
+uint32_t
+FabricPartition::RankCount()
+{
+#ifdef NS3_MPI
+    return MpiInterface::IsEnabled() ? MpiInterface::GetSize() : 1;
+#else
+    return 1;
+#endif
 }
 
 FabricPartition

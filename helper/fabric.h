@@ -97,16 +97,21 @@ struct FabricGraphEdge
 struct FabricPartition
 {
     std::string policy;                 //!< how it was made: group, slab or given
-    uint32_t ranks;                     //!< number of ranks
+    uint32_t ranks{1};                  //!< number of ranks
     std::vector<uint32_t> rank;         //!< per node id: its rank
     std::vector<uint32_t> nodesPerRank; //!< hosts and switches on each rank
     std::vector<uint32_t> hostsPerRank; //!< hosts on each rank
-    uint32_t crossLinks;                //!< links whose ends are on different ranks
+    uint32_t crossLinks{0};             //!< links whose ends are on different ranks
     Time lookahead;                     //!< the smallest delay of those links (the window of the
                                         //!< conservative synchronisation); zero if none cross
 
     /// @return one line: ranks, nodes and hosts per rank, links across, lookahead
     std::string Describe() const;
+
+    /// @return this process's rank: MpiInterface's system id in a distributed run, else 0
+    static uint32_t LocalRank();
+    /// @return the number of ranks: MpiInterface's size in a distributed run, else 1
+    static uint32_t RankCount();
 };
 
 /**
@@ -323,11 +328,15 @@ class Fabric
                               uint32_t ranks,
                               const std::vector<uint32_t>& given = {}) const;
 
+    /// @return the ranks its nodes were given by FabricHelper::SetPartition (one rank if none)
+    const FabricPartition& GetPartition() const;
+
   private:
     friend class FabricHelper;
 
     std::string m_kind;                                     //!< what it is
     std::string m_routing;                                  //!< how routes were computed
+    FabricPartition m_partition;                            //!< ranks of the nodes (Build)
     std::vector<FabricNode> m_nodes;                        //!< by node id
     std::vector<FabricLink> m_links;                        //!< by link index
     std::vector<std::vector<uint32_t>> m_adj;               //!< links of each node

@@ -9,6 +9,9 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
 
 namespace ns3
 {
@@ -49,6 +52,34 @@ WriteFlowsCsv(const std::string& path, const std::vector<FlowRecord>& flows)
     return std::fclose(f) == 0;
 }
 
+std::vector<std::pair<const char*, uint64_t TransportStatistics::*>>
+TransportStatistics::Fields()
+{
+    using T = TransportStatistics;
+    return {
+        {"messagesPosted", &T::messagesPosted},
+        {"messagesCompleted", &T::messagesCompleted},
+        {"bytesDelivered", &T::bytesDelivered},
+        {"dropsBuffer", &T::dropsBuffer},
+        {"dropsNoRoute", &T::dropsNoRoute},
+        {"dropsNotIpv4", &T::dropsNotIpv4},
+        {"dropsLink", &T::dropsLink},
+        {"headroomOverflows", &T::headroomOverflows},
+        {"pfcFramesSent", &T::pfcSent},
+        {"pfcFramesReceived", &T::pfcReceived},
+        {"pausedTimeNs", &T::pausedTimeNs},
+        {"ecnMarks", &T::ecnMarks},
+        {"cnpsSent", &T::cnpsSent},
+        {"cnpsReceived", &T::cnpsReceived},
+        {"retransmittedPackets", &T::retransmitted},
+        {"timeouts", &T::timeouts},
+        {"naksReceived", &T::naks},
+        {"dataFramesSent", &T::dataFrames},
+        {"peakBufferBytes", &T::peakBufferBytes},
+        {"packetHops", &T::packetHops},
+    };
+}
+
 bool
 TransportStatistics::WriteJson(const std::string& path, uint64_t events) const
 {
@@ -57,41 +88,113 @@ TransportStatistics::WriteJson(const std::string& path, uint64_t events) const
     {
         return false;
     }
-    const std::pair<const char*, uint64_t> fields[] = {
-        {"messagesPosted", messagesPosted},
-        {"messagesCompleted", messagesCompleted},
-        {"bytesDelivered", bytesDelivered},
-        {"dropsBuffer", dropsBuffer},
-        {"dropsNoRoute", dropsNoRoute},
-        {"dropsNotIpv4", dropsNotIpv4},
-        {"dropsLink", dropsLink},
-        {"headroomOverflows", headroomOverflows},
-        {"pfcFramesSent", pfcSent},
-        {"pfcFramesReceived", pfcReceived},
-        {"pausedTimeNs", pausedTimeNs},
-        {"ecnMarks", ecnMarks},
-        {"cnpsSent", cnpsSent},
-        {"cnpsReceived", cnpsReceived},
-        {"retransmittedPackets", retransmitted},
-        {"timeouts", timeouts},
-        {"naksReceived", naks},
-        {"dataFramesSent", dataFrames},
-        {"peakBufferBytes", peakBufferBytes},
-        {"packetHops", packetHops},
-        {"events", events},
-    };
     std::fprintf(f, "{\n");
-    const std::size_t n = sizeof(fields) / sizeof(fields[0]);
-    for (std::size_t i = 0; i < n; ++i)
+    for (const auto& field : Fields())
     {
-        std::fprintf(f,
-                     "  \"%s\": %" PRIu64 "%s\n",
-                     fields[i].first,
-                     fields[i].second,
-                     i + 1 < n ? "," : "");
+        std::fprintf(f, "  \"%s\": %" PRIu64 ",\n", field.first, this->*field.second);
     }
-    std::fprintf(f, "}\n");
+    std::fprintf(f, "  \"events\": %" PRIu64 "\n}\n", events);
     return std::fclose(f) == 0;
+}
+
+bool
+TransportStatistics::ReadJson(const std::string& path, uint64_t* events, std::string* error)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        *error = "cannot open " + path;
+        return false;
+    }
+    nlohmann::json j;
+    try
+    {
+        j = nlohmann::json::parse(in);
+        for (const auto& field : Fields())
+        {
+            this->*field.second = j.at(field.first).get<uint64_t>();
+        }
+        *events = j.at("events").get<uint64_t>();
+    }
+    catch (const nlohmann::json::exception& e)
+    {
+        *error = path + ": " + e.what();
+        return false;
+    }
+    return true;
+}
+
+TransportStatistics&
+TransportStatistics::operator+=(const TransportStatistics& other)
+{
+    for (const auto& field : Fields())
+    {
+        if (field.second == &TransportStatistics::peakBufferBytes)
+        {
+            peakBufferBytes = std::max(peakBufferBytes, other.peakBufferBytes);
+        }
+        else
+        {
+            this->*field.second += other.*field.second;
+        }
+    }
+    return *this;
+}
+
+bool
+ReadFlowsCsv(const std::string& path, std::vector<FlowRecord>* flows, std::string* error)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        *error = "cannot open " + path;
+        return false;
+    }
+    std::string line;
+    std::getline(in, line); // header
+    uint64_t lineNo = 1;
+    while (std::getline(in, line))
+    {
+        ++lineNo;
+        std::vector<std::string> c;
+        std::istringstream cells(line);
+        std::string cell;
+        while (std::getline(cells, cell, ','))
+        {
+            c.push_back(cell);
+        }
+        // A trailing empty slowdown cell leaves 10 fields.
+        if (c.size() < 10)
+        {
+            *error = path + ":" + std::to_string(lineNo) + ": not a flow record: " + line;
+            return false;
+        }
+        FlowRecord r{};
+        try
+        {
+            r.id = std::stoull(c[0]);
+            r.src = static_cast<uint32_t>(std::stoul(c[1]));
+            r.dst = static_cast<uint32_t>(std::stoul(c[2]));
+            if (c[3] != "write" && c[3] != "send" && c[3] != "read")
+            {
+                throw std::invalid_argument(c[3]);
+            }
+            r.verb = c[3] == "read" ? RdmaVerb::READ
+                                    : (c[3] == "send" ? RdmaVerb::SEND : RdmaVerb::WRITE);
+            r.bytes = std::stoull(c[4]);
+            r.priority = static_cast<uint8_t>(std::stoul(c[5]));
+            r.start = NanoSeconds(std::stoll(c[6]));
+            r.end = c[7].empty() ? Time(0) : NanoSeconds(std::stoll(c[7]));
+            r.idealFct = NanoSeconds(std::stoll(c[9]));
+        }
+        catch (const std::exception&)
+        {
+            *error = path + ":" + std::to_string(lineNo) + ": not a flow record: " + line;
+            return false;
+        }
+        flows->push_back(r);
+    }
+    return true;
 }
 
 Time

@@ -73,6 +73,26 @@ struct TransportStatistics
      * @return true on success
      */
     bool WriteJson(const std::string& path, uint64_t events) const;
+
+    /**
+     * Read what WriteJson wrote (a distributed run's per-rank counters).
+     * @param path the file
+     * @param events set to the "events" figure
+     * @param error set to what went wrong, on failure
+     * @return true on success
+     */
+    bool ReadJson(const std::string& path, uint64_t* events, std::string* error);
+
+    /**
+     * Add the counters of another part of the network (another rank): sums, and the larger
+     * peakBufferBytes.
+     * @param other the other part's counters
+     * @return this
+     */
+    TransportStatistics& operator+=(const TransportStatistics& other);
+
+    /// @return every counter by its JSON name (fixed order), for reading, writing and adding
+    std::vector<std::pair<const char*, uint64_t TransportStatistics::*>> static Fields();
 };
 
 /**
@@ -161,6 +181,17 @@ Time StoreAndForward(const std::vector<uint32_t>& packets, const std::vector<Pat
  * @return true on success
  */
 bool WriteFlowsCsv(const std::string& path, const std::vector<FlowRecord>& flows);
+
+/**
+ * @ingroup interconnect
+ * Read a flows CSV that WriteFlowsCsv wrote (a distributed run's per-rank flows); append its
+ * records to `flows`.
+ * @param path the file
+ * @param flows the records read are appended here
+ * @param error set to the file and line that could not be read, on failure
+ * @return true on success
+ */
+bool ReadFlowsCsv(const std::string& path, std::vector<FlowRecord>* flows, std::string* error);
 
 } // namespace ns3
 

@@ -8,6 +8,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/fabric.h"
 #include "ns3/interconnect-config-error.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-static-routing-helper.h"
@@ -20,6 +21,7 @@
 #include "ns3/pcap-file-wrapper.h"
 #include "ns3/pcap-file.h"
 #include "ns3/pfc-channel.h"
+#include "ns3/pfc-remote-channel.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-helper.h"
@@ -159,10 +161,10 @@ RoceHelper::SetQueuePairAttribute(const std::string& name, const AttributeValue&
 }
 
 Ptr<Node>
-RoceHelper::AddHost()
+RoceHelper::AddHost(uint32_t systemId)
 {
     NS_ABORT_MSG_IF(m_finalized, "RoceHelper::AddHost after Finalize");
-    Ptr<Node> node = CreateObject<Node>();
+    Ptr<Node> node = CreateObject<Node>(systemId);
     m_hostNode.push_back(static_cast<uint32_t>(m_nodes.size()));
     m_nodes.push_back(node);
     m_isSwitch.push_back(false);
@@ -171,10 +173,10 @@ RoceHelper::AddHost()
 }
 
 Ptr<Node>
-RoceHelper::AddSwitch()
+RoceHelper::AddSwitch(uint32_t systemId)
 {
     NS_ABORT_MSG_IF(m_finalized, "RoceHelper::AddSwitch after Finalize");
-    Ptr<Node> node = CreateObject<Node>();
+    Ptr<Node> node = CreateObject<Node>(systemId);
     Ptr<RoceSwitch> sw = m_switchFactory.Create<RoceSwitch>();
     sw->SetAttribute("Mmu", PointerValue(m_mmuFactory.Create<RoceSwitchMmu>()));
     sw->SetAttribute("EcmpSeed", UintegerValue(node->GetId()));
@@ -185,6 +187,13 @@ RoceHelper::AddSwitch()
     m_isSwitch.push_back(true);
     m_adj.emplace_back();
     return node;
+}
+
+bool
+RoceHelper::IsLocalHost(uint32_t host) const
+{
+    NS_ABORT_MSG_IF(host >= m_hostNode.size(), "RoceHelper: no host " << host);
+    return m_nodes[m_hostNode[host]]->GetSystemId() == FabricPartition::LocalRank();
 }
 
 uint32_t
@@ -211,13 +220,38 @@ RoceHelper::Link(Ptr<Node> a, Ptr<Node> b)
                     "RoceHelper: a host has one port (host node " << a->GetId() << ")");
     NS_ABORT_MSG_IF(!m_isSwitch[ib] && !m_adj[ib].empty(),
                     "RoceHelper: a host has one port (host node " << b->GetId() << ")");
-    Ptr<PfcChannel> channel = m_channelFactory.Create<PfcChannel>();
+    const bool acrossRanks = a->GetSystemId() != b->GetSystemId();
+    Ptr<PfcChannel> channel;
+    if (acrossRanks)
+    {
+#ifdef NS3_MPI
+        ObjectFactory remote = m_channelFactory;
+        remote.SetTypeId(PfcRemoteChannel::GetTypeId());
+        channel = remote.Create<PfcChannel>();
+#else
+        NS_ABORT_MSG("RoceHelper: nodes " << a->GetId() << " (rank " << a->GetSystemId() << ") and "
+                                          << b->GetId() << " (rank " << b->GetSystemId()
+                                          << ") are on different ranks, but this ns-3 has no MPI "
+                                             "(build one with ./interconnect setup-mpi)");
+#endif
+    }
+    else
+    {
+        channel = m_channelFactory.Create<PfcChannel>();
+    }
     Ptr<PfcNetDevice> da = m_deviceFactory.Create<PfcNetDevice>();
     Ptr<PfcNetDevice> db = m_deviceFactory.Create<PfcNetDevice>();
     a->AddDevice(da);
     b->AddDevice(db);
     da->Attach(channel);
     db->Attach(channel);
+#ifdef NS3_MPI
+    if (acrossRanks)
+    {
+        PfcRemoteChannel::ConnectReceiver(da);
+        PfcRemoteChannel::ConnectReceiver(db);
+    }
+#endif
     uint32_t pa = 0;
     uint32_t pb = 0;
     if (m_isSwitch[ia])
@@ -426,16 +460,24 @@ RoceHelper::Post(uint32_t src,
             done(c);
         }
     };
-    Simulator::Schedule(at - Simulator::Now(), [qp, iwarp, verb, bytes, onDone]() {
-        if (qp)
-        {
-            qp->Post(verb, bytes, RdmaQueuePair::CompletionCallback(onDone));
-        }
-        else
-        {
-            iwarp->Post(verb, bytes, RdmaQueuePair::CompletionCallback(onDone));
-        }
-    });
+    if (!IsLocalHost(src))
+    {
+        return id; // its source lives on another rank, which posts it
+    }
+    const uint32_t context = m_nodes[m_hostNode[src]]->GetId();
+    Simulator::ScheduleWithContext(
+        context,
+        at - Simulator::Now(),
+        [qp, iwarp, verb, bytes, onDone]() {
+            if (qp)
+            {
+                qp->Post(verb, bytes, RdmaQueuePair::CompletionCallback(onDone));
+            }
+            else
+            {
+                iwarp->Post(verb, bytes, RdmaQueuePair::CompletionCallback(onDone));
+            }
+        });
     return id;
 }
 
@@ -660,6 +702,10 @@ RoceHelper::CollectStatistics() const
     }
     for (const auto& f : m_flows)
     {
+        if (!IsLocalHost(f.src))
+        {
+            continue; // another rank's message: counted there
+        }
         ++st.messagesPosted;
         if (!f.end.IsZero())
         {

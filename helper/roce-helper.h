@@ -39,6 +39,12 @@ using RoceStatistics = TransportStatistics;
  * Post() creates (once per host pair and priority) the connected queue pairs and records every
  * message for the flows CSV, with its ideal FCT on the idle network.
  *
+ * Distributed runs (ns-3's MPI simulator): give every host and switch the rank it lives on
+ * (AddHost(systemId), AddSwitch(systemId)); a cable between ranks becomes a PfcRemoteChannel,
+ * every rank creates the same nodes, devices and queue pairs (ids must agree across ranks), and
+ * Post() starts a message only on its source's rank; flows are recorded everywhere, completed
+ * only where their source lives (IsLocalHost).
+ *
  * The helper wires; the model objects (PfcNetDevice, PfcChannel, RoceSwitch, RdmaNic) do the
  * work and can be used without it. Topology helpers for whole fabrics build on the same calls.
  */
@@ -93,10 +99,21 @@ class RoceHelper : public MessageTransport
     /// @return the iWARP connections' helper (listeners, per-connection counters)
     const IwarpHelper& GetIwarpHelper() const;
 
-    /// @return a new host (its index is the order of creation)
-    Ptr<Node> AddHost();
-    /// @return a new switch
-    Ptr<Node> AddSwitch();
+    /**
+     * @param systemId the rank the host lives on in a distributed run (0 otherwise)
+     * @return a new host (its index is the order of creation)
+     */
+    Ptr<Node> AddHost(uint32_t systemId = 0);
+    /**
+     * @param systemId the rank the switch lives on in a distributed run (0 otherwise)
+     * @return a new switch
+     */
+    Ptr<Node> AddSwitch(uint32_t systemId = 0);
+    /**
+     * @param host a host index
+     * @return whether the host lives on this rank (always, unless a distributed run)
+     */
+    bool IsLocalHost(uint32_t host) const;
     /**
      * Join two nodes with a cable, with the current device and channel attributes.
      * @param a one node

@@ -204,9 +204,12 @@ Check(const std::string& path, const Key& key, const JsonValue& v)
         CommandLineValues::Duration(path, v.get<std::string>());
         return v;
     case Type::INT_LIST:
-        if (!v.is_array() || v.empty())
+        if (!v.is_array() || (v.empty() && !key.def.empty()))
         {
-            InterconnectConfigError(path, given, "a non-empty list of integers");
+            InterconnectConfigError(path,
+                                    given,
+                                    key.def.empty() ? "a list of integers"
+                                                    : "a non-empty list of integers");
         }
         for (std::size_t i = 0; i < v.size(); ++i)
         {
@@ -497,19 +500,21 @@ Scenario::ParseOrExit(const std::string& text,
         ApplySet(given, set);
     }
 
-    const std::vector<Key> rootKeys = {KText("name", ""),
-                                       KInt("seed", 1, 1, 2147483647),
-                                       KInt("run", 1, 0, 2147483647),
-                                       KDuration("stopTime", "20ms"),
-                                       Key{"fabric", Type::STRING, JsonValue::object(), 0, 0, {}},
-                                       Key{"link", Type::STRING, JsonValue::object(), 0, 0, {}},
-                                       Key{"switch", Type::STRING, JsonValue::object(), 0, 0, {}},
-                                       Key{"nic", Type::STRING, JsonValue::object(), 0, 0, {}},
-                                       Key{"tcp", Type::STRING, JsonValue::object(), 0, 0, {}},
-                                       Key{"ib", Type::STRING, JsonValue::object(), 0, 0, {}},
-                                       Key{"server", Type::STRING, JsonValue::object(), 0, 0, {}},
-                                       Key{"workloads", Type::STRING, JsonValue::array(), 0, 0, {}},
-                                       Key{"output", Type::STRING, JsonValue::object(), 0, 0, {}}};
+    const std::vector<Key> rootKeys = {
+        KText("name", ""),
+        KInt("seed", 1, 1, 2147483647),
+        KInt("run", 1, 0, 2147483647),
+        KDuration("stopTime", "20ms"),
+        Key{"fabric", Type::STRING, JsonValue::object(), 0, 0, {}},
+        Key{"link", Type::STRING, JsonValue::object(), 0, 0, {}},
+        Key{"switch", Type::STRING, JsonValue::object(), 0, 0, {}},
+        Key{"nic", Type::STRING, JsonValue::object(), 0, 0, {}},
+        Key{"tcp", Type::STRING, JsonValue::object(), 0, 0, {}},
+        Key{"ib", Type::STRING, JsonValue::object(), 0, 0, {}},
+        Key{"server", Type::STRING, JsonValue::object(), 0, 0, {}},
+        Key{"workloads", Type::STRING, JsonValue::array(), 0, 0, {}},
+        Key{"output", Type::STRING, JsonValue::object(), 0, 0, {}},
+        Key{"parallel", Type::STRING, JsonValue::object(), 0, 0, {}}};
     std::vector<std::string> rootNames;
     for (const auto& k : rootKeys)
     {
@@ -696,6 +701,55 @@ Scenario::ParseOrExit(const std::string& text,
                                 {KDuration("queueInterval", "10us"),
                                  KChoice("queues", "host-ports", {"none", "host-ports", "all"}),
                                  KBool("plots", true)});
+
+    // Distributed runs on ns-3's MPI simulator (./interconnect run SCENARIO --ranks=N).
+    out["parallel"] = CheckObject(
+        "parallel",
+        given.value("parallel", JsonValue::object()),
+        {KInt("ranks", 1, 1, 65536),
+         KChoice("partition", "auto", {"auto", "group", "slab", "given"}),
+         KIntList("given", JsonValue::array(), 0, 65535),
+         KChoice("simulator", "granted-time-window", {"granted-time-window", "null-message"})});
+    const int64_t ranks = out["parallel"]["ranks"].get<int64_t>();
+    if (ranks > 1)
+    {
+        const std::string technology = out["link"]["technology"].get<std::string>();
+        if (technology != "roce")
+        {
+            InterconnectConfigError("parallel.ranks",
+                                    std::to_string(ranks),
+                                    "1 with link.technology " + technology +
+                                        " (distributed runs carry RoCEv2 links across ranks)");
+        }
+        if (gpuServers)
+        {
+            InterconnectConfigError("parallel.ranks",
+                                    std::to_string(ranks),
+                                    "1 with a server.preset (GPU servers are one rank's)");
+        }
+        for (std::size_t i = 0; i < out["workloads"].size(); ++i)
+        {
+            const std::string wk = out["workloads"][i]["kind"].get<std::string>();
+            if (wk != "poisson" && wk != "incast" && wk != "permutation")
+            {
+                InterconnectConfigError(
+                    "workloads." + std::to_string(i) + ".kind",
+                    wk,
+                    "poisson, incast or permutation with parallel.ranks > 1 (a collective starts "
+                    "a phase when the last message of the one before completes, anywhere: a "
+                    "zero-delay dependency between ranks)");
+            }
+        }
+    }
+    const std::string partition = out["parallel"]["partition"].get<std::string>();
+    if ((partition == "given") != !out["parallel"]["given"].empty())
+    {
+        InterconnectConfigError("parallel.given",
+                                out["parallel"]["given"].dump(),
+                                partition == "given"
+                                    ? "the rank of every node id, with partition \"given\""
+                                    : "[] unless partition is \"given\"");
+    }
     return s;
 }
 

@@ -6,6 +6,7 @@
 
 #include "ib-channel.h"
 
+#include "canonical-scheduler.h"
 #include "ib-lrh-header.h"
 #include "ib-net-device.h"
 
@@ -34,7 +35,8 @@ IbChannel::GetTypeId()
 }
 
 IbChannel::IbChannel()
-    : m_nDevices(0)
+    : m_nDevices(0),
+      m_sent{0, 0}
 {
 }
 
@@ -61,12 +63,14 @@ IbChannel::TransmitStart(Ptr<Packet> packet,
                          bool flowControl)
 {
     NS_ABORT_MSG_UNLESS(m_nDevices == 2, "IbChannel: transmitting on a link with one end");
-    Ptr<IbNetDevice> dst = (src == m_device[0]) ? m_device[1] : m_device[0];
+    const std::size_t from = (src == m_device[0]) ? 0 : 1;
+    Ptr<IbNetDevice> dst = m_device[1 - from];
     // A cut-through switch takes a data packet in once its LRH has arrived.
     const Time arrival =
         dst->IsCutThrough() && !flowControl
             ? std::min(txTime, src->GetDataRate().CalculateBytesTxTime(IbLrhHeader::SIZE))
             : txTime;
+    CanonicalScheduler::KeyNextEvent(dst->GetIfIndex(), m_sent[from]++);
     Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
                                    arrival + m_delay,
                                    &IbNetDevice::Receive,

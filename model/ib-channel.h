@@ -67,6 +67,7 @@ class IbChannel : public Channel
     Time m_delay;                 //!< propagation delay
     Ptr<IbNetDevice> m_device[2]; //!< the two ends
     std::size_t m_nDevices;       //!< ends attached
+    uint64_t m_sent[2];           //!< packets sent in each direction (CanonicalScheduler keys)
 };
 
 } // namespace ns3

@@ -6,6 +6,7 @@
 
 #include "pfc-channel.h"
 
+#include "canonical-scheduler.h"
 #include "pfc-net-device.h"
 
 #include "ns3/log.h"
@@ -37,7 +38,8 @@ PfcChannel::GetTypeId()
 }
 
 PfcChannel::PfcChannel()
-    : m_nDevices(0)
+    : m_nDevices(0),
+      m_sent{0, 0}
 {
     NS_LOG_FUNCTION(this);
 }
@@ -68,14 +70,30 @@ PfcChannel::TransmitStart(Ptr<Packet> packet,
 {
     NS_LOG_FUNCTION(this << packet << src << txTime << etherType);
     NS_ASSERT_MSG(m_nDevices == 2, "PfcChannel: transmitting on a cable with one end");
-    const std::size_t to = (src == m_device[0]) ? 1 : 0;
-    Ptr<PfcNetDevice> dst = m_device[to];
+    const std::size_t from = DirectionFrom(src);
+    ScheduleArrival(m_device[1 - from], txTime + m_delay, m_sent[from]++, packet, etherType);
+}
+
+void
+PfcChannel::ScheduleArrival(Ptr<PfcNetDevice> dst,
+                            Time delay,
+                            uint64_t sequence,
+                            Ptr<Packet> packet,
+                            uint16_t etherType)
+{
+    CanonicalScheduler::KeyNextEvent(dst->GetIfIndex(), sequence);
     Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
-                                   txTime + m_delay,
+                                   delay,
                                    &PfcNetDevice::Receive,
                                    dst,
                                    packet,
                                    etherType);
+}
+
+std::size_t
+PfcChannel::DirectionFrom(Ptr<const PfcNetDevice> src) const
+{
+    return src == m_device[0] ? 0 : 1;
 }
 
 Time

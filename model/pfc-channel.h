@@ -24,7 +24,9 @@ class Packet;
  *
  * Each direction is independent; a frame whose transmission starts at t arrives whole at the
  * peer at t + transmission time + Delay (store and forward: the receiver sees the frame when its
- * last bit has arrived).
+ * last bit has arrived). Deliveries are keyed for CanonicalScheduler (receiving device, frame
+ * number on that direction), so that a run's order of simultaneous events does not depend on
+ * how it is split over processes; PfcRemoteChannel is the cable between two ranks.
  */
 class PfcChannel : public Channel
 {
@@ -50,7 +52,10 @@ class PfcChannel : public Channel
      * @param txTime the time the sender takes to put the frame on the wire
      * @param etherType the frame's EtherType
      */
-    void TransmitStart(Ptr<Packet> packet, Ptr<PfcNetDevice> src, Time txTime, uint16_t etherType);
+    virtual void TransmitStart(Ptr<Packet> packet,
+                               Ptr<PfcNetDevice> src,
+                               Time txTime,
+                               uint16_t etherType);
 
     /// @return the propagation delay of the cable
     Time GetDelay() const;
@@ -64,13 +69,33 @@ class PfcChannel : public Channel
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
 
+    /**
+     * Deliver a frame to a device now, keyed for CanonicalScheduler.
+     * @param dst the receiving device
+     * @param delay time until the frame's last bit has arrived
+     * @param sequence the frame's number on its direction of the cable
+     * @param packet the frame
+     * @param etherType its EtherType
+     */
+    static void ScheduleArrival(Ptr<PfcNetDevice> dst,
+                                Time delay,
+                                uint64_t sequence,
+                                Ptr<Packet> packet,
+                                uint16_t etherType);
+
   protected:
     void DoDispose() override;
 
-  private:
+    /**
+     * @param src one end of the cable
+     * @return the direction (0: from device 0, 1: from device 1)
+     */
+    std::size_t DirectionFrom(Ptr<const PfcNetDevice> src) const;
+
     Time m_delay;                  //!< propagation delay
     Ptr<PfcNetDevice> m_device[2]; //!< the two ends
     std::size_t m_nDevices;        //!< how many ends are attached
+    uint64_t m_sent[2];            //!< frames sent in each direction
 };
 
 } // namespace ns3

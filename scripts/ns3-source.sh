@@ -44,5 +44,5 @@ copy_module_into() {
     local root="$1" tree="$2"
     rm -rf "$tree/contrib/interconnect"
     mkdir -p "$tree/contrib/interconnect"
-    (cd "$root" && git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$tree/contrib/interconnect")
+    (cd "$root" && git ls-files -co --exclude-standard -z | xargs -0 cp -p --parents -t "$tree/contrib/interconnect")
 }

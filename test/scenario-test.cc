@@ -127,3 +127,25 @@ TEST(Scenario, GpuServersAndHierarchicalCollectives)
     ExpectError(R"({"server": {"preset": "dgx-h100", "pcieGeneration": 7}})",
                 "server.pcieGeneration = 7");
 }
+
+TEST(Scenario, DistributedRunsTakeWhatRanksCanSplit)
+{
+    const Scenario s = Scenario::ParseOrExit(
+        R"({"parallel": {"ranks": 4}, "workloads": [{"kind": "permutation"}]})",
+        "test.json",
+        {});
+    EXPECT_EQ(s.Int("parallel.ranks"), 4);
+    EXPECT_EQ(s.String("parallel.partition"), "auto");
+    EXPECT_EQ(s.String("parallel.simulator"), "granted-time-window");
+    ExpectError(R"({"parallel": {"ranks": 0}})", "parallel.ranks = 0");
+    ExpectError(R"({"parallel": {"ranks": 2, "simulator": "optimistic"}})",
+                "parallel.simulator = \"optimistic\"");
+    // A collective's next phase waits for the last completion anywhere: not across ranks.
+    ExpectError(R"({"parallel": {"ranks": 2}, "workloads": [{"kind": "all-to-all"}]})",
+                "workloads.0.kind = all-to-all: accepted: poisson, incast or permutation with "
+                "parallel.ranks > 1");
+    ExpectError(R"({"parallel": {"ranks": 2}, "link": {"technology": "iwarp"}})",
+                "parallel.ranks = 2: accepted: 1 with link.technology iwarp");
+    ExpectError(R"({"parallel": {"ranks": 2, "partition": "given"}})", "parallel.given = \\[\\]");
+    ExpectError(R"({"parallel": {"ranks": 2, "given": [0, 1]}})", "parallel.given = \\[0,1\\]");
+}

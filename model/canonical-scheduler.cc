@@ -1,0 +1,144 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "canonical-scheduler.h"
+
+#include "ns3/assert.h"
+#include "ns3/event-impl.h"
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("CanonicalScheduler");
+
+NS_OBJECT_ENSURE_REGISTERED(CanonicalScheduler);
+
+uint32_t CanonicalScheduler::s_instances = 0;
+bool CanonicalScheduler::s_keyed = false;
+uint32_t CanonicalScheduler::s_nextDevice = 0;
+uint64_t CanonicalScheduler::s_nextSeq = 0;
+
+TypeId
+CanonicalScheduler::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::CanonicalScheduler")
+                            .SetParent<Scheduler>()
+                            .SetGroupName("Interconnect")
+                            .AddConstructor<CanonicalScheduler>();
+    return tid;
+}
+
+CanonicalScheduler::CanonicalScheduler()
+    : m_inserted(0)
+{
+    NS_LOG_FUNCTION(this);
+    ++s_instances;
+}
+
+CanonicalScheduler::~CanonicalScheduler()
+{
+    NS_LOG_FUNCTION(this);
+    --s_instances;
+    s_keyed = false;
+}
+
+void
+CanonicalScheduler::KeyNextEvent(uint32_t device, uint64_t sequence)
+{
+    NS_ASSERT(device != std::numeric_limits<uint32_t>::max());
+    s_keyed = s_instances > 0;
+    s_nextDevice = device;
+    s_nextSeq = sequence;
+}
+
+bool
+CanonicalScheduler::IsActive()
+{
+    return s_instances > 0;
+}
+
+bool
+CanonicalScheduler::Later(const Entry& a, const Entry& b)
+{
+    if (a.ts != b.ts)
+    {
+        return a.ts > b.ts;
+    }
+    if (a.context != b.context)
+    {
+        return a.context > b.context;
+    }
+    if (a.key != b.key)
+    {
+        return a.key > b.key;
+    }
+    return a.order > b.order;
+}
+
+void
+CanonicalScheduler::Insert(const Event& ev)
+{
+    Entry e{ev.key.m_ts,
+            ev.key.m_context,
+            std::numeric_limits<uint32_t>::max(),
+            m_inserted++,
+            ev.key.m_uid,
+            ev.impl};
+    if (s_keyed)
+    {
+        s_keyed = false;
+        e.key = s_nextDevice;
+        e.order = s_nextSeq;
+    }
+    m_heap.push_back(e);
+    std::push_heap(m_heap.begin(), m_heap.end(), &CanonicalScheduler::Later);
+}
+
+bool
+CanonicalScheduler::IsEmpty() const
+{
+    return m_heap.empty();
+}
+
+Scheduler::Event
+CanonicalScheduler::PeekNext() const
+{
+    NS_ASSERT(!m_heap.empty());
+    const Entry& e = m_heap.front();
+    Event ev;
+    ev.impl = e.impl;
+    ev.key.m_ts = e.ts;
+    ev.key.m_uid = e.uid;
+    ev.key.m_context = e.context;
+    return ev;
+}
+
+Scheduler::Event
+CanonicalScheduler::RemoveNext()
+{
+    Event ev = PeekNext();
+    std::pop_heap(m_heap.begin(), m_heap.end(), &CanonicalScheduler::Later);
+    m_heap.pop_back();
+    return ev;
+}
+
+void
+CanonicalScheduler::Remove(const Event& ev)
+{
+    // Rare (Simulator::Remove): a linear search for the event, then the heap rebuilt.
+    auto it = std::find_if(m_heap.begin(), m_heap.end(), [&ev](const Entry& e) {
+        return e.impl == ev.impl && e.uid == ev.key.m_uid;
+    });
+    NS_ASSERT_MSG(it != m_heap.end(), "CanonicalScheduler::Remove: no such event");
+    m_heap.erase(it);
+    std::make_heap(m_heap.begin(), m_heap.end(), &CanonicalScheduler::Later);
+}
+
+} // namespace ns3

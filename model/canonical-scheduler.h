@@ -1,0 +1,98 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef CANONICAL_SCHEDULER_H
+#define CANONICAL_SCHEDULER_H
+
+#include "ns3/scheduler.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup interconnect
+ * @brief An event scheduler whose order of simultaneous events does not depend on how the
+ * simulation is split over processes.
+ *
+ * ns-3's schedulers run events of the same time in insertion order. In a distributed run a frame
+ * from another rank is inserted when its message is received, at a window boundary, instead of
+ * when its sender started it, so a tie between that arrival and a local event can resolve the
+ * other way than in a run on one rank, and the records differ. This scheduler orders events by
+ *
+ *   (time, node, class, key, insertion order)
+ *
+ * where class 0 is a frame arriving on a link (keyed by the receiving device's index and the
+ * frame's sequence number on that direction of the cable; PfcChannel and PfcRemoteChannel key
+ * their deliveries with KeyNextEvent()) and class 1 every other event (insertion order). Every
+ * arrival at a node at time t therefore runs before the node's other events of time t, in an
+ * order fixed by the fabric, however the arrival reached the queue; the node's own events keep
+ * ns-3's insertion order, which a node's own history fixes. Events of different nodes at the same
+ * time run node by node: they cannot see each other (every link has a delay).
+ *
+ * Install it with Simulator::SetScheduler (ObjectFactory "ns3::CanonicalScheduler") or the
+ * global value SchedulerType before the first event is scheduled; interconnect-run does. A
+ * binary heap, as HeapScheduler.
+ */
+class CanonicalScheduler : public Scheduler
+{
+  public:
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    CanonicalScheduler();
+    ~CanonicalScheduler() override;
+
+    /**
+     * Key the next event inserted as a link arrival. Call it right before the
+     * Simulator::Schedule call whose event delivers the frame; it has no effect unless a
+     * CanonicalScheduler is installed.
+     * @param device index of the receiving device on its node
+     * @param sequence the frame's number on that direction of the link
+     */
+    static void KeyNextEvent(uint32_t device, uint64_t sequence);
+
+    /// @return whether a CanonicalScheduler exists (then KeyNextEvent matters)
+    static bool IsActive();
+
+    void Insert(const Event& ev) override;
+    bool IsEmpty() const override;
+    Event PeekNext() const override;
+    Event RemoveNext() override;
+    void Remove(const Event& ev) override;
+
+  private:
+    /// One queued event and its sort key.
+    struct Entry
+    {
+        uint64_t ts;      //!< time
+        uint32_t context; //!< node (context)
+        uint32_t key;     //!< arrivals: receiving device; others: UINT32_MAX
+        uint64_t order;   //!< arrivals: sequence; others: insertion order
+        uint32_t uid;     //!< ns-3's event uid
+        EventImpl* impl;  //!< the event
+    };
+
+    /// @return whether a runs after b (the heap keeps the smallest on top)
+    static bool Later(const Entry& a, const Entry& b);
+
+    std::vector<Entry> m_heap; //!< binary heap on Later
+    uint64_t m_inserted;       //!< events inserted so far (the insertion order)
+
+    static uint32_t s_instances;  //!< live instances
+    static bool s_keyed;          //!< the next Insert is an arrival
+    static uint32_t s_nextDevice; //!< its device
+    static uint64_t s_nextSeq;    //!< its sequence number
+};
+
+} // namespace ns3
+
+#endif // CANONICAL_SCHEDULER_H

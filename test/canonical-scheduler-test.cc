@@ -1,0 +1,96 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// CanonicalScheduler: events of the same time run in an order fixed by the network (link
+// arrivals by receiving device and frame number, then each node's own events in the order the
+// node scheduled them), not by when an arrival reached the queue.
+
+#include "ns3/canonical-scheduler.h"
+#include "ns3/object-factory.h"
+#include "ns3/simulator.h"
+
+#include <gtest/gtest.h>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+std::vector<std::string> g_ran;
+
+void
+Record(std::string name)
+{
+    g_ran.push_back(name);
+}
+
+/// An arrival for node `node` on device `device`, frame `seq`, scheduled `delay` from now.
+void
+Arrival(uint32_t node, uint32_t device, uint64_t seq, Time delay, const std::string& name)
+{
+    CanonicalScheduler::KeyNextEvent(device, seq);
+    Simulator::ScheduleWithContext(node, delay, &Record, name);
+}
+
+class CanonicalSchedulerTest : public ::testing::Test
+{
+  protected:
+    void SetUp() override
+    {
+        g_ran.clear();
+        Simulator::SetScheduler(ObjectFactory("ns3::CanonicalScheduler"));
+        ASSERT_TRUE(CanonicalScheduler::IsActive());
+    }
+
+    void TearDown() override
+    {
+        Simulator::Destroy();
+    }
+};
+
+} // namespace
+
+TEST_F(CanonicalSchedulerTest, ArrivalsRunInDeviceOrderBeforeTheNodesOwnEvents)
+{
+    // At t = 5 us on node 1: a local timer scheduled first, then two arrivals whose insertion
+    // order is the reverse of their device order, and a second local event.
+    Simulator::ScheduleWithContext(1, MicroSeconds(5), &Record, std::string("local-a"));
+    Arrival(1, 3, 0, MicroSeconds(5), "dev3");
+    Arrival(1, 2, 7, MicroSeconds(5), "dev2");
+    Simulator::ScheduleWithContext(1, MicroSeconds(5), &Record, std::string("local-b"));
+    // Node 0's event of the same time runs first (node order); an earlier event before all.
+    Simulator::ScheduleWithContext(0, MicroSeconds(5), &Record, std::string("node0"));
+    Simulator::ScheduleWithContext(1, MicroSeconds(4), &Record, std::string("earlier"));
+    Simulator::Run();
+    const std::vector<std::string> expected =
+        {"earlier", "node0", "dev2", "dev3", "local-a", "local-b"};
+    EXPECT_EQ(g_ran, expected);
+}
+
+TEST_F(CanonicalSchedulerTest, AnArrivalInsertedLateTakesTheSamePlace)
+{
+    // The same arrivals, once scheduled at t = 0 and once from an event at t = 3 us (as a frame
+    // from another rank is, at a window boundary): the order at t = 5 us is the same.
+    Simulator::ScheduleWithContext(1, MicroSeconds(5), &Record, std::string("local"));
+    Arrival(1, 1, 4, MicroSeconds(5), "frame4");
+    Simulator::Schedule(MicroSeconds(3), &Arrival, 1, 1, 3, MicroSeconds(2), std::string("frame3"));
+    Simulator::Run();
+    const std::vector<std::string> expected = {"frame3", "frame4", "local"};
+    EXPECT_EQ(g_ran, expected);
+}
+
+TEST_F(CanonicalSchedulerTest, CancelledAndRemovedEventsDoNotRun)
+{
+    EventId a = Simulator::Schedule(MicroSeconds(1), &Record, std::string("removed"));
+    EventId b = Simulator::Schedule(MicroSeconds(1), &Record, std::string("cancelled"));
+    Simulator::Schedule(MicroSeconds(1), &Record, std::string("kept"));
+    Simulator::Remove(a);
+    Simulator::Cancel(b);
+    Simulator::Run();
+    EXPECT_EQ(g_ran, std::vector<std::string>{"kept"});
+}
