@@ -714,7 +714,7 @@ main(int argc, char* argv[])
     std::vector<FlowRecord> flows;
     for (const auto& fl : network.GetFlows())
     {
-        if (infiniband || roce.IsLocalHost(fl.src))
+        if (network.IsLocalHost(fl.src))
         {
             flows.push_back(fl);
         }
@@ -973,10 +973,13 @@ main(int argc, char* argv[])
     f = std::fopen((out + "/timing.json").c_str(), "w");
     std::fprintf(f,
                  "{\n  \"wallSeconds\": %.3f,\n  \"eventsPerSecond\": %.0f,\n  "
-                 "\"packetHopsPerSecond\": %.0f\n}\n",
+                 "\"packetHopsPerSecond\": %.0f,\n  \"ranks\": %u,\n  \"lookaheadNs\": %" PRId64
+                 "\n}\n",
                  wall,
                  events / std::max(wall, 1e-9),
-                 st.packetHops / std::max(wall, 1e-9));
+                 st.packetHops / std::max(wall, 1e-9),
+                 ranks,
+                 fabric.GetPartition().lookahead.GetNanoSeconds());
     std::fclose(f);
     Simulator::Destroy();
 #ifdef NS3_MPI

@@ -142,6 +142,7 @@ FabricHelper::Describe() const
     NS_ABORT_MSG_IF(fabric.GetNHosts() == 0, GetName() << ": no hosts");
     DoRoute(fabric);
     fabric.ComputeMetrics();
+    fabric.m_partition = fabric.Partition(m_partitionPolicy, m_ranks, m_partitionGiven);
     return fabric;
 }
 
@@ -213,7 +214,6 @@ FabricHelper::Build(RoceHelper& roce) const
     Fabric fabric = Describe();
     NS_ABORT_MSG_IF(roce.GetHosts().GetN() != 0 || roce.GetSwitches().GetN() != 0,
                     GetName() << "::Build: give it a RoceHelper without hosts or switches");
-    fabric.m_partition = fabric.Partition(m_partitionPolicy, m_ranks, m_partitionGiven);
     const std::vector<uint32_t>& rank = fabric.m_partition.rank;
     for (uint32_t v = 0; v < fabric.m_nodes.size(); ++v)
     {

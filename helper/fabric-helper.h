@@ -57,9 +57,10 @@ class FabricHelper
     void SetInternetStack(bool enable);
     /**
      * Spread the nodes over the ranks of a distributed run (Fabric::Partition, which refuses
-     * a zero-delay link across ranks). Build then gives every node its rank as system id,
-     * joins nodes of different ranks with PfcRemoteChannel, and installs routes only on this
-     * rank's switches; Fabric::GetPartition tells what was made. Default: one rank.
+     * a zero-delay link across ranks); Describe() records it (Fabric::GetPartition). Build then
+     * gives every node its rank as system id, joins nodes of different ranks with
+     * PfcRemoteChannel, and installs routes only on this rank's switches; IbSubnetHelper::Build
+     * does the same with IbRemoteChannel. Default: one rank.
      * @param policy auto, group, slab or given
      * @param ranks number of ranks
      * @param given for "given": the rank of every node id

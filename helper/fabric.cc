@@ -8,12 +8,9 @@
 
 #include "ns3/abort.h"
 #include "ns3/interconnect-config-error.h"
+#include "ns3/local-rank.h"
 #include "ns3/log.h"
 #include "ns3/node-container.h"
-
-#ifdef NS3_MPI
-#include "ns3/mpi-interface.h"
-#endif
 
 #include <algorithm>
 #include <boost/graph/breadth_first_search.hpp>
@@ -662,21 +659,13 @@ Fabric::GetPartition() const
 uint32_t
 FabricPartition::LocalRank()
 {
-#ifdef NS3_MPI
-    return MpiInterface::IsEnabled() ? MpiInterface::GetSystemId() : 0;
-#else
-    return 0;
-#endif
+    return GetLocalRank();
 }
 
 uint32_t
 FabricPartition::RankCount()
 {
-#ifdef NS3_MPI
-    return MpiInterface::IsEnabled() ? MpiInterface::GetSize() : 1;
-#else
-    return 1;
-#endif
+    return GetRankCount();
 }
 
 FabricPartition

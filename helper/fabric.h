@@ -328,7 +328,7 @@ class Fabric
                               uint32_t ranks,
                               const std::vector<uint32_t>& given = {}) const;
 
-    /// @return the ranks its nodes were given by FabricHelper::SetPartition (one rank if none)
+    /// @return the ranks of its nodes, as FabricHelper::SetPartition asked (default: one rank)
     const FabricPartition& GetPartition() const;
 
   private:

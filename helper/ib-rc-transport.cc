@@ -99,10 +99,24 @@ IbRcTransport::Post(uint32_t src,
             done(c);
         }
     };
-    Simulator::Schedule(at - Simulator::Now(), [qp, verb, bytes, onDone]() {
-        qp->Post(verb, bytes, RdmaQueuePair::CompletionCallback(onDone));
-    });
+    if (!IsLocalHost(src))
+    {
+        return id; // its source lives on another rank, which posts it
+    }
+    Simulator::ScheduleWithContext(
+        m_subnet.hostNodes[src]->GetId(),
+        at - Simulator::Now(),
+        [qp, verb, bytes, onDone]() {
+            qp->Post(verb, bytes, RdmaQueuePair::CompletionCallback(onDone));
+        });
     return id;
+}
+
+bool
+IbRcTransport::IsLocalHost(uint32_t host) const
+{
+    NS_ABORT_MSG_IF(host >= m_subnet.hostNodes.size(), "IbRcTransport: no host " << host);
+    return m_subnet.hostNodes[host]->GetSystemId() == FabricPartition::LocalRank();
 }
 
 uint32_t
@@ -228,6 +242,10 @@ IbRcTransport::CollectStatistics() const
     }
     for (const auto& f : m_flows)
     {
+        if (!IsLocalHost(f.src))
+        {
+            continue; // another rank's message: counted there
+        }
         ++st.messagesPosted;
         if (!f.end.IsZero())
         {

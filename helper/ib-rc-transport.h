@@ -55,6 +55,7 @@ class IbRcTransport : public MessageTransport
     DataRate GetHostSendRate(uint32_t host) const override;
     const std::vector<FlowRecord>& GetFlows() const override;
     TransportStatistics CollectStatistics() const override;
+    bool IsLocalHost(uint32_t host) const override;
 
     /**
      * @param src source host

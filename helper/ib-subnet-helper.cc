@@ -9,6 +9,7 @@
 #include "ns3/deadlock-check.h"
 #include "ns3/enum.h"
 #include "ns3/ib-channel.h"
+#include "ns3/ib-remote-channel.h"
 #include "ns3/interconnect-config-error.h"
 #include "ns3/node.h"
 #include "ns3/string.h"
@@ -448,9 +449,10 @@ IbSubnetHelper::Build(const FabricHelper& helper) const
     }
     // Nodes and their ports.
     std::vector<Ptr<Node>> node(f.GetNodes().size());
+    const std::vector<uint32_t>& rank = f.GetPartition().rank;
     for (uint32_t v = 0; v < f.GetNodes().size(); ++v)
     {
-        node[v] = CreateObject<Node>();
+        node[v] = CreateObject<Node>(rank[v]);
         const FabricNode& fn = f.GetNode(v);
         if (fn.kind == FabricNodeKind::HOST)
         {
@@ -467,7 +469,22 @@ IbSubnetHelper::Build(const FabricHelper& helper) const
     std::vector<std::vector<Ptr<IbNetDevice>>> portsOf(f.GetNodes().size());
     for (const FabricLink& l : f.GetLinks())
     {
-        Ptr<IbChannel> channel = CreateObject<IbChannel>();
+        const bool acrossRanks = rank[l.a] != rank[l.b];
+        Ptr<IbChannel> channel;
+        if (acrossRanks)
+        {
+#ifdef NS3_MPI
+            channel = CreateObject<IbRemoteChannel>();
+#else
+            NS_ABORT_MSG("IbSubnetHelper: " << f.GetNode(l.a).name << " and " << f.GetNode(l.b).name
+                                            << " are on different ranks, but this ns-3 has no MPI "
+                                               "(build one with ./interconnect setup-mpi)");
+#endif
+        }
+        else
+        {
+            channel = CreateObject<IbChannel>();
+        }
         channel->SetAttribute("Delay", TimeValue(l.delay));
         for (uint32_t end : {l.a, l.b})
         {
@@ -502,6 +519,12 @@ IbSubnetHelper::Build(const FabricHelper& helper) const
             }
             node[end]->AddDevice(d);
             d->Attach(channel);
+#ifdef NS3_MPI
+            if (acrossRanks)
+            {
+                IbRemoteChannel::ConnectReceiver(d);
+            }
+#endif
             portsOf[end].push_back(d); // port numbers in link order, as the Fabric's
             s.ports.push_back(d);
         }

@@ -178,7 +178,9 @@ class IbSubnetHelper
 
     /**
      * Build the subnet (link delays from the fabric helper; rates from the ports' Speed and
-     * Width).
+     * Width). With the helper's SetPartition, every node gets its rank as system id and a link
+     * between ranks is an IbRemoteChannel; every rank keeps every switch's forwarding table
+     * (TracePath, hence the ideal FCTs, follows them).
      * @param helper a fabric helper
      * @return the subnet
      */

@@ -149,6 +149,13 @@ class MessageTransport
 
     /// @return the network's counters now
     virtual TransportStatistics CollectStatistics() const = 0;
+
+    /**
+     * @param host a host index
+     * @return whether the host lives on this rank of a distributed run (its messages are posted,
+     *         completed and counted here); always true on one rank
+     */
+    virtual bool IsLocalHost(uint32_t host) const = 0;
 };
 
 /**

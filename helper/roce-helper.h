@@ -113,7 +113,7 @@ class RoceHelper : public MessageTransport
      * @param host a host index
      * @return whether the host lives on this rank (always, unless a distributed run)
      */
-    bool IsLocalHost(uint32_t host) const;
+    bool IsLocalHost(uint32_t host) const override;
     /**
      * Join two nodes with a cable, with the current device and channel attributes.
      * @param a one node

@@ -714,12 +714,12 @@ Scenario::ParseOrExit(const std::string& text,
     if (ranks > 1)
     {
         const std::string technology = out["link"]["technology"].get<std::string>();
-        if (technology != "roce")
+        if (technology == "iwarp")
         {
             InterconnectConfigError("parallel.ranks",
                                     std::to_string(ranks),
-                                    "1 with link.technology " + technology +
-                                        " (distributed runs carry RoCEv2 links across ranks)");
+                                    "1 with link.technology iwarp (distributed runs carry RoCEv2 "
+                                    "and InfiniBand links across ranks)");
         }
         if (gpuServers)
         {

@@ -63,21 +63,51 @@ IbChannel::TransmitStart(Ptr<Packet> packet,
                          bool flowControl)
 {
     NS_ABORT_MSG_UNLESS(m_nDevices == 2, "IbChannel: transmitting on a link with one end");
-    const std::size_t from = (src == m_device[0]) ? 0 : 1;
-    Ptr<IbNetDevice> dst = m_device[1 - from];
+    const std::size_t from = DirectionFrom(src);
+    ScheduleArrival(m_device[1 - from],
+                    TakenAfter(src, txTime, flowControl) + m_delay,
+                    m_sent[from]++,
+                    packet,
+                    vl,
+                    flowControl);
+}
+
+Time
+IbChannel::TakenAfter(Ptr<const IbNetDevice> src, Time txTime, bool flowControl) const
+{
+    Ptr<IbNetDevice> dst = m_device[1 - DirectionFrom(src)];
     // A cut-through switch takes a data packet in once its LRH has arrived.
-    const Time arrival =
+    const Time taken =
         dst->IsCutThrough() && !flowControl
             ? std::min(txTime, src->GetDataRate().CalculateBytesTxTime(IbLrhHeader::SIZE))
             : txTime;
-    CanonicalScheduler::KeyNextEvent(dst->GetIfIndex(), m_sent[from]++);
+    // At least one time step: an 8-byte flow-control packet (0.64 ns at EDR 4x) would otherwise
+    // arrive with its first bit, and a packet from another rank is handed over at its first bit.
+    return std::max(taken, TimeStep(1));
+}
+
+void
+IbChannel::ScheduleArrival(Ptr<IbNetDevice> dst,
+                           Time delay,
+                           uint64_t sequence,
+                           Ptr<Packet> packet,
+                           uint8_t vl,
+                           bool flowControl)
+{
+    CanonicalScheduler::KeyNextEvent(dst->GetIfIndex(), sequence);
     Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
-                                   arrival + m_delay,
+                                   delay,
                                    &IbNetDevice::Receive,
                                    dst,
                                    packet,
                                    vl,
                                    flowControl);
+}
+
+std::size_t
+IbChannel::DirectionFrom(Ptr<const IbNetDevice> src) const
+{
+    return src == m_device[0] ? 0 : 1;
 }
 
 Time

@@ -22,7 +22,10 @@ class Packet;
  * @brief A full-duplex InfiniBand link (cable) between two IbNetDevices.
  *
  * A packet whose transmission starts at t arrives whole at the peer at t + transmission time +
- * Delay. The virtual lane and whether it is a link-layer flow-control packet travel with it.
+ * Delay (a cut-through receiver takes a data packet once its LRH is in; at least one time step
+ * after the first bit in either case). The virtual lane and whether it is a link-layer
+ * flow-control packet travel with it. Deliveries are keyed for CanonicalScheduler;
+ * IbRemoteChannel is the link between two ranks of a distributed run.
  */
 class IbChannel : public Channel
 {
@@ -46,11 +49,27 @@ class IbChannel : public Channel
      * @param vl its virtual lane
      * @param flowControl true for a link-layer flow-control packet
      */
-    void TransmitStart(Ptr<Packet> packet,
-                       Ptr<IbNetDevice> src,
-                       Time txTime,
-                       uint8_t vl,
-                       bool flowControl);
+    virtual void TransmitStart(Ptr<Packet> packet,
+                               Ptr<IbNetDevice> src,
+                               Time txTime,
+                               uint8_t vl,
+                               bool flowControl);
+
+    /**
+     * Deliver a packet to a device, keyed for CanonicalScheduler.
+     * @param dst the receiving device
+     * @param delay time until the receiver takes it (its last bit, or its LRH when cutting through)
+     * @param sequence its number on its direction of the link
+     * @param packet the packet
+     * @param vl its virtual lane
+     * @param flowControl true for a link-layer flow-control packet
+     */
+    static void ScheduleArrival(Ptr<IbNetDevice> dst,
+                                Time delay,
+                                uint64_t sequence,
+                                Ptr<Packet> packet,
+                                uint8_t vl,
+                                bool flowControl);
 
     /// @return the propagation delay
     Time GetDelay() const;
@@ -63,7 +82,21 @@ class IbChannel : public Channel
   protected:
     void DoDispose() override;
 
-  private:
+    /**
+     * @param src one end
+     * @return the direction (0: from device 0, 1: from device 1)
+     */
+    std::size_t DirectionFrom(Ptr<const IbNetDevice> src) const;
+
+    /**
+     * @param src the sending end
+     * @param txTime the packet's transmission time
+     * @param flowControl true for a flow-control packet
+     * @return when the receiver takes the packet, after its first bit arrived (at least one
+     *         time step)
+     */
+    Time TakenAfter(Ptr<const IbNetDevice> src, Time txTime, bool flowControl) const;
+
     Time m_delay;                 //!< propagation delay
     Ptr<IbNetDevice> m_device[2]; //!< the two ends
     std::size_t m_nDevices;       //!< ends attached

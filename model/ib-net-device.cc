@@ -9,6 +9,7 @@
 #include "ib-channel.h"
 #include "ib-flow-control-header.h"
 #include "interconnect-config-error.h"
+#include "local-rank.h"
 
 #include "ns3/abort.h"
 #include "ns3/enum.h"
@@ -306,8 +307,12 @@ void
 IbNetDevice::DoInitialize()
 {
     Configure();
-    // Link up: every data VL advertises its buffer, then periodically.
-    m_fcTimer = Simulator::ScheduleNow(&IbNetDevice::PeriodicFlowControl, this);
+    // Link up: every data VL advertises its buffer, then periodically (not the copy of another
+    // rank's device in a distributed run: its own rank does that).
+    if (!GetNode() || IsOnThisRank(GetNode()))
+    {
+        m_fcTimer = Simulator::ScheduleNow(&IbNetDevice::PeriodicFlowControl, this);
+    }
     NetDevice::DoInitialize();
 }
 

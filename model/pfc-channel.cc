@@ -71,7 +71,11 @@ PfcChannel::TransmitStart(Ptr<Packet> packet,
     NS_LOG_FUNCTION(this << packet << src << txTime << etherType);
     NS_ASSERT_MSG(m_nDevices == 2, "PfcChannel: transmitting on a cable with one end");
     const std::size_t from = DirectionFrom(src);
-    ScheduleArrival(m_device[1 - from], txTime + m_delay, m_sent[from]++, packet, etherType);
+    ScheduleArrival(m_device[1 - from],
+                    OnWire(txTime) + m_delay,
+                    m_sent[from]++,
+                    packet,
+                    etherType);
 }
 
 void
@@ -88,6 +92,12 @@ PfcChannel::ScheduleArrival(Ptr<PfcNetDevice> dst,
                                    dst,
                                    packet,
                                    etherType);
+}
+
+Time
+PfcChannel::OnWire(Time txTime)
+{
+    return std::max(txTime, TimeStep(1));
 }
 
 std::size_t

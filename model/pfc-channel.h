@@ -92,6 +92,13 @@ class PfcChannel : public Channel
      */
     std::size_t DirectionFrom(Ptr<const PfcNetDevice> src) const;
 
+    /**
+     * @param txTime a frame's transmission time
+     * @return the time from its first bit to its last at the far end: at least one time step,
+     *         since a frame from another rank is handed over at its first bit
+     */
+    static Time OnWire(Time txTime);
+
     Time m_delay;                  //!< propagation delay
     Ptr<PfcNetDevice> m_device[2]; //!< the two ends
     std::size_t m_nDevices;        //!< how many ends are attached

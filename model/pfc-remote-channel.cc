@@ -8,7 +8,9 @@
 
 #ifdef NS3_MPI
 
+#include "local-rank.h"
 #include "pfc-net-device.h"
+#include "remote-link-tag.h"
 
 #include "ns3/log.h"
 #include "ns3/mpi-interface.h"
@@ -23,7 +25,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("PfcRemoteChannel");
 
 NS_OBJECT_ENSURE_REGISTERED(PfcRemoteChannel);
-NS_OBJECT_ENSURE_REGISTERED(PfcRemoteTag);
 
 TypeId
 PfcRemoteChannel::GetTypeId()
@@ -43,19 +44,23 @@ PfcRemoteChannel::TransmitStart(Ptr<Packet> packet,
 {
     NS_LOG_FUNCTION(this << packet << src << txTime << etherType);
     NS_ASSERT_MSG(m_nDevices == 2, "PfcRemoteChannel: transmitting on a cable with one end");
+    NS_ABORT_MSG_UNLESS(IsOnThisRank(src->GetNode()),
+                        "PfcRemoteChannel: the copy of another rank's device "
+                            << src->GetNode()->GetId() << " transmitted");
     const std::size_t from = DirectionFrom(src);
     Ptr<PfcNetDevice> dst = m_device[1 - from];
     const uint64_t sequence = m_sent[from]++;
-    if (dst->GetNode()->GetSystemId() == MpiInterface::GetSystemId())
+    const Time onWire = OnWire(txTime);
+    if (IsOnThisRank(dst->GetNode()))
     {
-        ScheduleArrival(dst, txTime + m_delay, sequence, packet, etherType);
+        ScheduleArrival(dst, onWire + m_delay, sequence, packet, etherType);
         return;
     }
     Ptr<Packet> frame = packet->Copy();
-    PfcRemoteTag tag;
-    tag.etherType = etherType;
+    RemoteLinkTag tag;
+    tag.info = etherType;
     tag.sequence = sequence;
-    tag.txTime = txTime.GetTimeStep();
+    tag.remaining = onWire.GetTimeStep();
     frame->AddPacketTag(tag);
     MpiInterface::SendPacket(frame,
                              Simulator::Now() + m_delay,
@@ -66,10 +71,10 @@ PfcRemoteChannel::TransmitStart(Ptr<Packet> packet,
 void
 PfcRemoteChannel::Receive(Ptr<PfcNetDevice> device, Ptr<Packet> packet)
 {
-    PfcRemoteTag tag;
+    RemoteLinkTag tag;
     const bool tagged = packet->RemovePacketTag(tag);
     NS_ABORT_MSG_UNLESS(tagged, "PfcRemoteChannel: a frame from another rank without its tag");
-    ScheduleArrival(device, Time(tag.txTime), tag.sequence, packet, tag.etherType);
+    ScheduleArrival(device, TimeStep(tag.remaining), tag.sequence, packet, tag.info);
 }
 
 void
@@ -82,51 +87,6 @@ PfcRemoteChannel::ConnectReceiver(Ptr<PfcNetDevice> device)
     Ptr<MpiReceiver> receiver = CreateObject<MpiReceiver>();
     receiver->SetReceiveCallback(MakeBoundCallback(&PfcRemoteChannel::Receive, device));
     device->AggregateObject(receiver);
-}
-
-TypeId
-PfcRemoteTag::GetTypeId()
-{
-    static TypeId tid = TypeId("ns3::PfcRemoteTag")
-                            .SetParent<Tag>()
-                            .SetGroupName("Interconnect")
-                            .AddConstructor<PfcRemoteTag>();
-    return tid;
-}
-
-TypeId
-PfcRemoteTag::GetInstanceTypeId() const
-{
-    return GetTypeId();
-}
-
-uint32_t
-PfcRemoteTag::GetSerializedSize() const
-{
-    return 2 + 8 + 8;
-}
-
-void
-PfcRemoteTag::Serialize(TagBuffer i) const
-{
-    i.WriteU16(etherType);
-    i.WriteU64(sequence);
-    i.WriteU64(static_cast<uint64_t>(txTime));
-}
-
-void
-PfcRemoteTag::Deserialize(TagBuffer i)
-{
-    etherType = i.ReadU16();
-    sequence = i.ReadU64();
-    txTime = static_cast<int64_t>(i.ReadU64());
-}
-
-void
-PfcRemoteTag::Print(std::ostream& os) const
-{
-    os << "etherType=0x" << std::hex << etherType << std::dec << " sequence=" << sequence
-       << " txTime=" << txTime;
 }
 
 } // namespace ns3

@@ -13,8 +13,6 @@
 
 #include "pfc-channel.h"
 
-#include "ns3/tag.h"
-
 namespace ns3
 {
 
@@ -28,7 +26,7 @@ namespace ns3
  * it to Receive(), which schedules the frame's arrival at its last bit, keyed for
  * CanonicalScheduler exactly as a PfcChannel would: a frame crossing ranks reaches the same
  * place in the order of events as on one rank. The frame's EtherType, its number on the cable
- * and its transmission time travel in a PfcRemoteTag.
+ * and its transmission time travel in a RemoteLinkTag.
  *
  * RoceHelper makes this channel for every link whose nodes have different system ids, and
  * aggregates the MpiReceiver to both devices.
@@ -50,7 +48,7 @@ class PfcRemoteChannel : public PfcChannel
     /**
      * A frame from another rank reached this device (the MpiReceiver's callback).
      * @param device the receiving device
-     * @param packet the frame, with its PfcRemoteTag
+     * @param packet the frame, with its RemoteLinkTag
      */
     static void Receive(Ptr<PfcNetDevice> device, Ptr<Packet> packet);
 
@@ -59,30 +57,6 @@ class PfcRemoteChannel : public PfcChannel
      * @param device a device on this rank whose peer is on another
      */
     static void ConnectReceiver(Ptr<PfcNetDevice> device);
-};
-
-/**
- * @ingroup interconnect
- * @brief What a frame crossing ranks carries besides its bytes: EtherType, number on its
- * direction of the cable, transmission time.
- */
-class PfcRemoteTag : public Tag
-{
-  public:
-    /**
-     * @brief Get the type ID.
-     * @return the object TypeId
-     */
-    static TypeId GetTypeId();
-    TypeId GetInstanceTypeId() const override;
-    uint32_t GetSerializedSize() const override;
-    void Serialize(TagBuffer i) const override;
-    void Deserialize(TagBuffer i) override;
-    void Print(std::ostream& os) const override;
-
-    uint16_t etherType{0}; //!< the frame's EtherType
-    uint64_t sequence{0};  //!< its number on its direction of the cable
-    int64_t txTime{0};     //!< its transmission time (time steps)
 };
 
 } // namespace ns3

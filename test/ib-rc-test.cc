@@ -346,7 +346,8 @@ TEST(IbCutThrough, EachSwitchSavesAPacketTimeLessItsLrh)
         IbSubnetHelper helper;
         helper.SetSwitchAttribute("CutThrough", BooleanValue(cutThrough == 1));
         IbRcTransport ib(helper.Build(SpineLeafHelper(2, 1, 1)));
-        ib.Post(0, 1, RdmaVerb::WRITE, 4096, MicroSeconds(1), 0);
+        // Posted after the links' initial credits are in (one delay plus a time step).
+        ib.Post(0, 1, RdmaVerb::WRITE, 4096, MicroSeconds(2), 0);
         Simulator::Stop(MilliSeconds(1));
         Simulator::Run();
         ASSERT_FALSE(ib.GetFlows()[0].end.IsZero());

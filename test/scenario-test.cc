@@ -146,6 +146,11 @@ TEST(Scenario, DistributedRunsTakeWhatRanksCanSplit)
                 "parallel.ranks > 1");
     ExpectError(R"({"parallel": {"ranks": 2}, "link": {"technology": "iwarp"}})",
                 "parallel.ranks = 2: accepted: 1 with link.technology iwarp");
+    const Scenario ib =
+        Scenario::ParseOrExit(R"({"parallel": {"ranks": 2}, "link": {"technology": "infiniband"}})",
+                              "test.json",
+                              {});
+    EXPECT_EQ(ib.Int("parallel.ranks"), 2);
     ExpectError(R"({"parallel": {"ranks": 2, "partition": "given"}})", "parallel.given = \\[\\]");
     ExpectError(R"({"parallel": {"ranks": 2, "given": [0, 1]}})", "parallel.given = \\[0,1\\]");
 }

@@ -1,0 +1,106 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ib-remote-channel.h"
+
+#ifdef NS3_MPI
+
+#include "ib-net-device.h"
+#include "local-rank.h"
+#include "remote-link-tag.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/mpi-interface.h"
+#include "ns3/mpi-receiver.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("IbRemoteChannel");
+
+NS_OBJECT_ENSURE_REGISTERED(IbRemoteChannel);
+
+namespace
+{
+constexpr uint16_t FLOW_CONTROL_BIT = 0x100; //!< RemoteLinkTag::info: a flow-control packet
+} // namespace
+
+TypeId
+IbRemoteChannel::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::IbRemoteChannel")
+                            .SetParent<IbChannel>()
+                            .SetGroupName("Interconnect")
+                            .AddConstructor<IbRemoteChannel>();
+    return tid;
+}
+
+void
+IbRemoteChannel::TransmitStart(Ptr<Packet> packet,
+                               Ptr<IbNetDevice> src,
+                               Time txTime,
+                               uint8_t vl,
+                               bool flowControl)
+{
+    NS_LOG_FUNCTION(this << packet << src << txTime << +vl << flowControl);
+    NS_ABORT_MSG_UNLESS(m_nDevices == 2, "IbRemoteChannel: transmitting on a link with one end");
+    NS_ABORT_MSG_UNLESS(IsOnThisRank(src->GetNode()),
+                        "IbRemoteChannel: the copy of another rank's device "
+                            << src->GetNode()->GetId() << " transmitted");
+    const std::size_t from = DirectionFrom(src);
+    Ptr<IbNetDevice> dst = m_device[1 - from];
+    const uint64_t sequence = m_sent[from]++;
+    const Time taken = TakenAfter(src, txTime, flowControl);
+    if (IsOnThisRank(dst->GetNode()))
+    {
+        ScheduleArrival(dst, taken + m_delay, sequence, packet, vl, flowControl);
+        return;
+    }
+    Ptr<Packet> copy = packet->Copy();
+    RemoteLinkTag tag;
+    tag.info = vl | (flowControl ? FLOW_CONTROL_BIT : 0);
+    tag.sequence = sequence;
+    tag.remaining = taken.GetTimeStep();
+    copy->AddPacketTag(tag);
+    MpiInterface::SendPacket(copy,
+                             Simulator::Now() + m_delay,
+                             dst->GetNode()->GetId(),
+                             dst->GetIfIndex());
+}
+
+void
+IbRemoteChannel::Receive(Ptr<IbNetDevice> device, Ptr<Packet> packet)
+{
+    RemoteLinkTag tag;
+    const bool tagged = packet->RemovePacketTag(tag);
+    NS_ABORT_MSG_UNLESS(tagged, "IbRemoteChannel: a packet from another rank without its tag");
+    ScheduleArrival(device,
+                    TimeStep(tag.remaining),
+                    tag.sequence,
+                    packet,
+                    static_cast<uint8_t>(tag.info & 0xff),
+                    (tag.info & FLOW_CONTROL_BIT) != 0);
+}
+
+void
+IbRemoteChannel::ConnectReceiver(Ptr<IbNetDevice> device)
+{
+    if (device->GetObject<MpiReceiver>())
+    {
+        return;
+    }
+    Ptr<MpiReceiver> receiver = CreateObject<MpiReceiver>();
+    receiver->SetReceiveCallback(MakeBoundCallback(&IbRemoteChannel::Receive, device));
+    device->AggregateObject(receiver);
+}
+
+} // namespace ns3
+
+#endif // NS3_MPI
