@@ -268,6 +268,7 @@ main(int argc, char* argv[])
         {"priority-queue", "ns3::PriorityQueueScheduler"},
         {"calendar", "ns3::CalendarScheduler"},
         {"list", "ns3::ListScheduler"},
+        {"canonical", "ns3::CanonicalScheduler"}, // interconnect-run's
     };
     auto roce = [](std::function<KeepAlive(RoceHelper&)> f) {
         return [f](RoceHelper& h) { return Built{f(h), nullptr, false}; };
@@ -296,7 +297,8 @@ main(int argc, char* argv[])
             if (it == schedulers.end())
             {
                 std::cerr << "error: --scheduler = " << arg.substr(12)
-                          << ": accepted: map, heap, priority-queue, calendar, list" << std::endl;
+                          << ": accepted: map, heap, priority-queue, calendar, list, canonical"
+                          << std::endl;
                 return 2;
             }
             scheduler = it->second;

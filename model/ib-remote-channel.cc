@@ -14,8 +14,6 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
-#include "ns3/mpi-interface.h"
-#include "ns3/mpi-receiver.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
@@ -63,24 +61,17 @@ IbRemoteChannel::TransmitStart(Ptr<Packet> packet,
         ScheduleArrival(dst, taken + m_delay, sequence, packet, vl, flowControl);
         return;
     }
-    Ptr<Packet> copy = packet->Copy();
     RemoteLinkTag tag;
     tag.info = vl | (flowControl ? FLOW_CONTROL_BIT : 0);
     tag.sequence = sequence;
     tag.remaining = taken.GetTimeStep();
-    copy->AddPacketTag(tag);
-    MpiInterface::SendPacket(copy,
-                             Simulator::Now() + m_delay,
-                             dst->GetNode()->GetId(),
-                             dst->GetIfIndex());
+    SendToRank(packet, tag, dst, Simulator::Now() + m_delay);
 }
 
 void
 IbRemoteChannel::Receive(Ptr<IbNetDevice> device, Ptr<Packet> packet)
 {
-    RemoteLinkTag tag;
-    const bool tagged = packet->RemovePacketTag(tag);
-    NS_ABORT_MSG_UNLESS(tagged, "IbRemoteChannel: a packet from another rank without its tag");
+    const RemoteLinkTag tag = TakeRemoteLinkTag(packet);
     ScheduleArrival(device,
                     TimeStep(tag.remaining),
                     tag.sequence,
@@ -92,13 +83,7 @@ IbRemoteChannel::Receive(Ptr<IbNetDevice> device, Ptr<Packet> packet)
 void
 IbRemoteChannel::ConnectReceiver(Ptr<IbNetDevice> device)
 {
-    if (device->GetObject<MpiReceiver>())
-    {
-        return;
-    }
-    Ptr<MpiReceiver> receiver = CreateObject<MpiReceiver>();
-    receiver->SetReceiveCallback(MakeBoundCallback(&IbRemoteChannel::Receive, device));
-    device->AggregateObject(receiver);
+    ConnectMpiReceiver(device, MakeBoundCallback(&IbRemoteChannel::Receive, device));
 }
 
 } // namespace ns3

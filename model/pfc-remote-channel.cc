@@ -13,8 +13,6 @@
 #include "remote-link-tag.h"
 
 #include "ns3/log.h"
-#include "ns3/mpi-interface.h"
-#include "ns3/mpi-receiver.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
@@ -56,37 +54,24 @@ PfcRemoteChannel::TransmitStart(Ptr<Packet> packet,
         ScheduleArrival(dst, onWire + m_delay, sequence, packet, etherType);
         return;
     }
-    Ptr<Packet> frame = packet->Copy();
     RemoteLinkTag tag;
     tag.info = etherType;
     tag.sequence = sequence;
     tag.remaining = onWire.GetTimeStep();
-    frame->AddPacketTag(tag);
-    MpiInterface::SendPacket(frame,
-                             Simulator::Now() + m_delay,
-                             dst->GetNode()->GetId(),
-                             dst->GetIfIndex());
+    SendToRank(packet, tag, dst, Simulator::Now() + m_delay);
 }
 
 void
 PfcRemoteChannel::Receive(Ptr<PfcNetDevice> device, Ptr<Packet> packet)
 {
-    RemoteLinkTag tag;
-    const bool tagged = packet->RemovePacketTag(tag);
-    NS_ABORT_MSG_UNLESS(tagged, "PfcRemoteChannel: a frame from another rank without its tag");
+    const RemoteLinkTag tag = TakeRemoteLinkTag(packet);
     ScheduleArrival(device, TimeStep(tag.remaining), tag.sequence, packet, tag.info);
 }
 
 void
 PfcRemoteChannel::ConnectReceiver(Ptr<PfcNetDevice> device)
 {
-    if (device->GetObject<MpiReceiver>())
-    {
-        return;
-    }
-    Ptr<MpiReceiver> receiver = CreateObject<MpiReceiver>();
-    receiver->SetReceiveCallback(MakeBoundCallback(&PfcRemoteChannel::Receive, device));
-    device->AggregateObject(receiver);
+    ConnectMpiReceiver(device, MakeBoundCallback(&PfcRemoteChannel::Receive, device));
 }
 
 } // namespace ns3

@@ -6,6 +6,16 @@
 
 #include "remote-link-tag.h"
 
+#include "ns3/abort.h"
+
+#ifdef NS3_MPI
+#include "ns3/mpi-interface.h"
+#include "ns3/mpi-receiver.h"
+#include "ns3/net-device.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#endif
+
 namespace ns3
 {
 
@@ -55,5 +65,39 @@ RemoteLinkTag::Print(std::ostream& os) const
     os << "info=0x" << std::hex << info << std::dec << " sequence=" << sequence
        << " remaining=" << remaining;
 }
+
+#ifdef NS3_MPI
+void
+SendToRank(Ptr<const Packet> packet,
+           const RemoteLinkTag& tag,
+           Ptr<const NetDevice> dst,
+           Time firstBit)
+{
+    Ptr<Packet> copy = packet->Copy();
+    copy->AddPacketTag(tag);
+    MpiInterface::SendPacket(copy, firstBit, dst->GetNode()->GetId(), dst->GetIfIndex());
+}
+
+RemoteLinkTag
+TakeRemoteLinkTag(Ptr<Packet> packet)
+{
+    RemoteLinkTag tag;
+    const bool tagged = packet->RemovePacketTag(tag);
+    NS_ABORT_MSG_UNLESS(tagged, "a frame from another rank without its RemoteLinkTag");
+    return tag;
+}
+
+void
+ConnectMpiReceiver(Ptr<NetDevice> device, Callback<void, Ptr<Packet>> receive)
+{
+    if (device->GetObject<MpiReceiver>())
+    {
+        return;
+    }
+    Ptr<MpiReceiver> receiver = CreateObject<MpiReceiver>();
+    receiver->SetReceiveCallback(receive);
+    device->AggregateObject(receiver);
+}
+#endif
 
 } // namespace ns3

@@ -7,6 +7,9 @@
 #ifndef REMOTE_LINK_TAG_H
 #define REMOTE_LINK_TAG_H
 
+#include "ns3/callback.h"
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
 #include "ns3/tag.h"
 
 #include <cstdint>
@@ -42,6 +45,41 @@ class RemoteLinkTag : public Tag
     uint64_t sequence{0}; //!< the frame's number on its direction of the link
     int64_t remaining{0}; //!< time steps from its first bit to its arrival
 };
+
+#ifdef NS3_MPI
+class NetDevice;
+class Packet;
+
+/**
+ * @ingroup interconnect
+ * Hand a frame to the rank of its receiver (MpiInterface::SendPacket), with its tag, for when
+ * its first bit reaches the receiver.
+ * @param packet the frame (a copy travels)
+ * @param tag what the receiver's channel end needs
+ * @param dst the receiving device, on another rank
+ * @param firstBit when the frame's first bit reaches it (now + the link's delay)
+ */
+void SendToRank(Ptr<const Packet> packet,
+                const RemoteLinkTag& tag,
+                Ptr<const NetDevice> dst,
+                Time firstBit);
+
+/**
+ * @ingroup interconnect
+ * @param packet a frame from another rank
+ * @return its tag, removed (a frame without one ends the program: it was not sent by a remote
+ *         channel)
+ */
+RemoteLinkTag TakeRemoteLinkTag(Ptr<Packet> packet);
+
+/**
+ * @ingroup interconnect
+ * Aggregate to a device an MpiReceiver that hands it frames from other ranks, unless it has one.
+ * @param device a device whose peer is on another rank
+ * @param receive what to do with such a frame
+ */
+void ConnectMpiReceiver(Ptr<NetDevice> device, Callback<void, Ptr<Packet>> receive);
+#endif
 
 } // namespace ns3
 

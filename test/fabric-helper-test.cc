@@ -636,6 +636,26 @@ TEST(FabricPartition, TorusIsCutIntoSlabs)
     EXPECT_EQ(p.crossLinks, 8u);
 }
 
+TEST(FabricPartitionDeathTest, TheHelperRecordsThePartitionAndBuildsItOnlyWithMpi)
+{
+    FatTreeHelper helper(4);
+    helper.SetPartition("group", 2);
+    const Fabric f = helper.Describe();
+    EXPECT_EQ(f.GetPartition().ranks, 2u);
+    EXPECT_EQ(f.GetPartition().crossLinks, 8u); // the cores' links to the other half's pods
+    EXPECT_EQ(f.GetPartition().lookahead, MicroSeconds(1));
+    // A zero-delay link across ranks is refused as soon as the fabric is described.
+    helper.SetDelay(Time(0));
+    EXPECT_EXIT(helper.Describe(),
+                ::testing::ExitedWithCode(1),
+                "partition = group over 2 ranks: accepted: no zero-delay link across ranks");
+#ifndef NS3_MPI
+    helper.SetDelay(MicroSeconds(1));
+    RoceHelper roce;
+    EXPECT_DEATH(helper.Build(roce), "different ranks, but this ns-3 has no MPI");
+#endif
+}
+
 TEST(FabricPartitionDeathTest, ZeroDelayLinkAcrossRanksIsRefused)
 {
     FatTreeHelper helper(4);
