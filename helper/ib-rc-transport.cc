@@ -90,8 +90,16 @@ IbRcTransport::Post(uint32_t src,
 {
     Ptr<RdmaQueuePair> qp = GetQueuePair(src, dst, sl);
     const uint64_t id = m_flows.size();
-    m_flows.push_back(
-        FlowRecord{id, src, dst, verb, bytes, sl, at, Time(0), IdealFct(src, dst, verb, bytes)});
+    // Another rank's message is recorded there: no ideal FCT here.
+    m_flows.push_back(FlowRecord{id,
+                                 src,
+                                 dst,
+                                 verb,
+                                 bytes,
+                                 sl,
+                                 at,
+                                 Time(0),
+                                 IsLocalHost(src) ? IdealFct(src, dst, verb, bytes) : Time(0)});
     auto onDone = [this, id, done](const RdmaCompletion& c) {
         m_flows[id].end = c.completed;
         if (!done.IsNull())

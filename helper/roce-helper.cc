@@ -426,6 +426,15 @@ RoceHelper::GetQueuePair(uint32_t src, uint32_t dst, uint8_t priority)
     {
         return it->second;
     }
+    if (!IsLocalHost(src) && !IsLocalHost(dst))
+    {
+        // Both ends on other ranks: only their numbers, so that the next pairs' agree.
+        m_nics[src]->ReserveQueuePair();
+        m_nics[dst]->ReserveQueuePair();
+        m_qps[key] = nullptr;
+        m_qps[std::make_tuple(dst, src, priority)] = nullptr;
+        return nullptr;
+    }
     auto pair = RdmaNic::ConnectPair(m_nics[src], m_nics[dst], priority);
     m_qps[key] = pair.first;
     m_qps[std::make_tuple(dst, src, priority)] = pair.second;
@@ -452,7 +461,8 @@ RoceHelper::Post(uint32_t src,
                                  priority,
                                  at,
                                  Time(0),
-                                 IdealFct(src, dst, verb, bytes)});
+                                 // Another rank's message is recorded there.
+                                 IsLocalHost(src) ? IdealFct(src, dst, verb, bytes) : Time(0)});
     auto onDone = [this, id, done](const RdmaCompletion& c) {
         m_flows[id].end = c.completed;
         if (!done.IsNull())
@@ -680,6 +690,10 @@ RoceHelper::CollectStatistics() const
         for (uint32_t i = 0; i < nic->GetNQueuePairs(); ++i)
         {
             Ptr<RdmaQueuePair> qp = nic->GetQueuePair(0x100 + i);
+            if (!qp)
+            {
+                continue; // reserved for two other ranks' hosts
+            }
             st.cnpsReceived += qp->GetCnpsReceived();
             st.retransmitted += qp->GetRetransmittedPackets();
             st.timeouts += qp->GetTimeouts();

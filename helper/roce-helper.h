@@ -41,9 +41,10 @@ using RoceStatistics = TransportStatistics;
  *
  * Distributed runs (ns-3's MPI simulator): give every host and switch the rank it lives on
  * (AddHost(systemId), AddSwitch(systemId)); a cable between ranks becomes a PfcRemoteChannel,
- * every rank creates the same nodes, devices and queue pairs (ids must agree across ranks), and
- * Post() starts a message only on its source's rank; flows are recorded everywhere, completed
- * only where their source lives (IsLocalHost).
+ * every rank creates the same nodes and devices (ids must agree across ranks) and the queue
+ * pairs with an end on it (only the QPNs of other ranks' pairs), and Post() starts a message
+ * only on its source's rank; flows are recorded everywhere, completed (and given their ideal
+ * FCT) only where their source lives (IsLocalHost).
  *
  * The helper wires; the model objects (PfcNetDevice, PfcChannel, RoceSwitch, RdmaNic) do the
  * work and can be used without it. Topology helpers for whole fabrics build on the same calls.
@@ -180,7 +181,8 @@ class RoceHelper : public MessageTransport
      * @param src source host index
      * @param dst destination host index
      * @param priority the priority
-     * @return the queue pair on src
+     * @return the queue pair on src; nullptr in a distributed run when neither host is on this
+     *         rank (their QPNs are only reserved here: RdmaNic::ReserveQueuePair)
      */
     Ptr<RdmaQueuePair> GetQueuePair(uint32_t src, uint32_t dst, uint8_t priority);
 

@@ -137,7 +137,10 @@ RdmaNic::DoDispose()
     m_wakeEvent.Cancel();
     for (auto& qp : m_qps)
     {
-        qp->Dispose();
+        if (qp)
+        {
+            qp->Dispose();
+        }
     }
     m_qps.clear();
     if (m_device)
@@ -208,6 +211,17 @@ RdmaNic::CreateQueuePair(Ipv4Address peer, uint8_t priority)
     m_cnpEver.push_back(false);
     qp->SetCongestionControl(ccFactory.Create<RdmaCongestionControl>());
     return qp;
+}
+
+uint32_t
+RdmaNic::ReserveQueuePair()
+{
+    const uint32_t qpn = FIRST_QPN + static_cast<uint32_t>(m_qps.size());
+    m_qps.push_back(nullptr);
+    m_inActive.push_back(false);
+    m_lastCnp.push_back(Time(0));
+    m_cnpEver.push_back(false);
+    return qpn;
 }
 
 std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>
@@ -474,7 +488,7 @@ RdmaNic::PortReceive(uint32_t /* port */, const Ptr<Packet>& packet, uint16_t ty
     packet->RemoveHeader(bth);
     const uint8_t opcode = bth.GetOpcode();
     const uint32_t index = IndexOf(bth.GetDestQp());
-    if (index == m_qps.size())
+    if (index == m_qps.size() || !m_qps[index])
     {
         ++m_unknownQp;
         return true;

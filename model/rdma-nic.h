@@ -93,7 +93,14 @@ class RdmaNic : public Object, public PfcPortOwner
                                                                          Ptr<RdmaNic> b,
                                                                          uint8_t priority);
 
-    /// @return the queue pair with this QPN, or nullptr
+    /**
+     * Take the next QPN without creating its queue pair: in a distributed run, a queue pair of
+     * another rank's two hosts, numbered here as there so that later QPNs agree.
+     * @return the QPN taken
+     */
+    uint32_t ReserveQueuePair();
+
+    /// @return the queue pair with this QPN, or nullptr (none, or reserved)
     Ptr<RdmaQueuePair> GetQueuePair(uint32_t qpn) const;
     /// @return the number of queue pairs
     uint32_t GetNQueuePairs() const;

@@ -74,3 +74,25 @@ TEST_F(RdmaNicTest, CnpsArePacedPerQueuePair)
     EXPECT_LT(st.cnpsSent, st.ecnMarks / 10);
     EXPECT_EQ(st.cnpsSent, st.cnpsReceived);
 }
+
+TEST_F(RdmaNicTest, AReservedQpnIsSkipped)
+{
+    // A distributed run numbers the queue pairs of two other ranks' hosts without creating
+    // them: the next queue pair takes the following QPN, and the counters skip the reserved slot.
+    RoceHelper h;
+    Ptr<Node> a = h.AddHost();
+    Ptr<Node> b = h.AddHost();
+    h.Link(a, b);
+    h.Finalize();
+    EXPECT_EQ(h.GetNic(0)->ReserveQueuePair(), 0x100u);
+    EXPECT_EQ(h.GetNic(1)->ReserveQueuePair(), 0x100u);
+    EXPECT_EQ(h.GetNic(0)->GetQueuePair(0x100), nullptr);
+    Ptr<RdmaQueuePair> qp = h.GetQueuePair(0, 1, 3);
+    EXPECT_EQ(qp->GetQpn(), 0x101u);
+    EXPECT_EQ(h.GetNic(0)->GetNQueuePairs(), 2u);
+    h.Post(0, 1, RdmaVerb::WRITE, 100000, Time(0), 3);
+    Simulator::Run();
+    const RoceStatistics st = h.CollectStatistics(); // skips the reserved slots
+    EXPECT_EQ(st.messagesCompleted, 1u);
+    EXPECT_EQ(st.bytesDelivered, 100000u);
+}
