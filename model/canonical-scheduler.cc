@@ -71,13 +71,9 @@ CanonicalScheduler::Later(const Entry& a, const Entry& b)
     {
         return a.ts > b.ts;
     }
-    if (a.context != b.context)
+    if (a.where != b.where)
     {
-        return a.context > b.context;
-    }
-    if (a.key != b.key)
-    {
-        return a.key > b.key;
+        return a.where > b.where;
     }
     return a.order > b.order;
 }
@@ -85,16 +81,16 @@ CanonicalScheduler::Later(const Entry& a, const Entry& b)
 void
 CanonicalScheduler::Insert(const Event& ev)
 {
+    const uint64_t node = uint64_t{ev.key.m_context} << 32;
     Entry e{ev.key.m_ts,
-            ev.key.m_context,
-            std::numeric_limits<uint32_t>::max(),
+            node | std::numeric_limits<uint32_t>::max(),
             m_inserted++,
-            ev.key.m_uid,
-            ev.impl};
+            ev.impl,
+            ev.key.m_uid};
     if (s_keyed)
     {
         s_keyed = false;
-        e.key = s_nextDevice;
+        e.where = node | s_nextDevice;
         e.order = s_nextSeq;
     }
     m_heap.push_back(e);
@@ -116,7 +112,7 @@ CanonicalScheduler::PeekNext() const
     ev.impl = e.impl;
     ev.key.m_ts = e.ts;
     ev.key.m_uid = e.uid;
-    ev.key.m_context = e.context;
+    ev.key.m_context = static_cast<uint32_t>(e.where >> 32);
     return ev;
 }
 

@@ -73,12 +73,11 @@ class CanonicalScheduler : public Scheduler
     /// One queued event and its sort key.
     struct Entry
     {
-        uint64_t ts;      //!< time
-        uint32_t context; //!< node (context)
-        uint32_t key;     //!< arrivals: receiving device; others: UINT32_MAX
-        uint64_t order;   //!< arrivals: sequence; others: insertion order
-        uint32_t uid;     //!< ns-3's event uid
-        EventImpl* impl;  //!< the event
+        uint64_t ts;     //!< time
+        uint64_t where;  //!< node (context) << 32 | arrivals: receiving device, others: UINT32_MAX
+        uint64_t order;  //!< arrivals: sequence; others: insertion order
+        EventImpl* impl; //!< the event
+        uint32_t uid;    //!< ns-3's event uid
     };
 
     /// @return whether a runs after b (the heap keeps the smallest on top)
