@@ -359,7 +359,7 @@ main(int argc, char* argv[])
             "`./interconnect run SCENARIO --ranks=N` runs the scenario under mpirun");
 #endif
     }
-    const uint32_t rank = FabricPartition::LocalRank();
+    const uint32_t rank = GetLocalRank();
     GlobalValue::Bind("SchedulerType", StringValue("ns3::CanonicalScheduler"));
     RngSeedManager::SetSeed(static_cast<uint32_t>(s.Int("seed")));
     RngSeedManager::SetRun(static_cast<uint64_t>(s.Int("run")));

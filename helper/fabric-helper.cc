@@ -10,6 +10,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/interconnect-config-error.h"
+#include "ns3/local-rank.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
@@ -246,7 +247,7 @@ FabricHelper::Build(RoceHelper& roce) const
     {
         Ptr<RoceSwitch> sw = roce.GetSwitch(s);
         const uint32_t node = fabric.GetSwitchNodeId(s);
-        if (rank[node] != FabricPartition::LocalRank())
+        if (rank[node] != GetLocalRank())
         {
             continue; // another rank's switch: no routing table here
         }

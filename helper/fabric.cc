@@ -8,7 +8,6 @@
 
 #include "ns3/abort.h"
 #include "ns3/interconnect-config-error.h"
-#include "ns3/local-rank.h"
 #include "ns3/log.h"
 #include "ns3/node-container.h"
 
@@ -654,18 +653,6 @@ const FabricPartition&
 Fabric::GetPartition() const
 {
     return m_partition;
-}
-
-uint32_t
-FabricPartition::LocalRank()
-{
-    return GetLocalRank();
-}
-
-uint32_t
-FabricPartition::RankCount()
-{
-    return GetRankCount();
 }
 
 FabricPartition

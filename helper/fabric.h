@@ -107,11 +107,6 @@ struct FabricPartition
 
     /// @return one line: ranks, nodes and hosts per rank, links across, lookahead
     std::string Describe() const;
-
-    /// @return this process's rank: MpiInterface's system id in a distributed run, else 0
-    static uint32_t LocalRank();
-    /// @return the number of ranks: MpiInterface's size in a distributed run, else 1
-    static uint32_t RankCount();
 };
 
 /**

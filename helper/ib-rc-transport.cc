@@ -8,6 +8,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/ib-switch.h"
+#include "ns3/local-rank.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 
@@ -89,42 +90,24 @@ IbRcTransport::Post(uint32_t src,
                     RdmaQueuePair::CompletionCallback done)
 {
     Ptr<RdmaQueuePair> qp = GetQueuePair(src, dst, sl);
-    const uint64_t id = m_flows.size();
-    // Another rank's message is recorded there: no ideal FCT here.
-    m_flows.push_back(FlowRecord{id,
-                                 src,
-                                 dst,
-                                 verb,
-                                 bytes,
-                                 sl,
-                                 at,
-                                 Time(0),
-                                 IsLocalHost(src) ? IdealFct(src, dst, verb, bytes) : Time(0)});
-    auto onDone = [this, id, done](const RdmaCompletion& c) {
-        m_flows[id].end = c.completed;
-        if (!done.IsNull())
-        {
-            done(c);
-        }
-    };
-    if (!IsLocalHost(src))
-    {
-        return id; // its source lives on another rank, which posts it
-    }
-    Simulator::ScheduleWithContext(
-        m_subnet.hostNodes[src]->GetId(),
-        at - Simulator::Now(),
-        [qp, verb, bytes, onDone]() {
-            qp->Post(verb, bytes, RdmaQueuePair::CompletionCallback(onDone));
-        });
-    return id;
+    return RecordAndStart(src,
+                          dst,
+                          verb,
+                          bytes,
+                          at,
+                          sl,
+                          m_subnet.hostNodes[src]->GetId(),
+                          done,
+                          [qp, verb, bytes](RdmaQueuePair::CompletionCallback onDone) {
+                              qp->Post(verb, bytes, onDone);
+                          });
 }
 
 bool
 IbRcTransport::IsLocalHost(uint32_t host) const
 {
     NS_ABORT_MSG_IF(host >= m_subnet.hostNodes.size(), "IbRcTransport: no host " << host);
-    return m_subnet.hostNodes[host]->GetSystemId() == FabricPartition::LocalRank();
+    return IsOnThisRank(m_subnet.hostNodes[host]);
 }
 
 uint32_t
@@ -214,12 +197,6 @@ IbRcTransport::GetHostSendRate(uint32_t host) const
     return GetHostRate(host);
 }
 
-const std::vector<FlowRecord>&
-IbRcTransport::GetFlows() const
-{
-    return m_flows;
-}
-
 TransportStatistics
 IbRcTransport::CollectStatistics() const
 {
@@ -248,19 +225,7 @@ IbRcTransport::CollectStatistics() const
         st.naks += qp->GetNaksReceived();
         st.bytesDelivered += qp->GetBytesDelivered();
     }
-    for (const auto& f : m_flows)
-    {
-        if (!IsLocalHost(f.src))
-        {
-            continue; // another rank's message: counted there
-        }
-        ++st.messagesPosted;
-        if (!f.end.IsZero())
-        {
-            ++st.messagesCompleted;
-            st.bytesDelivered += f.verb == RdmaVerb::READ ? f.bytes : 0;
-        }
-    }
+    CountMessages(st);
     return st;
 }
 

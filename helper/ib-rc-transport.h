@@ -53,7 +53,6 @@ class IbRcTransport : public MessageTransport
     uint64_t WireBytes(RdmaVerb verb, uint64_t bytes) const override;
     DataRate GetHostRate(uint32_t host) const override;
     DataRate GetHostSendRate(uint32_t host) const override;
-    const std::vector<FlowRecord>& GetFlows() const override;
     TransportStatistics CollectStatistics() const override;
     bool IsLocalHost(uint32_t host) const override;
 
@@ -73,7 +72,7 @@ class IbRcTransport : public MessageTransport
      * @param bytes its size
      * @return the time from post to completion
      */
-    Time IdealFct(uint32_t src, uint32_t dst, RdmaVerb verb, uint64_t bytes) const;
+    Time IdealFct(uint32_t src, uint32_t dst, RdmaVerb verb, uint64_t bytes) const override;
 
     /// @return the subnet
     const IbSubnet& GetSubnet() const;
@@ -87,7 +86,6 @@ class IbRcTransport : public MessageTransport
     IbSubnet m_subnet;                                                           //!< the subnet
     std::map<std::tuple<uint32_t, uint32_t, uint8_t>, Ptr<RdmaQueuePair>> m_qps; //!< connections
     std::vector<Ptr<RdmaQueuePair>> m_allQps; //!< every queue pair, both ends
-    std::vector<FlowRecord> m_flows;          //!< posted messages
     uint8_t m_sl;                             //!< default SL
 };
 

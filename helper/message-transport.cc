@@ -6,6 +6,8 @@
 
 #include "message-transport.h"
 
+#include "ns3/simulator.h"
+
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -139,6 +141,70 @@ TransportStatistics::operator+=(const TransportStatistics& other)
         }
     }
     return *this;
+}
+
+const std::vector<FlowRecord>&
+MessageTransport::GetFlows() const
+{
+    return m_flows;
+}
+
+uint64_t
+MessageTransport::RecordAndStart(uint32_t src,
+                                 uint32_t dst,
+                                 RdmaVerb verb,
+                                 uint64_t bytes,
+                                 Time at,
+                                 uint8_t priority,
+                                 uint32_t node,
+                                 RdmaQueuePair::CompletionCallback done,
+                                 std::function<void(RdmaQueuePair::CompletionCallback)> start)
+{
+    const uint64_t id = m_flows.size();
+    const bool local = IsLocalHost(src);
+    // Another rank's message is recorded there: no ideal FCT here.
+    m_flows.push_back(FlowRecord{id,
+                                 src,
+                                 dst,
+                                 verb,
+                                 bytes,
+                                 priority,
+                                 at,
+                                 Time(0),
+                                 local ? IdealFct(src, dst, verb, bytes) : Time(0)});
+    if (!local)
+    {
+        return id; // its source lives on another rank, which posts it
+    }
+    auto onDone = [this, id, done](const RdmaCompletion& c) {
+        m_flows[id].end = c.completed;
+        if (!done.IsNull())
+        {
+            done(c);
+        }
+    };
+    Simulator::ScheduleWithContext(node, at - Simulator::Now(), [start, onDone]() {
+        start(RdmaQueuePair::CompletionCallback(onDone));
+    });
+    return id;
+}
+
+void
+MessageTransport::CountMessages(TransportStatistics& st) const
+{
+    for (const auto& f : m_flows)
+    {
+        if (!IsLocalHost(f.src))
+        {
+            continue; // another rank's message: counted there
+        }
+        ++st.messagesPosted;
+        if (!f.end.IsZero())
+        {
+            ++st.messagesCompleted;
+            st.bytesDelivered += f.verb == RdmaVerb::READ ? f.bytes : 0;
+        }
+    }
 }
 
 bool

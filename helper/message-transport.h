@@ -144,8 +144,19 @@ class MessageTransport
     /// its memory or PCIe path is slower)
     virtual DataRate GetHostSendRate(uint32_t host) const = 0;
 
-    /// @return every posted message, in post order
-    virtual const std::vector<FlowRecord>& GetFlows() const = 0;
+    /**
+     * FCT of a message alone on the idle network, with every header and overhead of the
+     * technology.
+     * @param src source host index
+     * @param dst destination host index
+     * @param verb the verb
+     * @param bytes message size
+     * @return the time from post to completion
+     */
+    virtual Time IdealFct(uint32_t src, uint32_t dst, RdmaVerb verb, uint64_t bytes) const = 0;
+
+    /// @return every posted message, in post order (completed only where its source lives)
+    const std::vector<FlowRecord>& GetFlows() const;
 
     /// @return the network's counters now
     virtual TransportStatistics CollectStatistics() const = 0;
@@ -156,6 +167,42 @@ class MessageTransport
      *         completed and counted here); always true on one rank
      */
     virtual bool IsLocalHost(uint32_t host) const = 0;
+
+  protected:
+    /**
+     * What every Post() does around the technology's own posting: record the message (with
+     * its ideal FCT where its source lives) and, if its source is on this rank, call `start`
+     * at `at` in the source node's context with the completion callback that ends the record
+     * and then calls `done`.
+     * @param src source host index
+     * @param dst destination host index
+     * @param verb the verb
+     * @param bytes message size
+     * @param at when to post it (absolute simulation time)
+     * @param priority priority or service level
+     * @param node the source host's node id (the context of its events)
+     * @param done the caller's completion callback (may be null)
+     * @param start posts the message on the technology's queue pair or connection
+     * @return the flow id
+     */
+    uint64_t RecordAndStart(uint32_t src,
+                            uint32_t dst,
+                            RdmaVerb verb,
+                            uint64_t bytes,
+                            Time at,
+                            uint8_t priority,
+                            uint32_t node,
+                            RdmaQueuePair::CompletionCallback done,
+                            std::function<void(RdmaQueuePair::CompletionCallback)> start);
+
+    /**
+     * Add this rank's messages to the counters: posted, completed, and READ bytes (counted at
+     * the requester's completion).
+     * @param st the counters
+     */
+    void CountMessages(TransportStatistics& st) const;
+
+    std::vector<FlowRecord> m_flows; //!< every posted message, in post order
 };
 
 /**

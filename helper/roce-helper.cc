@@ -16,6 +16,7 @@
 #include "ns3/iwarp-ddp-header.h"
 #include "ns3/iwarp-mpa.h"
 #include "ns3/iwarp-read-request-header.h"
+#include "ns3/local-rank.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pcap-file-wrapper.h"
@@ -193,7 +194,7 @@ bool
 RoceHelper::IsLocalHost(uint32_t host) const
 {
     NS_ABORT_MSG_IF(host >= m_hostNode.size(), "RoceHelper: no host " << host);
-    return m_nodes[m_hostNode[host]]->GetSystemId() == FabricPartition::LocalRank();
+    return IsOnThisRank(m_nodes[m_hostNode[host]]);
 }
 
 uint32_t
@@ -452,43 +453,24 @@ RoceHelper::Post(uint32_t src,
 {
     Ptr<RdmaQueuePair> qp = m_transport == ROCE ? GetQueuePair(src, dst, priority) : nullptr;
     Ptr<IwarpSocket> iwarp = m_transport == IWARP ? GetIwarpSocket(src, dst, priority) : nullptr;
-    const uint64_t id = m_flows.size();
-    m_flows.push_back(FlowRecord{id,
-                                 src,
-                                 dst,
-                                 verb,
-                                 bytes,
-                                 priority,
-                                 at,
-                                 Time(0),
-                                 // Another rank's message is recorded there.
-                                 IsLocalHost(src) ? IdealFct(src, dst, verb, bytes) : Time(0)});
-    auto onDone = [this, id, done](const RdmaCompletion& c) {
-        m_flows[id].end = c.completed;
-        if (!done.IsNull())
-        {
-            done(c);
-        }
-    };
-    if (!IsLocalHost(src))
-    {
-        return id; // its source lives on another rank, which posts it
-    }
-    const uint32_t context = m_nodes[m_hostNode[src]]->GetId();
-    Simulator::ScheduleWithContext(
-        context,
-        at - Simulator::Now(),
-        [qp, iwarp, verb, bytes, onDone]() {
-            if (qp)
-            {
-                qp->Post(verb, bytes, RdmaQueuePair::CompletionCallback(onDone));
-            }
-            else
-            {
-                iwarp->Post(verb, bytes, RdmaQueuePair::CompletionCallback(onDone));
-            }
-        });
-    return id;
+    return RecordAndStart(src,
+                          dst,
+                          verb,
+                          bytes,
+                          at,
+                          priority,
+                          m_nodes[m_hostNode[src]]->GetId(),
+                          done,
+                          [qp, iwarp, verb, bytes](RdmaQueuePair::CompletionCallback onDone) {
+                              if (qp)
+                              {
+                                  qp->Post(verb, bytes, onDone);
+                              }
+                              else
+                              {
+                                  iwarp->Post(verb, bytes, onDone);
+                              }
+                          });
 }
 
 std::vector<Ptr<PfcNetDevice>>
@@ -714,22 +696,7 @@ RoceHelper::CollectStatistics() const
             st.bytesDelivered += s->GetBytesPlaced();
         }
     }
-    for (const auto& f : m_flows)
-    {
-        if (!IsLocalHost(f.src))
-        {
-            continue; // another rank's message: counted there
-        }
-        ++st.messagesPosted;
-        if (!f.end.IsZero())
-        {
-            ++st.messagesCompleted;
-            if (f.verb == RdmaVerb::READ)
-            {
-                st.bytesDelivered += f.bytes;
-            }
-        }
-    }
+    CountMessages(st);
     return st;
 }
 
@@ -760,12 +727,6 @@ RoceHelper::WriteOutputsOrExit(const std::string& dir, const RunRecord& record) 
         std::exit(1);
     }
     record.WriteOrExit(dir + "/config.json");
-}
-
-const std::vector<FlowRecord>&
-RoceHelper::GetFlows() const
-{
-    return m_flows;
 }
 
 NodeContainer

@@ -196,7 +196,7 @@ class RoceHelper : public MessageTransport
      * @param bytes message size
      * @return the ideal FCT
      */
-    Time IdealFct(uint32_t src, uint32_t dst, RdmaVerb verb, uint64_t bytes) const;
+    Time IdealFct(uint32_t src, uint32_t dst, RdmaVerb verb, uint64_t bytes) const override;
 
     /**
      * Write pcap files of every port, PREFIX-NODE-DEVICE.pcap (DLT_EN10MB).
@@ -222,7 +222,6 @@ class RoceHelper : public MessageTransport
     void WriteOutputsOrExit(const std::string& dir, const RunRecord& record) const;
 
     /// @return the flow records
-    const std::vector<FlowRecord>& GetFlows() const override;
     /// @return the counters of all switches, ports, NICs and queue pairs now
     TransportStatistics CollectStatistics() const override;
     /**
@@ -288,7 +287,6 @@ class RoceHelper : public MessageTransport
     std::vector<Ipv4Address> m_addresses;     //!< per host
     std::vector<Ptr<RoceSwitch>> m_switches;  //!< per switch
     std::map<std::tuple<uint32_t, uint32_t, uint8_t>, Ptr<RdmaQueuePair>> m_qps; //!< connections
-    std::vector<FlowRecord> m_flows;              //!< posted messages
     uint32_t m_qpMtu;                             //!< path MTU of the queue pairs
     bool m_finalized;                             //!< Finalize() done
     Transport m_transport;                        //!< what Post() uses
