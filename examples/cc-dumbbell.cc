@@ -128,8 +128,8 @@ main(int argc, char* argv[])
         // Long flows: more than the bottleneck can carry in the whole run.
         const uint64_t bytes =
             static_cast<uint64_t>(coreRate.GetBitRate() / 8.0 * stop.GetSeconds()) + 1000000;
-        roce.Post(i, flows + i, RdmaVerb::WRITE, bytes, staggerTime * i, 3);
-        series.AddFlow("flow" + std::to_string(i), roce.GetQueuePair(flows + i, i, 3));
+        const uint64_t id = roce.Post(i, flows + i, RdmaVerb::WRITE, bytes, staggerTime * i, 3);
+        series.AddFlow("flow" + std::to_string(i), roce.GetFlowQueuePair(id, true));
     }
     series.AddQueue("bottleneck", roce.GetSwitch(0), flows, 3);
     series.Start(Time(0), stop);

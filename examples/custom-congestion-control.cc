@@ -113,8 +113,8 @@ main(int argc, char* argv[])
     RoceTimeSeries series(MicroSeconds(100));
     for (uint32_t i = 0; i < 2; ++i)
     {
-        roce.Post(i, 2, RdmaVerb::WRITE, 100000000, Time(0), 3);
-        series.AddFlow("flow" + std::to_string(i), roce.GetQueuePair(2, i, 3));
+        const uint64_t id = roce.Post(i, 2, RdmaVerb::WRITE, 100000000, Time(0), 3);
+        series.AddFlow("flow" + std::to_string(i), roce.GetFlowQueuePair(id, true));
     }
     series.AddQueue("receiver-port", roce.GetSwitch(0), 2, 3);
     series.Start(Time(0), stop);

@@ -13,7 +13,8 @@
 // Outputs in DIR (default results/<name>):
 //   config.json       the resolved scenario (every key); `interconnect-run DIR/config.json`
 //                     reproduces the run byte for byte
-//   flows.csv         one row per message (FCT, ideal FCT, slowdown, priority)
+//   flows.csv         one row per message (FCT, ideal FCT, slowdown, priority, workload, QP)
+//   slowdown.csv      slowdown percentiles per flow-size bucket, with completed/posted counts
 //   collectives.csv   one row per collective phase (time against its lower bound)
 //   queue.csv         switch egress queue lengths every output.queueInterval
 //   pfc.csv           every PFC frame sent (time, node, port, priority, quanta)
@@ -137,20 +138,6 @@ MakeFabricHelper(const Scenario& s)
     return helper;
 }
 
-/// p-th percentile (0..100) of sorted values.
-double
-Percentile(const std::vector<double>& sorted, double p)
-{
-    if (sorted.empty())
-    {
-        return 0;
-    }
-    const double rank = p / 100 * (sorted.size() - 1);
-    const std::size_t lo = static_cast<std::size_t>(rank);
-    const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
-    return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo);
-}
-
 /// One PFC frame sent, for pfc.csv.
 struct PfcEvent
 {
@@ -170,28 +157,45 @@ RecordPfc(std::vector<PfcEvent>* events, uint32_t node, uint32_t port, uint8_t p
 /// Progress on stderr for long runs.
 struct Progress
 {
-    std::chrono::steady_clock::time_point start;
-    std::chrono::steady_clock::time_point last;
-    Time stop;
-    Time step;
+    std::chrono::steady_clock::time_point start; //!< wall clock at the start
+    std::chrono::steady_clock::time_point last;  //!< wall clock at the last report
+    Time stop;                                   //!< end of the run
+    Time step;                                   //!< simulated time between checks
+    Time lastNow{0};                             //!< simulated time at the last report
+    uint64_t lastEvents{0};                      //!< events at the last report
+    double speed{0};                             //!< simulated s per wall s, smoothed
 };
 
+/**
+ * Report every 2 s of wall time: progress, the event rate of the last interval, and an ETA
+ * from the recent pace (simulated seconds per wall second, smoothed over the last few
+ * intervals), not from the average since the start: a run slows down as flows pile up, and
+ * the average pace promised too early an end (websearch-dcqcn-vs-hpcc: 79 s shown, 243 s
+ * taken).
+ */
 void
 ReportProgress(Progress* p)
 {
     const auto now = std::chrono::steady_clock::now();
-    const double wall = std::chrono::duration<double>(now - p->start).count();
-    if (std::chrono::duration<double>(now - p->last).count() >= 2.0)
+    const double interval = std::chrono::duration<double>(now - p->last).count();
+    if (interval >= 2.0)
     {
-        p->last = now;
-        const double done = Simulator::Now().GetSeconds() / p->stop.GetSeconds();
+        const double wall = std::chrono::duration<double>(now - p->start).count();
+        const double simulated = (Simulator::Now() - p->lastNow).GetSeconds();
+        const double recent = simulated / interval;
+        p->speed = p->speed == 0 ? recent : 0.5 * p->speed + 0.5 * recent;
+        const uint64_t events = Simulator::GetEventCount();
+        const double remaining = (p->stop - Simulator::Now()).GetSeconds();
         std::fprintf(stderr,
                      "[%5.1f%%] simulated %.3f ms, wall %.1f s, %.0f events/s, ETA %.0f s\n",
-                     100 * done,
+                     100 * Simulator::Now().GetSeconds() / p->stop.GetSeconds(),
                      Simulator::Now().GetSeconds() * 1e3,
                      wall,
-                     Simulator::GetEventCount() / std::max(wall, 1e-9),
-                     done > 0 ? wall * (1 - done) / done : 0.0);
+                     (events - p->lastEvents) / interval,
+                     p->speed > 0 ? remaining / p->speed : 0.0);
+        p->last = now;
+        p->lastNow = Simulator::Now();
+        p->lastEvents = events;
     }
     if (Simulator::Now() + p->step < p->stop)
     {
@@ -446,6 +450,9 @@ main(int argc, char* argv[])
     {
         roce.AssignStreams(1);
     }
+    QueuePairMapping mapping;
+    QueuePairMapping::Parse(s.String("nic.queuePairs"), &mapping); // checked with the scenario
+    network.SetQueuePairMapping(mapping);
     const uint32_t hosts = fabric.GetNHosts();
     if (rank == 0)
     {
@@ -550,6 +557,8 @@ main(int argc, char* argv[])
         const std::string kind = s.String(w + "kind");
         const Time start = s.Duration(w + "start");
         const int64_t stream = 1000 + 10 * static_cast<int64_t>(i);
+        // The flows CSV names each flow's workload by its place in the list and its kind.
+        network.SetWorkload(network.AddWorkload(std::to_string(i) + ":" + kind));
         if (kind == "poisson")
         {
             PoissonTraffic traffic(FlowSizeDistribution::LoadOrExit(w + "cdf", s.String(w + "cdf")),
@@ -696,7 +705,7 @@ main(int argc, char* argv[])
     Progress progress{std::chrono::steady_clock::now(),
                       std::chrono::steady_clock::now(),
                       stop,
-                      stop / 200};
+                      stop / 1000};
     if (rank == 0)
     {
         Simulator::Schedule(progress.step, &ReportProgress, &progress);
@@ -723,7 +732,8 @@ main(int argc, char* argv[])
     uint64_t events = Simulator::GetEventCount();
     {
         std::string error;
-        if (!CreateOutputDirectory(dir, &error) || !WriteFlowsCsv(dir + "/flows.csv", flows))
+        if (!CreateOutputDirectory(dir, &error) ||
+            !WriteFlowsCsv(dir + "/flows.csv", flows, network.GetWorkloadNames()))
         {
             std::cerr << "error: cannot write the outputs in '" << dir << "': " << error
                       << std::endl;
@@ -805,11 +815,12 @@ main(int argc, char* argv[])
         events = 0;
         std::string error;
         bool ok = true;
+        std::vector<std::string> workloads = network.GetWorkloadNames();
         for (const auto& p : parts)
         {
             TransportStatistics part;
             uint64_t partEvents = 0;
-            ok = ok && ReadFlowsCsv(p + "/flows.csv", &flows, &error) &&
+            ok = ok && ReadFlowsCsv(p + "/flows.csv", &flows, &workloads, &error) &&
                  part.ReadJson(p + "/counters.json", &partEvents, &error);
             st += part;
             events += partEvents;
@@ -825,7 +836,7 @@ main(int argc, char* argv[])
                                         std::stoll(q.substr(1, port - 1)),
                                         std::stoll(q.substr(port + 1))};
         };
-        ok = ok && WriteFlowsCsv(out + "/flows.csv", flows) &&
+        ok = ok && WriteFlowsCsv(out + "/flows.csv", flows, workloads) &&
              MergeCsv(files("pfc.csv"), out + "/pfc.csv", Columns({0, 1}), &error) &&
              MergeCsv(files("links.csv"), out + "/links.csv", Columns({0, 1}), &error) &&
              MergeCsv(files("queue.csv"), out + "/queue.csv", queueKey, &error);
@@ -853,58 +864,26 @@ main(int argc, char* argv[])
         return 1;
     }
 
-    // summary.json: headline figures (deterministic), timing.json: wall time.
-    const double edges[] = {0, 10e3, 100e3, 1e6, 10e6, 1e18};
-    const char* names[] = {"<10KB", "10KB-100KB", "100KB-1MB", "1MB-10MB", ">10MB"};
-    std::vector<double> all;
-    std::vector<std::vector<double>> buckets(5);
-    for (const auto& fl : flows)
+    // summary.json: headline figures (deterministic), timing.json: wall time. Every figure of
+    // flows comes from one FlowStatistics, which counts unfinished flows at their lower bound;
+    // slowdown.csv carries the same per-bucket figures to the plots.
+    std::vector<uint64_t> edges;
+    for (const auto& e : s.At("output.sizeBuckets"))
     {
-        if (fl.end.IsZero())
-        {
-            continue;
-        }
-        const double slowdown = (fl.end - fl.start).GetDouble() / fl.idealFct.GetDouble();
-        all.push_back(slowdown);
-        for (int b = 0; b < 5; ++b)
-        {
-            if (fl.bytes >= edges[b] && fl.bytes < edges[b + 1])
-            {
-                buckets[b].push_back(slowdown);
-            }
-        }
+        edges.push_back(e.get<uint64_t>());
     }
-    std::sort(all.begin(), all.end());
-    for (auto& b : buckets)
+    const FlowStatistics stats(flows, Simulator::Now(), edges);
+    const SlowdownFigures& all = stats.GetOverall();
+    if (!stats.WriteCsv(out + "/slowdown.csv"))
     {
-        std::sort(b.begin(), b.end());
+        std::cerr << "error: cannot write " << out << "/slowdown.csv" << std::endl;
+        return 1;
     }
     f = std::fopen((out + "/summary.json").c_str(), "w");
-    std::fprintf(f, "{\n  \"name\": \"%s\",\n", s.String("name").c_str());
-    std::fprintf(f, "  \"fabric\": \"%s\",\n", fabric.Describe().c_str());
-    std::fprintf(f,
-                 "  \"flows\": {\"posted\": %" PRIu64 ", \"completed\": %" PRIu64 "},\n",
-                 st.messagesPosted,
-                 st.messagesCompleted);
-    std::fprintf(f,
-                 "  \"slowdown\": {\"p50\": %.4f, \"p95\": %.4f, \"p99\": %.4f},\n",
-                 Percentile(all, 50),
-                 Percentile(all, 95),
-                 Percentile(all, 99));
-    std::fprintf(f, "  \"slowdownBySize\": [\n");
-    for (int b = 0; b < 5; ++b)
-    {
-        std::fprintf(f,
-                     "    {\"bucket\": \"%s\", \"flows\": %zu, \"p50\": %.4f, \"p95\": %.4f, "
-                     "\"p99\": %.4f}%s\n",
-                     names[b],
-                     buckets[b].size(),
-                     Percentile(buckets[b], 50),
-                     Percentile(buckets[b], 95),
-                     Percentile(buckets[b], 99),
-                     b < 4 ? "," : "");
-    }
-    std::fprintf(f, "  ],\n");
+    std::fprintf(f, "{\n  \"name\": %s,\n", RunRecord::JsonQuote(s.String("name")).c_str());
+    std::fprintf(f, "  \"fabric\": %s,\n", RunRecord::JsonQuote(fabric.Describe()).c_str());
+    std::fprintf(f, "  \"queuePairs\": \"%s\",\n", mapping.ToString().c_str());
+    std::fprintf(f, "%s,\n", stats.ToJsonMembers("  ").c_str());
     std::fprintf(f,
                  "  \"drops\": {\"buffer\": %" PRIu64 ", \"noRoute\": %" PRIu64
                  ", \"notIpv4\": %" PRIu64 ", \"link\": %" PRIu64 "},\n",
@@ -941,23 +920,31 @@ main(int argc, char* argv[])
                 std::max(worstPhase, (r.end - r.start).GetDouble() / r.lowerBound.GetDouble());
         }
     }
+    // A percentile, or n/a when no flow started.
+    auto figure = [&all](double v) {
+        char text[32];
+        std::snprintf(text, sizeof(text), "%.4f", v);
+        return all.HasFigures() ? std::string(text) : std::string("n/a");
+    };
     f = std::fopen((out + "/summary.csv").c_str(), "w");
     std::fprintf(f,
-                 "name,seed,run,flows_posted,flows_completed,slowdown_p50,slowdown_p95,"
+                 "name,seed,run,flows_posted,flows_completed,flows_unfinished,slowdown_p50,"
+                 "slowdown_p95,"
                  "slowdown_p99,collective_phases,collective_ratio_max,drops,pfc_frames,"
                  "paused_ns,ecn_marks,cnps,retransmitted,packet_hops,events,simulated_ns\n");
     std::fprintf(f,
-                 "%s,%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%.4f,%.4f,%.4f,%" PRIu64
+                 "%s,%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%s,%s,%" PRIu64
                  ",%.4f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
                  ",%" PRIu64 ",%" PRIu64 ",%" PRId64 "\n",
-                 s.String("name").c_str(),
+                 CsvQuote(s.String("name")).c_str(),
                  s.Int("seed"),
                  s.Int("run"),
-                 st.messagesPosted,
-                 st.messagesCompleted,
-                 Percentile(all, 50),
-                 Percentile(all, 95),
-                 Percentile(all, 99),
+                 all.posted,
+                 all.completed,
+                 all.unfinished,
+                 figure(all.p50).c_str(),
+                 figure(all.p95).c_str(),
+                 figure(all.p99).c_str(),
                  phasesDone,
                  worstPhase,
                  st.dropsBuffer + st.dropsNoRoute + st.dropsNotIpv4 + st.dropsLink,
@@ -990,22 +977,38 @@ main(int argc, char* argv[])
 #endif
 
     std::printf("interconnect-run: %s: %" PRIu64 "/%" PRIu64
-                " flows completed, FCT slowdown p50 %.2f p99 %.2f; %zu collective phases\n",
+                " flows completed, FCT slowdown p50 %s p99 %s (unfinished flows at their lower "
+                "bound); %zu collective phases\n%s",
                 s.String("name").c_str(),
-                st.messagesCompleted,
-                st.messagesPosted,
-                Percentile(all, 50),
-                Percentile(all, 99),
-                collectives.GetRecords().size());
-    std::printf("  wrote %s/ (config.json, flows.csv, collectives.csv, queue.csv, pfc.csv, "
-                "links.csv, summary.json, summary.csv, timing.json) in %.1f s\n",
+                all.completed,
+                all.posted,
+                figure(all.p50).c_str(),
+                figure(all.p99).c_str(),
+                collectives.GetRecords().size(),
+                all.posted ? stats.Report().c_str() : "");
+    if (all.posted > 0 && (all.posted - all.completed) * 100 > all.posted)
+    {
+        std::fprintf(stderr,
+                     "warning: %" PRIu64 " of %" PRIu64 " flows (%.1f%%) did not complete by "
+                     "stopTime %s (%" PRIu64 " of them never started): the slowdown "
+                     "percentiles count each started one at its lower bound (time so far over "
+                     "its ideal FCT); slowdown.csv lists them per size bucket\n",
+                     all.posted - all.completed,
+                     all.posted,
+                     100.0 * (all.posted - all.completed) / all.posted,
+                     s.String("stopTime").c_str(),
+                     all.notStarted);
+    }
+    std::printf("  wrote %s/ (config.json, flows.csv, slowdown.csv, collectives.csv, queue.csv, "
+                "pfc.csv, links.csv, summary.json, summary.csv, timing.json) in %.1f s\n",
                 out.c_str(),
                 wall);
+    std::fflush(stdout);
     if (s.Bool("output.plots"))
     {
-        const std::string cmd = std::string("bash \"") + INTERCONNECT_SOURCE_DIR +
-                                "/scripts/plot-run.sh\" \"" + out + "\" >&2";
-        if (std::system(cmd.c_str()) != 0)
+        // An argument vector, never a shell: the output directory is data, not a command.
+        if (RunProgram({"bash", std::string(INTERCONNECT_SOURCE_DIR) + "/scripts/plot-run.sh", out},
+                       true) != 0)
         {
             std::cerr << "warning: plotting failed (gnuplot missing?); the CSVs are complete"
                       << std::endl;

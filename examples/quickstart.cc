@@ -13,7 +13,8 @@
 // same message alone on the idle network: every frame serialized with its Ethernet, IPv4, UDP,
 // InfiniBand headers and ICRC, preamble, FCS and gap, store-and-forward at the switch,
 // propagation, and the final ACK back), and writes, in --out:
-//   flows.csv     id,src,dst,verb,size,priority,start_ns,end_ns,fct_ns,ideal_fct_ns,slowdown
+//   flows.csv     id,src,dst,verb,size,priority,workload,queue_pair,start_ns,end_ns,fct_ns,
+//                 ideal_fct_ns,slowdown
 //   summary.json  counters of the whole network (drops, PFC, CNPs, bytes, events)
 //   config.json   the resolved parameters and the seed (rerun with them to get the same bytes)
 //

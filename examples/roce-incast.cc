@@ -16,8 +16,8 @@
 // the buffer is full and the queue pairs recover by go-back-N.
 //
 // Outputs in --out:
-//   flows.csv     one row per message: id,src,dst,verb,size,priority,start_ns,end_ns,fct_ns,
-//                 ideal_fct_ns,slowdown
+//   flows.csv     one row per message: id,src,dst,verb,size,priority,workload,queue_pair,
+//                 start_ns,end_ns,fct_ns,ideal_fct_ns,slowdown
 //   summary.json  drops per cause, PFC frames sent and received, pause time, CNPs, ECN marks,
 //                 retransmissions, bytes delivered, events
 //   config.json   every parameter and the seed

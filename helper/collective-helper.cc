@@ -76,13 +76,14 @@ CollectiveHelper::RunMatrix(const std::string& kind,
         CollectiveRecord{kind, group, total, start, Time(0), LowerBound(hosts, bytes)});
     // One shared closure for all the phase's transfers: `done` may hold large state (the next
     // phase's matrix), which must not be copied into every completion callback.
-    auto finish = std::make_shared<std::function<void()>>([this, index, done]() {
+    // The next phase, started by `done`, belongs to this phase's workload.
+    auto finish = std::make_shared<std::function<void()>>(InCurrentWorkload([this, index, done]() {
         m_records[index].end = Simulator::Now();
         if (done)
         {
             done();
         }
-    });
+    }));
     if (*outstanding == 0)
     {
         Simulator::Schedule(start - Simulator::Now(), [finish]() { (*finish)(); });
@@ -162,7 +163,20 @@ CollectiveHelper::RingAllReduce(const std::vector<uint32_t>& hosts,
         --*phases;
         RunMatrix("ring-allreduce-step", hosts, step, Simulator::Now(), *next);
     };
-    Simulator::Schedule(start - Simulator::Now(), [next]() { (*next)(); });
+    Simulator::Schedule(start - Simulator::Now(), InCurrentWorkload([next]() { (*next)(); }));
+}
+
+std::function<void()>
+CollectiveHelper::InCurrentWorkload(std::function<void()> f) const
+{
+    const uint32_t workload = m_network.GetWorkload();
+    MessageTransport* network = &m_network;
+    return [network, workload, f]() {
+        const uint32_t outer = network->GetWorkload();
+        network->SetWorkload(workload);
+        f();
+        network->SetWorkload(outer);
+    };
 }
 
 void
@@ -176,8 +190,9 @@ CollectiveHelper::MoeLayers(const std::vector<uint32_t>& hosts,
                             Algorithm algorithm)
 {
     const uint32_t total = layers * iterations;
-    Simulator::Schedule(start - Simulator::Now(),
-                        [=]() { MoeStep(hosts, moe, 0, total, computeGap, stream, algorithm); });
+    Simulator::Schedule(start - Simulator::Now(), InCurrentWorkload([=]() {
+                            MoeStep(hosts, moe, 0, total, computeGap, stream, algorithm);
+                        }));
 }
 
 void
@@ -204,9 +219,9 @@ CollectiveHelper::MoeStep(std::vector<uint32_t> hosts,
     }
     RunPhase("moe-dispatch", hosts, dispatch, algorithm, Simulator::Now(), [=]() {
         RunPhase("moe-combine", hosts, combine, algorithm, Simulator::Now() + gap, [=]() {
-            Simulator::Schedule(gap, [=]() {
-                MoeStep(hosts, moe, index + 1, total, gap, stream, algorithm);
-            });
+            Simulator::Schedule(gap, InCurrentWorkload([=]() {
+                                    MoeStep(hosts, moe, index + 1, total, gap, stream, algorithm);
+                                }));
         });
     });
 }

@@ -199,6 +199,13 @@ class CollectiveHelper
                       Time start,
                       std::shared_ptr<std::function<void()>> finish);
 
+    /**
+     * @param f what to run later
+     * @return f, to run with the transport's workload of now (so that the messages of a
+     *         collective's later phases are recorded as its workload's)
+     */
+    std::function<void()> InCurrentWorkload(std::function<void()> f) const;
+
     /// The GPU-endpoint version of LowerBound.
     Time GpuLowerBound(const std::vector<uint32_t>& gpus, const Matrix& bytes) const;
 

@@ -58,14 +58,23 @@ IbRcTransport::GetDefaultPriority() const
 Ptr<RdmaQueuePair>
 IbRcTransport::GetQueuePair(uint32_t src, uint32_t dst, uint8_t sl)
 {
+    return Connection(src, dst, sl, 0).first;
+}
+
+std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>
+IbRcTransport::Connection(uint32_t src, uint32_t dst, uint8_t sl, uint32_t slot)
+{
     const uint32_t hosts = static_cast<uint32_t>(m_subnet.adapters.size());
     NS_ABORT_MSG_IF(src >= hosts || dst >= hosts || src == dst,
                     "IbRcTransport: bad host pair " << src << " -> " << dst);
-    const auto key = std::make_tuple(src, dst, sl);
-    auto it = m_qps.find(key);
-    if (it != m_qps.end())
+    const auto key = std::make_tuple(src, dst, sl, slot);
+    if (slot != NEW_CONNECTION)
     {
-        return it->second;
+        auto it = m_qps.find(key);
+        if (it != m_qps.end())
+        {
+            return it->second;
+        }
     }
     // Each direction on its path's SL (the QoS class itself, or on a torus its datelines too).
     auto pair = IbHostAdapter::ConnectPair(m_subnet.adapters[src],
@@ -73,11 +82,22 @@ IbRcTransport::GetQueuePair(uint32_t src, uint32_t dst, uint8_t sl)
                                            m_subnet.GetPathSl(src, dst, sl),
                                            m_subnet.GetPathSl(dst, src, sl),
                                            0);
-    m_qps[key] = pair.first;
-    m_qps[std::make_tuple(dst, src, sl)] = pair.second;
+    if (slot != NEW_CONNECTION)
+    {
+        // A connection carries messages both ways: the reverse direction's slot is its other end.
+        m_qps[key] = pair;
+        m_qps[std::make_tuple(dst, src, sl, slot)] = std::make_pair(pair.second, pair.first);
+    }
     m_allQps.push_back(pair.first);
     m_allQps.push_back(pair.second);
-    return pair.first;
+    return pair;
+}
+
+Ptr<RdmaQueuePair>
+IbRcTransport::GetFlowQueuePair(uint64_t flow, bool responder) const
+{
+    NS_ABORT_MSG_IF(flow >= m_flowQps.size(), "IbRcTransport::GetFlowQueuePair: no flow " << flow);
+    return responder ? m_flowQps[flow].second : m_flowQps[flow].first;
 }
 
 uint64_t
@@ -89,7 +109,10 @@ IbRcTransport::Post(uint32_t src,
                     uint8_t sl,
                     RdmaQueuePair::CompletionCallback done)
 {
-    Ptr<RdmaQueuePair> qp = GetQueuePair(src, dst, sl);
+    const auto pair = Connection(src, dst, sl, NextConnection(src, dst, sl));
+    Ptr<RdmaQueuePair> qp = pair.first;
+    m_flowQps.resize(m_flows.size());
+    m_flowQps.push_back(pair);
     return RecordAndStart(src,
                           dst,
                           verb,
@@ -97,6 +120,7 @@ IbRcTransport::Post(uint32_t src,
                           at,
                           sl,
                           m_subnet.hostNodes[src]->GetId(),
+                          qp->GetQpn(),
                           done,
                           [qp, verb, bytes](RdmaQueuePair::CompletionCallback onDone) {
                               qp->Post(verb, bytes, onDone);

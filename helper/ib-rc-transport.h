@@ -22,10 +22,10 @@ namespace ns3
  * MessageTransport of IB, so that workloads, collectives and the scenario runner run on it as
  * on RoCEv2.
  *
- * Post() connects (once per host pair and SL) a pair of RdmaQueuePairs through the hosts'
- * IbHostAdapters and records every message with its ideal FCT: its packets (LRH, BTH, RETH or
- * AETH, payload, ICRC, VCRC) stored and forwarded along the subnet's path, with each switch's
- * forwarding latency, and the ACK back.
+ * Post() connects pairs of RdmaQueuePairs through the hosts' IbHostAdapters as the
+ * QueuePairMapping says (a pair of its own per message unless set otherwise) and records every
+ * message with its ideal FCT: its packets (LRH, BTH, RETH or AETH, payload, ICRC, VCRC) stored and
+ * forwarded along the subnet's path, with each switch's forwarding latency, and the ACK back.
  */
 class IbRcTransport : public MessageTransport
 {
@@ -60,9 +60,18 @@ class IbRcTransport : public MessageTransport
      * @param src source host
      * @param dst destination host
      * @param sl service level
-     * @return the queue pair on src of the connection (created on first use)
+     * @return the queue pair on src of the host pair's own connection (created on first use;
+     *         Post uses it under QueuePairMapping::PerHostPair, and as the pool's first)
      */
     Ptr<RdmaQueuePair> GetQueuePair(uint32_t src, uint32_t dst, uint8_t sl);
+
+    /**
+     * The queue pair a posted message travels on.
+     * @param flow the flow id Post returned
+     * @param responder false: the requester's end (on the source); true: the responder's
+     * @return that queue pair
+     */
+    Ptr<RdmaQueuePair> GetFlowQueuePair(uint64_t flow, bool responder = false) const;
 
     /**
      * The FCT of a message alone on the idle subnet.
@@ -83,8 +92,18 @@ class IbRcTransport : public MessageTransport
     /// Payload bytes per packet.
     uint32_t Mtu() const;
 
-    IbSubnet m_subnet;                                                           //!< the subnet
-    std::map<std::tuple<uint32_t, uint32_t, uint8_t>, Ptr<RdmaQueuePair>> m_qps; //!< connections
+    IbSubnet m_subnet; //!< the subnet
+    /// The connection of (src, dst, sl) in a slot (NEW_CONNECTION: a new one, unkept).
+    std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> Connection(uint32_t src,
+                                                                 uint32_t dst,
+                                                                 uint8_t sl,
+                                                                 uint32_t slot);
+
+    std::map<std::tuple<uint32_t, uint32_t, uint8_t, uint32_t>,
+             std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>>
+        m_qps; //!< connections by host pair, SL and slot
+    std::vector<std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>>
+        m_flowQps;                            //!< each flow's two ends, by flow id
     std::vector<Ptr<RdmaQueuePair>> m_allQps; //!< every queue pair, both ends
     uint8_t m_sl;                             //!< default SL
 };

@@ -6,6 +6,7 @@
 
 #include "message-transport.h"
 
+#include "ns3/abort.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -18,25 +19,121 @@
 namespace ns3
 {
 
+QueuePairMapping::QueuePairMapping()
+    : m_mode(PER_FLOW),
+      m_count(1)
+{
+}
+
+QueuePairMapping
+QueuePairMapping::PerFlow()
+{
+    return QueuePairMapping();
+}
+
+QueuePairMapping
+QueuePairMapping::PerHostPair()
+{
+    QueuePairMapping m;
+    m.m_mode = PER_HOST_PAIR;
+    return m;
+}
+
+QueuePairMapping
+QueuePairMapping::Pool(uint32_t n)
+{
+    NS_ABORT_MSG_IF(n == 0, "QueuePairMapping::Pool: at least one queue pair");
+    QueuePairMapping m;
+    m.m_mode = POOL;
+    m.m_count = n;
+    return m;
+}
+
 bool
-WriteFlowsCsv(const std::string& path, const std::vector<FlowRecord>& flows)
+QueuePairMapping::Parse(const std::string& text, QueuePairMapping* mapping)
+{
+    if (text == "per-flow")
+    {
+        *mapping = PerFlow();
+        return true;
+    }
+    if (text == "per-host-pair")
+    {
+        *mapping = PerHostPair();
+        return true;
+    }
+    if (text.empty() || text.size() > 5 ||
+        text.find_first_not_of("0123456789") != std::string::npos)
+    {
+        return false;
+    }
+    const unsigned long n = std::stoul(text);
+    if (n < 1 || n > 65536)
+    {
+        return false;
+    }
+    *mapping = Pool(static_cast<uint32_t>(n));
+    return true;
+}
+
+std::string
+QueuePairMapping::Accepted()
+{
+    return "per-flow (a queue pair per message), per-host-pair (one per host pair and priority) "
+           "or a number N of queue pairs per host pair and priority, 1..65536, taken in turn";
+}
+
+std::string
+QueuePairMapping::ToString() const
+{
+    switch (m_mode)
+    {
+    case PER_FLOW:
+        return "per-flow";
+    case PER_HOST_PAIR:
+        return "per-host-pair";
+    default:
+        return std::to_string(m_count);
+    }
+}
+
+QueuePairMapping::Mode
+QueuePairMapping::GetMode() const
+{
+    return m_mode;
+}
+
+uint32_t
+QueuePairMapping::GetCount() const
+{
+    return m_count;
+}
+
+bool
+WriteFlowsCsv(const std::string& path,
+              const std::vector<FlowRecord>& flows,
+              const std::vector<std::string>& workloads)
 {
     FILE* f = std::fopen(path.c_str(), "w");
     if (!f)
     {
         return false;
     }
-    std::fprintf(f, "id,src,dst,verb,size,priority,start_ns,end_ns,fct_ns,ideal_fct_ns,slowdown\n");
+    std::fprintf(f,
+                 "id,src,dst,verb,size,priority,workload,queue_pair,start_ns,end_ns,fct_ns,"
+                 "ideal_fct_ns,slowdown\n");
     for (const auto& r : flows)
     {
         std::fprintf(f,
-                     "%" PRIu64 ",%u,%u,%s,%" PRIu64 ",%u,%" PRId64 ",",
+                     "%" PRIu64 ",%u,%u,%s,%" PRIu64 ",%u,%s,%u,%" PRId64 ",",
                      r.id,
                      r.src,
                      r.dst,
                      RdmaVerbName(r.verb).c_str(),
                      r.bytes,
                      static_cast<unsigned>(r.priority),
+                     r.workload < workloads.size() ? workloads[r.workload].c_str() : "?",
+                     r.queuePair,
                      r.start.GetNanoSeconds());
         if (r.end.IsZero())
         {
@@ -149,6 +246,65 @@ MessageTransport::GetFlows() const
     return m_flows;
 }
 
+void
+MessageTransport::SetQueuePairMapping(const QueuePairMapping& mapping)
+{
+    m_mapping = mapping;
+}
+
+const QueuePairMapping&
+MessageTransport::GetQueuePairMapping() const
+{
+    return m_mapping;
+}
+
+uint32_t
+MessageTransport::AddWorkload(const std::string& name)
+{
+    NS_ABORT_MSG_IF(name.find_first_of(",\n\r\"") != std::string::npos,
+                    "MessageTransport::AddWorkload: a name without commas, quotes or newlines");
+    m_workloads.push_back(name);
+    return static_cast<uint32_t>(m_workloads.size() - 1);
+}
+
+void
+MessageTransport::SetWorkload(uint32_t workload)
+{
+    NS_ABORT_MSG_IF(workload >= m_workloads.size(),
+                    "MessageTransport::SetWorkload: no workload " << workload);
+    m_workload = workload;
+}
+
+uint32_t
+MessageTransport::GetWorkload() const
+{
+    return m_workload;
+}
+
+const std::vector<std::string>&
+MessageTransport::GetWorkloadNames() const
+{
+    return m_workloads;
+}
+
+uint32_t
+MessageTransport::NextConnection(uint32_t src, uint32_t dst, uint8_t priority)
+{
+    switch (m_mapping.GetMode())
+    {
+    case QueuePairMapping::PER_FLOW:
+        return NEW_CONNECTION;
+    case QueuePairMapping::PER_HOST_PAIR:
+        return 0;
+    default: {
+        uint32_t& next = m_poolNext[std::make_tuple(src, dst, priority)];
+        const uint32_t slot = next;
+        next = (next + 1) % m_mapping.GetCount();
+        return slot;
+    }
+    }
+}
+
 uint64_t
 MessageTransport::RecordAndStart(uint32_t src,
                                  uint32_t dst,
@@ -157,6 +313,7 @@ MessageTransport::RecordAndStart(uint32_t src,
                                  Time at,
                                  uint8_t priority,
                                  uint32_t node,
+                                 uint32_t queuePair,
                                  RdmaQueuePair::CompletionCallback done,
                                  std::function<void(RdmaQueuePair::CompletionCallback)> start)
 {
@@ -171,7 +328,9 @@ MessageTransport::RecordAndStart(uint32_t src,
                                  priority,
                                  at,
                                  Time(0),
-                                 local ? IdealFct(src, dst, verb, bytes) : Time(0)});
+                                 local ? IdealFct(src, dst, verb, bytes) : Time(0),
+                                 m_workload,
+                                 queuePair});
     if (!local)
     {
         return id; // its source lives on another rank, which posts it
@@ -208,7 +367,10 @@ MessageTransport::CountMessages(TransportStatistics& st) const
 }
 
 bool
-ReadFlowsCsv(const std::string& path, std::vector<FlowRecord>* flows, std::string* error)
+ReadFlowsCsv(const std::string& path,
+             std::vector<FlowRecord>* flows,
+             std::vector<std::string>* workloads,
+             std::string* error)
 {
     std::ifstream in(path);
     if (!in)
@@ -229,8 +391,8 @@ ReadFlowsCsv(const std::string& path, std::vector<FlowRecord>* flows, std::strin
         {
             c.push_back(cell);
         }
-        // A trailing empty slowdown cell leaves 10 fields.
-        if (c.size() < 10)
+        // A trailing empty slowdown cell leaves 12 fields.
+        if (c.size() < 12)
         {
             *error = path + ":" + std::to_string(lineNo) + ": not a flow record: " + line;
             return false;
@@ -249,9 +411,16 @@ ReadFlowsCsv(const std::string& path, std::vector<FlowRecord>* flows, std::strin
                                     : (c[3] == "send" ? RdmaVerb::SEND : RdmaVerb::WRITE);
             r.bytes = std::stoull(c[4]);
             r.priority = static_cast<uint8_t>(std::stoul(c[5]));
-            r.start = NanoSeconds(std::stoll(c[6]));
-            r.end = c[7].empty() ? Time(0) : NanoSeconds(std::stoll(c[7]));
-            r.idealFct = NanoSeconds(std::stoll(c[9]));
+            auto w = std::find(workloads->begin(), workloads->end(), c[6]);
+            r.workload = static_cast<uint32_t>(w - workloads->begin());
+            if (w == workloads->end())
+            {
+                workloads->push_back(c[6]);
+            }
+            r.queuePair = static_cast<uint32_t>(std::stoul(c[7]));
+            r.start = NanoSeconds(std::stoll(c[8]));
+            r.end = c[9].empty() ? Time(0) : NanoSeconds(std::stoll(c[9]));
+            r.idealFct = NanoSeconds(std::stoll(c[11]));
         }
         catch (const std::exception&)
         {

@@ -13,7 +13,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace ns3
@@ -25,15 +27,75 @@ namespace ns3
  */
 struct FlowRecord
 {
-    uint64_t id;      //!< flow id, in post order
-    uint32_t src;     //!< source host index
-    uint32_t dst;     //!< destination host index
-    RdmaVerb verb;    //!< verb
-    uint64_t bytes;   //!< message size
-    uint8_t priority; //!< priority
-    Time start;       //!< post time
-    Time end;         //!< completion time (zero while incomplete)
-    Time idealFct;    //!< FCT alone on an idle fabric
+    uint64_t id;        //!< flow id, in post order
+    uint32_t src;       //!< source host index
+    uint32_t dst;       //!< destination host index
+    RdmaVerb verb;      //!< verb
+    uint64_t bytes;     //!< message size
+    uint8_t priority;   //!< priority
+    Time start;         //!< post time
+    Time end;           //!< completion time (zero while incomplete)
+    Time idealFct;      //!< FCT alone on an idle fabric
+    uint32_t workload;  //!< which workload posted it (MessageTransport::AddWorkload)
+    uint32_t queuePair; //!< its queue pair's QPN at the source (iWARP: connection number)
+};
+
+/**
+ * @ingroup interconnect
+ * How a transport maps the messages between two hosts onto queue pairs (iWARP: connections),
+ * the scenario key `nic.queuePairs`.
+ *
+ * PER_FLOW, the default, gives every message a queue pair of its own, as the published RDMA
+ * simulators do (the HPCC simulator creates one per flow): a short message never waits behind
+ * a long one of the same host pair, and each has its own ECMP entropy (the UDP source port
+ * follows the QPN) and its own congestion-control state. PER_HOST_PAIR puts all messages of a
+ * host pair and priority on one connection, in post order, as an application with one
+ * connection per peer does. POOL spreads them over N connections per host pair and priority,
+ * taken in turn.
+ */
+class QueuePairMapping
+{
+  public:
+    /// The kinds of mapping.
+    enum Mode : uint8_t
+    {
+        PER_FLOW,      //!< a queue pair per message
+        PER_HOST_PAIR, //!< one per host pair and priority
+        POOL           //!< N per host pair and priority, in turn
+    };
+
+    /// Per flow.
+    QueuePairMapping();
+
+    /// @return a queue pair per message
+    static QueuePairMapping PerFlow();
+    /// @return one queue pair per host pair and priority
+    static QueuePairMapping PerHostPair();
+    /// @param n queue pairs per host pair and priority (at least 1) @return a pool of n
+    static QueuePairMapping Pool(uint32_t n);
+
+    /**
+     * Read the scenario form: "per-flow", "per-host-pair" or a count N (1..65536).
+     * @param text the value
+     * @param mapping set on success
+     * @return false if the text is none of those
+     */
+    static bool Parse(const std::string& text, QueuePairMapping* mapping);
+
+    /// @return what Parse accepts, for error messages
+    static std::string Accepted();
+
+    /// @return the scenario form ("per-flow", "per-host-pair" or N)
+    std::string ToString() const;
+
+    /// @return the mode
+    Mode GetMode() const;
+    /// @return queue pairs per host pair and priority (POOL; 1 for PER_HOST_PAIR)
+    uint32_t GetCount() const;
+
+  private:
+    Mode m_mode;      //!< mode
+    uint32_t m_count; //!< POOL size
 };
 
 /**
@@ -158,6 +220,30 @@ class MessageTransport
     /// @return every posted message, in post order (completed only where its source lives)
     const std::vector<FlowRecord>& GetFlows() const;
 
+    /**
+     * How messages share queue pairs (iWARP: connections) from now on; per flow unless set.
+     * @param mapping the mapping
+     */
+    void SetQueuePairMapping(const QueuePairMapping& mapping);
+    /// @return how messages share queue pairs
+    const QueuePairMapping& GetQueuePairMapping() const;
+
+    /**
+     * Name a workload, so that the flows it posts can be told apart in the records.
+     * @param name its name (written into the flows CSV; no comma or newline)
+     * @return its number, for SetWorkload
+     */
+    uint32_t AddWorkload(const std::string& name);
+    /**
+     * Messages posted from now on belong to this workload (0, "default", until set).
+     * @param workload a number AddWorkload returned
+     */
+    void SetWorkload(uint32_t workload);
+    /// @return the workload messages are posted for now
+    uint32_t GetWorkload() const;
+    /// @return the workloads' names, by number
+    const std::vector<std::string>& GetWorkloadNames() const;
+
     /// @return the network's counters now
     virtual TransportStatistics CollectStatistics() const = 0;
 
@@ -169,6 +255,20 @@ class MessageTransport
     virtual bool IsLocalHost(uint32_t host) const = 0;
 
   protected:
+    /// NextConnection's answer under PER_FLOW: a new connection for this message alone.
+    static constexpr uint32_t NEW_CONNECTION = 0xffffffff;
+
+    /**
+     * Which connection of a host pair and priority the next message takes, by the mapping:
+     * messages given the same slot share a connection; slot 0 is also the host pair's own
+     * connection (GetQueuePair). Call once per posted message.
+     * @param src source host index
+     * @param dst destination host index
+     * @param priority priority or service level
+     * @return the slot, or NEW_CONNECTION for a connection of its own
+     */
+    uint32_t NextConnection(uint32_t src, uint32_t dst, uint8_t priority);
+
     /**
      * What every Post() does around the technology's own posting: record the message (with
      * its ideal FCT where its source lives) and, if its source is on this rank, call `start`
@@ -181,6 +281,7 @@ class MessageTransport
      * @param at when to post it (absolute simulation time)
      * @param priority priority or service level
      * @param node the source host's node id (the context of its events)
+     * @param queuePair the QPN of its queue pair at the source (iWARP: connection number)
      * @param done the caller's completion callback (may be null)
      * @param start posts the message on the technology's queue pair or connection
      * @return the flow id
@@ -192,6 +293,7 @@ class MessageTransport
                             Time at,
                             uint8_t priority,
                             uint32_t node,
+                            uint32_t queuePair,
                             RdmaQueuePair::CompletionCallback done,
                             std::function<void(RdmaQueuePair::CompletionCallback)> start);
 
@@ -203,6 +305,12 @@ class MessageTransport
     void CountMessages(TransportStatistics& st) const;
 
     std::vector<FlowRecord> m_flows; //!< every posted message, in post order
+
+  private:
+    QueuePairMapping m_mapping;                      //!< how messages share queue pairs
+    std::vector<std::string> m_workloads{"default"}; //!< workload names, by number
+    uint32_t m_workload{0};                          //!< the workload posting now
+    std::map<std::tuple<uint32_t, uint32_t, uint8_t>, uint32_t> m_poolNext; //!< POOL: next slot
 };
 
 /**
@@ -228,13 +336,16 @@ Time StoreAndForward(const std::vector<uint32_t>& packets, const std::vector<Pat
 
 /**
  * @ingroup interconnect
- * Write a flows CSV: id, src, dst, verb, size, priority, start_ns, end_ns, fct_ns,
- * ideal_fct_ns, slowdown (end, fct and slowdown empty while incomplete).
+ * Write a flows CSV: id, src, dst, verb, size, priority, workload, queue_pair, start_ns,
+ * end_ns, fct_ns, ideal_fct_ns, slowdown (end, fct and slowdown empty while incomplete).
  * @param path the file
  * @param flows the messages
+ * @param workloads workload names by number (the workload column)
  * @return true on success
  */
-bool WriteFlowsCsv(const std::string& path, const std::vector<FlowRecord>& flows);
+bool WriteFlowsCsv(const std::string& path,
+                   const std::vector<FlowRecord>& flows,
+                   const std::vector<std::string>& workloads);
 
 /**
  * @ingroup interconnect
@@ -242,10 +353,14 @@ bool WriteFlowsCsv(const std::string& path, const std::vector<FlowRecord>& flows
  * records to `flows`.
  * @param path the file
  * @param flows the records read are appended here
+ * @param workloads workload names by number: a name not there yet is added
  * @param error set to the file and line that could not be read, on failure
  * @return true on success
  */
-bool ReadFlowsCsv(const std::string& path, std::vector<FlowRecord>* flows, std::string* error);
+bool ReadFlowsCsv(const std::string& path,
+                  std::vector<FlowRecord>* flows,
+                  std::vector<std::string>* workloads,
+                  std::string* error);
 
 } // namespace ns3
 

@@ -392,15 +392,21 @@ RoceHelper::Finalize(bool internetStack, bool shortestPathRoutes)
 Ptr<IwarpSocket>
 RoceHelper::GetIwarpSocket(uint32_t src, uint32_t dst, uint8_t priority)
 {
+    return IwarpConnection(src, dst, priority, 0).first;
+}
+
+std::pair<Ptr<IwarpSocket>, uint32_t>
+RoceHelper::IwarpConnection(uint32_t src, uint32_t dst, uint8_t priority, uint32_t slot)
+{
     NS_ABORT_MSG_UNLESS(m_finalized, "RoceHelper: Finalize before posting");
     NS_ABORT_MSG_UNLESS(m_transport == IWARP, "RoceHelper::GetIwarpSocket: the transport is RoCE");
     NS_ABORT_MSG_IF(src >= m_nics.size() || dst >= m_nics.size() || src == dst,
                     "RoceHelper: bad host pair " << src << " -> " << dst);
     NS_ABORT_MSG_IF(priority >= PfcNetDevice::N_PRIORITIES,
                     "RoceHelper: priority " << +priority << " (0..7)");
-    const auto key = std::make_tuple(src, dst, priority);
+    const auto key = std::make_tuple(src, dst, priority, slot);
     auto it = m_iwarpBy.find(key);
-    if (it != m_iwarpBy.end())
+    if (slot != NEW_CONNECTION && it != m_iwarpBy.end())
     {
         return it->second;
     }
@@ -408,38 +414,66 @@ RoceHelper::GetIwarpSocket(uint32_t src, uint32_t dst, uint8_t priority)
     m_iwarp.SetSocketAttribute("Tos", UintegerValue(static_cast<uint8_t>(priority * 8) << 2));
     Ptr<IwarpSocket> s =
         m_iwarp.Connect(m_nodes[m_hostNode[src]], m_nodes[m_hostNode[dst]], m_addresses[dst]);
-    m_iwarpBy[key] = s;
+    const auto connection = std::make_pair(s, static_cast<uint32_t>(m_iwarpSockets.size()));
     m_iwarpSockets.push_back(s);
-    return s;
+    if (slot != NEW_CONNECTION)
+    {
+        m_iwarpBy[key] = connection;
+    }
+    return connection;
 }
 
 Ptr<RdmaQueuePair>
 RoceHelper::GetQueuePair(uint32_t src, uint32_t dst, uint8_t priority)
+{
+    return Connection(src, dst, priority, 0).first;
+}
+
+RoceHelper::QueuePairs
+RoceHelper::Connection(uint32_t src, uint32_t dst, uint8_t priority, uint32_t slot)
 {
     NS_ABORT_MSG_IF(m_transport == IWARP,
                     "RoceHelper::GetQueuePair: the transport is iWARP (GetIwarpSocket)");
     NS_ABORT_MSG_UNLESS(m_finalized, "RoceHelper: Finalize before posting");
     NS_ABORT_MSG_IF(src >= m_nics.size() || dst >= m_nics.size() || src == dst,
                     "RoceHelper: bad host pair " << src << " -> " << dst);
-    const auto key = std::make_tuple(src, dst, priority);
-    auto it = m_qps.find(key);
-    if (it != m_qps.end())
+    const auto key = std::make_tuple(src, dst, priority, slot);
+    if (slot != NEW_CONNECTION)
     {
-        return it->second;
+        auto it = m_qps.find(key);
+        if (it != m_qps.end())
+        {
+            return it->second;
+        }
     }
+    QueuePairs qps;
     if (!IsLocalHost(src) && !IsLocalHost(dst))
     {
         // Both ends on other ranks: only their numbers, so that the next pairs' agree.
-        m_nics[src]->ReserveQueuePair();
+        qps.qpn = m_nics[src]->ReserveQueuePair();
         m_nics[dst]->ReserveQueuePair();
-        m_qps[key] = nullptr;
-        m_qps[std::make_tuple(dst, src, priority)] = nullptr;
-        return nullptr;
     }
-    auto pair = RdmaNic::ConnectPair(m_nics[src], m_nics[dst], priority);
-    m_qps[key] = pair.first;
-    m_qps[std::make_tuple(dst, src, priority)] = pair.second;
-    return pair.first;
+    else
+    {
+        std::tie(qps.first, qps.second) = RdmaNic::ConnectPair(m_nics[src], m_nics[dst], priority);
+        qps.qpn = qps.first->GetQpn();
+    }
+    if (slot != NEW_CONNECTION)
+    {
+        // A connection carries messages both ways: the reverse direction's slot is its other end.
+        m_qps[key] = qps;
+        m_qps[std::make_tuple(dst, src, priority, slot)] =
+            QueuePairs{qps.second, qps.first, qps.second ? qps.second->GetQpn() : 0};
+    }
+    return qps;
+}
+
+Ptr<RdmaQueuePair>
+RoceHelper::GetFlowQueuePair(uint64_t flow, bool responder) const
+{
+    NS_ABORT_MSG_IF(flow >= m_flowQps.size(),
+                    "RoceHelper::GetFlowQueuePair: no RoCE flow " << flow);
+    return responder ? m_flowQps[flow].second : m_flowQps[flow].first;
 }
 
 uint64_t
@@ -451,8 +485,22 @@ RoceHelper::Post(uint32_t src,
                  uint8_t priority,
                  RdmaQueuePair::CompletionCallback done)
 {
-    Ptr<RdmaQueuePair> qp = m_transport == ROCE ? GetQueuePair(src, dst, priority) : nullptr;
-    Ptr<IwarpSocket> iwarp = m_transport == IWARP ? GetIwarpSocket(src, dst, priority) : nullptr;
+    const uint32_t slot = NextConnection(src, dst, priority);
+    Ptr<RdmaQueuePair> qp;
+    Ptr<IwarpSocket> iwarp;
+    uint32_t number = 0;
+    if (m_transport == ROCE)
+    {
+        const QueuePairs qps = Connection(src, dst, priority, slot);
+        qp = qps.first;
+        number = qps.qpn;
+        m_flowQps.resize(m_flows.size());
+        m_flowQps.emplace_back(qps.first, qps.second);
+    }
+    else
+    {
+        std::tie(iwarp, number) = IwarpConnection(src, dst, priority, slot);
+    }
     return RecordAndStart(src,
                           dst,
                           verb,
@@ -460,6 +508,7 @@ RoceHelper::Post(uint32_t src,
                           at,
                           priority,
                           m_nodes[m_hostNode[src]]->GetId(),
+                          number,
                           done,
                           [qp, iwarp, verb, bytes](RdmaQueuePair::CompletionCallback onDone) {
                               if (qp)
@@ -634,7 +683,7 @@ RoceHelper::EnablePcapAll(const std::string& prefix)
 bool
 RoceHelper::WriteFlowsCsv(const std::string& path) const
 {
-    return ns3::WriteFlowsCsv(path, m_flows);
+    return ns3::WriteFlowsCsv(path, m_flows, GetWorkloadNames());
 }
 
 TransportStatistics

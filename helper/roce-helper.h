@@ -36,8 +36,9 @@ using RoceStatistics = TransportStatistics;
  * Create hosts and switches, join them with Link(), then Finalize(): it gives every host an
  * address (10.x.y.z, by host index), installs the NICs, sizes the switches' buffers and
  * installs on every switch the equal-cost shortest routes to every host. Then post messages:
- * Post() creates (once per host pair and priority) the connected queue pairs and records every
- * message for the flows CSV, with its ideal FCT on the idle network.
+ * Post() connects queue pairs as the QueuePairMapping says (a pair of its own per message
+ * unless SetQueuePairMapping chose otherwise) and records every message for the flows CSV,
+ * with its ideal FCT on the idle network.
  *
  * Distributed runs (ns-3's MPI simulator): give every host and switch the rank it lives on
  * (AddHost(systemId), AddSwitch(systemId)); a cable between ranks becomes a PfcRemoteChannel,
@@ -167,8 +168,9 @@ class RoceHelper : public MessageTransport
         RdmaQueuePair::CompletionCallback done = RdmaQueuePair::CompletionCallback()) override;
 
     /**
-     * The iWARP connection from src to dst on a priority (created on first use; its packets
-     * carry DSCP 8 x priority). Transport IWARP only.
+     * The host pair's own iWARP connection from src to dst on a priority (created on first use;
+     * its packets carry DSCP 8 x priority; Post uses it under QueuePairMapping::PerHostPair).
+     * Transport IWARP only.
      * @param src source host index
      * @param dst destination host index
      * @param priority the priority
@@ -177,7 +179,8 @@ class RoceHelper : public MessageTransport
     Ptr<IwarpSocket> GetIwarpSocket(uint32_t src, uint32_t dst, uint8_t priority);
 
     /**
-     * The connected queue pair from src to dst on a priority (created on first use).
+     * The host pair's own connected queue pair from src to dst on a priority (created on first
+     * use; Post uses it under QueuePairMapping::PerHostPair, and as the pool's first).
      * @param src source host index
      * @param dst destination host index
      * @param priority the priority
@@ -185,6 +188,14 @@ class RoceHelper : public MessageTransport
      *         rank (their QPNs are only reserved here: RdmaNic::ReserveQueuePair)
      */
     Ptr<RdmaQueuePair> GetQueuePair(uint32_t src, uint32_t dst, uint8_t priority);
+
+    /**
+     * The queue pair a posted RoCE message travels on.
+     * @param flow the flow id Post returned
+     * @param responder false: the requester's end (on the source); true: the responder's
+     * @return that queue pair; nullptr in a distributed run where that end is on another rank
+     */
+    Ptr<RdmaQueuePair> GetFlowQueuePair(uint64_t flow, bool responder = false) const;
 
     /**
      * FCT of a message alone on the idle network: store-and-forward of every frame along the
@@ -286,7 +297,27 @@ class RoceHelper : public MessageTransport
     std::vector<Ptr<RdmaNic>> m_nics;         //!< per host
     std::vector<Ipv4Address> m_addresses;     //!< per host
     std::vector<Ptr<RoceSwitch>> m_switches;  //!< per switch
-    std::map<std::tuple<uint32_t, uint32_t, uint8_t>, Ptr<RdmaQueuePair>> m_qps; //!< connections
+
+    /// The two ends of a connection and the QPN at its first end.
+    struct QueuePairs
+    {
+        Ptr<RdmaQueuePair> first;  //!< the requester's end (nullptr: on another rank)
+        Ptr<RdmaQueuePair> second; //!< the responder's end (nullptr: on another rank)
+        uint32_t qpn{0};           //!< the requester end's QPN
+    };
+
+    /// The connection of (src, dst, priority) in a slot (NEW_CONNECTION: a new one, unkept).
+    QueuePairs Connection(uint32_t src, uint32_t dst, uint8_t priority, uint32_t slot);
+    /// The iWARP connection of (src, dst, priority) in a slot, and its number.
+    std::pair<Ptr<IwarpSocket>, uint32_t> IwarpConnection(uint32_t src,
+                                                          uint32_t dst,
+                                                          uint8_t priority,
+                                                          uint32_t slot);
+
+    std::map<std::tuple<uint32_t, uint32_t, uint8_t, uint32_t>, QueuePairs>
+        m_qps; //!< connections by host pair, priority and slot
+    std::vector<std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>>
+        m_flowQps;                                //!< each RoCE flow's two ends, by flow id
     uint32_t m_qpMtu;                             //!< path MTU of the queue pairs
     bool m_finalized;                             //!< Finalize() done
     Transport m_transport;                        //!< what Post() uses
@@ -294,7 +325,9 @@ class RoceHelper : public MessageTransport
     IwarpHelper m_iwarp;                          //!< iWARP connections
     std::string m_tcpCc;                          //!< TCP congestion control ("" : ns-3's default)
     std::vector<Ptr<IwarpSocket>> m_iwarpSockets; //!< initiators, in order of creation
-    std::map<std::tuple<uint32_t, uint32_t, uint8_t>, Ptr<IwarpSocket>> m_iwarpBy; //!< by pair
+    std::map<std::tuple<uint32_t, uint32_t, uint8_t, uint32_t>,
+             std::pair<Ptr<IwarpSocket>, uint32_t>>
+        m_iwarpBy; //!< connections and their numbers by host pair, priority and slot
 };
 
 } // namespace ns3

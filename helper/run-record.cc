@@ -11,6 +11,7 @@
 #include "ns3/type-id.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -18,7 +19,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <spawn.h>
 #include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace ns3
 {
@@ -247,6 +251,62 @@ CreateOutputDirectory(const std::string& dir, std::string* error)
         return false;
     }
     return true;
+}
+
+std::string
+CsvQuote(const std::string& text)
+{
+    if (text.find_first_of(",\"\r\n") == std::string::npos)
+    {
+        return text;
+    }
+    std::string out = "\"";
+    for (char c : text)
+    {
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    }
+    return out + "\"";
+}
+
+int
+RunProgram(const std::vector<std::string>& argv, bool stdoutToStderr)
+{
+    if (argv.empty())
+    {
+        return 127;
+    }
+    std::vector<char*> args;
+    for (const auto& a : argv)
+    {
+        args.push_back(const_cast<char*>(a.c_str()));
+    }
+    args.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    if (stdoutToStderr)
+    {
+        posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);
+    }
+    pid_t pid = 0;
+    const int started = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (started != 0)
+    {
+        return 127;
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+    {
+        if (errno != EINTR)
+        {
+            return 127;
+        }
+    }
+    if (WIFEXITED(status))
+    {
+        return WEXITSTATUS(status);
+    }
+    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 127;
 }
 
 } // namespace ns3

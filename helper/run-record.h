@@ -111,6 +111,25 @@ class RunRecord
  */
 bool CreateOutputDirectory(const std::string& dir, std::string* error);
 
+/**
+ * @ingroup interconnect
+ * A CSV field as RFC 4180 writes it: as it is, or in double quotes (quotes doubled) when it
+ * holds a comma, a double quote or a line break.
+ * @param text the raw text
+ * @return the field
+ */
+std::string CsvQuote(const std::string& text);
+
+/**
+ * @ingroup interconnect
+ * Run a program with an argument vector and wait for it: no shell, so no argument is ever
+ * read as a command (a scenario's name or an output directory is data).
+ * @param argv the program (looked up in PATH) and its arguments
+ * @param stdoutToStderr send the program's standard output to this process's standard error
+ * @return its exit status; 127 if it could not be started, 128 + N if signal N ended it
+ */
+int RunProgram(const std::vector<std::string>& argv, bool stdoutToStderr);
+
 } // namespace ns3
 
 #endif // RUN_RECORD_H

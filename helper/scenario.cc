@@ -11,6 +11,7 @@
 #include "ns3/interconnect-config-error.h"
 #include "ns3/intra-host-helper.h"
 #include "ns3/iwarp-helper.h"
+#include "ns3/message-transport.h"
 #include "ns3/rdma-congestion-control.h"
 
 #include <filesystem>
@@ -572,15 +573,28 @@ Scenario::ParseOrExit(const std::string& text,
                                  KChoice("ecmp", "flow-hash", {"flow-hash", "packet-spray"}),
                                  KDuration("latency", "0s")});
 
+    JsonValue nic = given.value("nic", JsonValue::object());
+    if (nic.is_object() && nic.contains("queuePairs") && nic["queuePairs"].is_number_integer())
+    {
+        nic["queuePairs"] = nic["queuePairs"].dump(); // a count, as "4"
+    }
     out["nic"] = CheckObject("nic",
-                             given.value("nic", JsonValue::object()),
+                             nic,
                              {KText("cc", "dcqcn"),
                               KChoice("dcqcnPreset", "paper", {"paper", "hpcc-sim"}),
                               KDuration("cnpInterval", "50us"),
                               KInt("ackInterval", 1, 1, 1024),
                               KDuration("retransmitTimeout", "1ms"),
-                              KBool("outOfOrderReceive", false)});
+                              KBool("outOfOrderReceive", false),
+                              KText("queuePairs", "per-flow")});
     RdmaCongestionControl::ResolveName("nic.cc", out["nic"]["cc"].get<std::string>());
+    QueuePairMapping mapping;
+    if (!QueuePairMapping::Parse(out["nic"]["queuePairs"].get<std::string>(), &mapping))
+    {
+        InterconnectConfigError("nic.queuePairs",
+                                out["nic"]["queuePairs"].dump(),
+                                QueuePairMapping::Accepted());
+    }
 
     // iWARP's TCP (link.technology "iwarp"; kept but unused with "roce", so that one value
     // switches a scenario between the two).
@@ -696,11 +710,37 @@ Scenario::ParseOrExit(const std::string& text,
         }
     }
 
-    out["output"] = CheckObject("output",
-                                given.value("output", JsonValue::object()),
-                                {KDuration("queueInterval", "10us"),
-                                 KChoice("queues", "host-ports", {"none", "host-ports", "all"}),
-                                 KBool("plots", true)});
+    out["output"] = CheckObject(
+        "output",
+        given.value("output", JsonValue::object()),
+        {KDuration("queueInterval", "10us"),
+         KChoice("queues", "host-ports", {"none", "host-ports", "all"}),
+         KBool("plots", true),
+         KIntList(
+             "sizeBuckets",
+             JsonValue::array(
+                 {1000, 3000, 10000, 30000, 100000, 300000, 1000000, 3000000, 10000000, 30000000}),
+             1,
+             static_cast<double>(uint64_t{1} << 40))});
+    {
+        const JsonValue& edges = out["output"]["sizeBuckets"];
+        if (edges.size() > 64)
+        {
+            InterconnectConfigError("output.sizeBuckets",
+                                    "a list of " + std::to_string(edges.size()) + " edges",
+                                    "at most 64 flow-size bucket edges");
+        }
+        for (std::size_t i = 1; i < edges.size(); ++i)
+        {
+            if (edges[i].get<int64_t>() <= edges[i - 1].get<int64_t>())
+            {
+                InterconnectConfigError("output.sizeBuckets",
+                                        edges.dump(),
+                                        "flow-size bucket edges in bytes, increasing, e.g. "
+                                        "[10000, 100000, 1000000]");
+            }
+        }
+    }
 
     // Distributed runs on ns-3's MPI simulator (./interconnect run SCENARIO --ranks=N).
     out["parallel"] = CheckObject(

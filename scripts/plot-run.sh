@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Figures of one or more run directories, with gnuplot, as PDF (for papers) and PNG:
-#   fct-cdf             CDF of flow completion times
-#   slowdown-vs-size    FCT slowdown p50 (dashed) and p99 (solid) per flow-size bucket
+#   fct-cdf             CDF of flow completion times over the flows that started: it tops out at
+#                       the share that completed, never at 1 when some did not
+#   slowdown-vs-size    FCT slowdown p50 (dashed) and p99 (solid) per flow-size bucket, at each
+#                       bucket's median size: the figures of slowdown.csv, which summary.json
+#                       also shows (unfinished flows at their lower bound); the points are kept
+#                       in plots/slowdown-vs-size.dat
 #   queue               the largest sampled switch queue over time        (needs queue.csv)
 #   pfc-timeline        PFC pause frames sent per 10 us                   (needs pfc.csv)
 #   collectives         time of each collective phase over its lower bound (needs collectives.csv)
@@ -16,12 +20,16 @@ for dir in "$@"; do
     [ -f "$dir/flows.csv" ] || { echo "plot: $dir has no flows.csv (is it a results directory?)" >&2; exit 2; }
     head -n 1 "$dir/flows.csv" | grep -q 'fct_ns' ||
         { echo "plot: $dir/flows.csv has no fct_ns column" >&2; exit 2; }
+    [ -f "$dir/slowdown.csv" ] ||
+        { echo "plot: $dir has no slowdown.csv (made by an older runner: run it again)" >&2; exit 2; }
 done
 
 plots="$1/plots"
 mkdir -p "$plots"
+plots=$(cd "$plots" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+: > "$work/slowdown-vs-size.dat"
 
 # Column position by header name, so the plots survive added columns.
 column() { head -n 1 "$1" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }
@@ -30,22 +38,27 @@ join_by() { local sep="$1"; shift; local out="$1"; shift; for x in "$@"; do out+
 cdf=(); slow50=(); slow99=(); queue=(); pfc=(); coll=()
 i=0
 for dir in "$@"; do
-    name=$(basename "$(cd "$dir" && pwd)")
-    title="${name//_/\\_}"
+    # A legend label only: anything but letters, digits, dot and dash becomes a space, so that no
+    # directory name can end a gnuplot string (gnuplot can run shell commands).
+    name=$(basename "$(cd "$dir" && pwd)" | tr -c 'A-Za-z0-9.\n-' ' ')
+    title="$name"
     csv="$dir/flows.csv"
     fct=$(column "$csv" fct_ns)
     size=$(column "$csv" size)
     slow=$(column "$csv" slowdown)
+    started=$(awk -F, -v p="$(column "$dir/slowdown.csv" posted)" \
+                      -v n="$(column "$dir/slowdown.csv" not_started)" \
+                      '$1 == "all" { print $p - $n }' "$dir/slowdown.csv")
     tail -n +2 "$csv" | awk -F, -v c="$fct" '$c != "" { print $c / 1000 }' | sort -g |
-        awk '{ v[NR] = $1 } END { for (i = 1; i <= NR; i++) print v[i], i / NR }' > "$work/cdf$i.dat"
+        awk -v n="$started" '{ v[NR] = $1 } END { for (i = 1; i <= NR; i++) print v[i], i / n }' > "$work/cdf$i.dat"
     cdf+=("'$work/cdf$i.dat' using 1:2 with steps linewidth 2 title '$title'")
-    # Slowdown percentiles per log-spaced size bucket (4 per decade).
-    tail -n +2 "$csv" | awk -F, -v s="$size" -v d="$slow" '$d != "" {
-            b = int(log($s) / log(10) * 4); print b, $d }' | sort -k1,1n -k2,2g |
-        awk '{ n[$1]++; v[$1, n[$1]] = $2 }
-             END { for (b in n) {
-                     p50 = v[b, int((n[b] - 1) * 0.50) + 1]; p99 = v[b, int((n[b] - 1) * 0.99) + 1];
-                     printf "%g %g %g\n", 10 ^ ((b + 0.5) / 4), p50, p99 } }' | sort -g > "$work/slow$i.dat"
+    # Slowdown percentiles per size bucket, as slowdown.csv has them (buckets with no started
+    # flow have none).
+    sc="$dir/slowdown.csv"
+    awk -F, -v b="$(column "$sc" bucket)" -v m="$(column "$sc" median_bytes)" \
+            -v p50="$(column "$sc" p50)" -v p99="$(column "$sc" p99)" \
+            'NR > 1 && $b != "all" && $p50 != "n/a" { print $m, $p50, $p99 }' "$sc" > "$work/slow$i.dat"
+    awk -v r="$title" '{ print "\"" r "\"", $0 }' "$work/slow$i.dat" >> "$work/slowdown-vs-size.dat"
     slow50+=("'$work/slow$i.dat' using 1:2 with linespoints dashtype 2 linewidth 2 linecolor $((i + 1)) title '$title p50'")
     slow99+=("'$work/slow$i.dat' using 1:3 with linespoints linewidth 2 linecolor $((i + 1)) title '$title p99'")
     if [ -s "$dir/queue.csv" ] && [ "$(wc -l < "$dir/queue.csv")" -gt 1 ]; then
@@ -65,6 +78,14 @@ for dir in "$@"; do
     i=$((i + 1))
 done
 
+{
+    echo "# run median_flow_bytes slowdown_p50 slowdown_p99 (from each run's slowdown.csv)"
+    cat "$work/slowdown-vs-size.dat"
+} > "$plots/slowdown-vs-size.dat"
+
+# gnuplot runs in the plots directory and writes plain file names there: no directory name
+# given on the command line reaches its script.
+cd "$plots"
 for term in pdf png; do
     if [ "$term" = pdf ]; then
         setterm="set terminal pdfcairo size 3.4in,2.4in font 'Helvetica,8'"
@@ -75,25 +96,25 @@ for term in pdf png; do
         echo "$setterm"
         echo "set grid"
         echo "set key outside top center horizontal"
-        echo "set output '$plots/fct-cdf.$term'"
+        echo "set output 'fct-cdf.$term'"
         echo "set xlabel 'Flow completion time (µs)'; set ylabel 'CDF'; set logscale x; set yrange [0:1.02]"
         echo "plot $(join_by ', ' "${cdf[@]}")"
-        echo "set output '$plots/slowdown-vs-size.$term'"
+        echo "set output 'slowdown-vs-size.$term'"
         echo "set xlabel 'Flow size (bytes)'; set ylabel 'FCT slowdown'; set logscale xy; set autoscale y"
         echo "plot $(join_by ', ' "${slow50[@]}" "${slow99[@]}")"
         echo "unset logscale"
         if [ ${#queue[@]} -gt 0 ]; then
-            echo "set output '$plots/queue.$term'"
+            echo "set output 'queue.$term'"
             echo "set xlabel 'Time (ms)'; set ylabel 'Largest queue (KB)'; set autoscale"
             echo "plot $(join_by ', ' "${queue[@]}")"
         fi
         if [ ${#pfc[@]} -gt 0 ]; then
-            echo "set output '$plots/pfc-timeline.$term'"
+            echo "set output 'pfc-timeline.$term'"
             echo "set xlabel 'Time (ms)'; set ylabel 'Pause frames per 10 µs'; set autoscale"
             echo "plot $(join_by ', ' "${pfc[@]}")"
         fi
         if [ ${#coll[@]} -gt 0 ]; then
-            echo "set output '$plots/collectives.$term'"
+            echo "set output 'collectives.$term'"
             echo "set xlabel 'Collective phase'; set ylabel 'Time / lower bound'; set autoscale; set yrange [0:*]"
             echo "plot $(join_by ', ' "${coll[@]}")"
         fi

@@ -205,6 +205,7 @@ TEST_F(RdmaQueuePairTest, ReadAndSendComplete)
     h.SetChannelAttribute("Delay", StringValue("1us"));
     TwoHosts(h);
     h.Finalize();
+    h.SetQueuePairMapping(QueuePairMapping::PerHostPair()); // both verbs on one queue pair
     std::vector<RdmaCompletion> done;
     auto record = [&done](const RdmaCompletion& c) { done.push_back(c); };
     h.Post(0,
@@ -307,6 +308,7 @@ TEST_F(RdmaQueuePairTest, PsnWrapsAround)
     em->Add(2, &IsWriteData); // lost after the wrap: the NAK names a PSN past 2^24
     link.second->SetAttribute("ReceiveErrorModel", PointerValue(em));
     h.Finalize();
+    h.SetQueuePairMapping(QueuePairMapping::PerHostPair()); // both messages on one queue pair
     h.Post(0, 1, RdmaVerb::WRITE, 30 * MTU, Time(0), 3);
     h.Post(0, 1, RdmaVerb::WRITE, 5 * MTU, Time(0), 3);
     Simulator::Run();

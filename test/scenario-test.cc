@@ -154,3 +154,22 @@ TEST(Scenario, DistributedRunsTakeWhatRanksCanSplit)
     ExpectError(R"({"parallel": {"ranks": 2, "partition": "given"}})", "parallel.given = \\[\\]");
     ExpectError(R"({"parallel": {"ranks": 2, "given": [0, 1]}})", "parallel.given = \\[0,1\\]");
 }
+
+TEST(Scenario, QueuePairMappingAndSizeBuckets)
+{
+    EXPECT_EQ(Scenario::ParseOrExit("{}", "test.json", {}).String("nic.queuePairs"), "per-flow");
+    // A count is kept as its text, from a file or from --set.
+    EXPECT_EQ(Scenario::ParseOrExit(R"({"nic": {"queuePairs": 4}})", "test.json", {})
+                  .String("nic.queuePairs"),
+              "4");
+    EXPECT_EQ(
+        Scenario::ParseOrExit("{}", "test.json", {"nic.queuePairs=8"}).String("nic.queuePairs"),
+        "8");
+    ExpectError(R"({"nic": {"queuePairs": "per-message"}})",
+                "error: nic.queuePairs = \"per-message\": accepted: per-flow .*per-host-pair");
+    ExpectError(R"({"nic": {"queuePairs": 0}})",
+                "error: nic.queuePairs = \"0\": accepted: per-flow");
+    ExpectError(R"({"output": {"sizeBuckets": [1000, 1000]}})",
+                "error: output.sizeBuckets = \\[1000,1000\\]: accepted: flow-size bucket edges");
+    ExpectError(R"({"output": {"sizeBuckets": [0]}})", "error: output.sizeBuckets.0 = 0");
+}
