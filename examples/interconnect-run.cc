@@ -154,6 +154,27 @@ RecordPfc(std::vector<PfcEvent>* events, uint32_t node, uint32_t port, uint8_t p
     events->push_back(PfcEvent{Simulator::Now().GetNanoSeconds(), node, port, priority, q});
 }
 
+/// An InfiniBand VL starting or ending a wait for credits, for credits.csv.
+struct CreditStallEvent
+{
+    int64_t timeNs;
+    uint32_t node;
+    uint32_t device;
+    uint8_t vl;
+    bool stalled;
+};
+
+void
+RecordCreditStall(std::vector<CreditStallEvent>* events,
+                  uint32_t node,
+                  uint32_t device,
+                  uint8_t vl,
+                  bool stalled)
+{
+    events->push_back(
+        CreditStallEvent{Simulator::Now().GetNanoSeconds(), node, device, vl, stalled});
+}
+
 /// Progress on stderr for long runs.
 struct Progress
 {
@@ -670,10 +691,13 @@ main(int argc, char* argv[])
         }
     }
 
-    // Monitors: queues, PFC frames.
+    // Monitors: switch queues on the priority (Ethernet) or per VL (InfiniBand) the workloads
+    // use, PFC frames, InfiniBand credit stalls.
     const std::string queues = s.String("output.queues");
     RoceTimeSeries series(s.Duration("output.queueInterval"));
     std::vector<PfcEvent> pfc;
+    std::vector<CreditStallEvent> stalls;
+    const uint8_t monitored = network.GetDefaultPriority();
     for (uint32_t sw = 0; !infiniband && sw < fabric.GetNSwitches(); ++sw)
     {
         if (fabric.GetPartition().rank[fabric.GetSwitchNodeId(sw)] != rank)
@@ -694,7 +718,60 @@ main(int argc, char* argv[])
                                     std::to_string(p),
                                 rs,
                                 p,
-                                3);
+                                monitored);
+            }
+        }
+    }
+    if (infiniband)
+    {
+        const IbSubnet& subnet = ib->GetSubnet();
+        for (uint32_t sw = 0; sw < subnet.switches.size(); ++sw)
+        {
+            if (!IsOnThisRank(subnet.switchNodes[sw]))
+            {
+                continue; // another rank's switch: monitored there
+            }
+            Ptr<IbSwitch> is = subnet.switches[sw];
+            for (uint32_t p = 0; p < is->GetNPorts(); ++p)
+            {
+                Ptr<IbNetDevice> port = is->GetPort(p);
+                Ptr<IbChannel> channel = DynamicCast<IbChannel>(port->GetChannel());
+                const bool facesHost =
+                    channel && !channel->GetPeer(port)->GetNode()->GetObject<IbSwitch>();
+                if (!(queues == "all" || (queues == "host-ports" && facesHost)))
+                {
+                    continue;
+                }
+                // The port's output queues: all data VLs together, and each VL that carried
+                // packets during the run on its own.
+                const std::string name =
+                    "n" + std::to_string(port->GetNode()->GetId()) + "p" + std::to_string(p);
+                series.AddQueue(name, [port]() {
+                    uint64_t bytes = 0;
+                    for (uint8_t vl = 0; vl < port->GetNDataVls(); ++vl)
+                    {
+                        bytes += port->GetQueueBytes(vl);
+                    }
+                    return bytes;
+                });
+                for (uint8_t vl = 0; vl < port->GetNDataVls(); ++vl)
+                {
+                    series.AddQueue(
+                        name + "vl" + std::to_string(vl),
+                        [port, vl]() { return port->GetQueueBytes(vl); },
+                        [port, vl]() { return port->GetPacketsSent(vl) > 0; });
+                }
+            }
+        }
+        for (const auto& port : subnet.ports)
+        {
+            if (IsOnThisRank(port->GetNode()))
+            {
+                port->TraceConnectWithoutContext("CreditStall",
+                                                 MakeBoundCallback(&RecordCreditStall,
+                                                                   &stalls,
+                                                                   port->GetNode()->GetId(),
+                                                                   port->GetIfIndex()));
             }
         }
     }
@@ -753,6 +830,24 @@ main(int argc, char* argv[])
                      static_cast<unsigned>(e.quanta));
     }
     std::fclose(f);
+    if (infiniband)
+    {
+        // The InfiniBand counterpart of pfc.csv: when each VL started and stopped waiting for
+        // credits.
+        f = std::fopen((dir + "/credits.csv").c_str(), "w");
+        std::fprintf(f, "time_ns,node,device,vl,stalled\n");
+        for (const auto& e : stalls)
+        {
+            std::fprintf(f,
+                         "%" PRId64 ",%u,%u,%u,%d\n",
+                         e.timeNs,
+                         e.node,
+                         e.device,
+                         static_cast<unsigned>(e.vl),
+                         e.stalled ? 1 : 0);
+        }
+        std::fclose(f);
+    }
     f = std::fopen((dir + "/links.csv").c_str(), "w");
     std::fprintf(f, "node,device,peer_node,rate_bps,tx_bytes,utilization\n");
     const double seconds = Simulator::Now().GetSeconds();
@@ -760,8 +855,29 @@ main(int argc, char* argv[])
     {
         for (uint32_t d = 0; (*n)->GetSystemId() == rank && d < (*n)->GetNDevices(); ++d)
         {
-            Ptr<PfcNetDevice> dev = DynamicCast<PfcNetDevice>((*n)->GetDevice(d));
-            if (!dev)
+            // Ethernet ports and InfiniBand ports alike: every byte put on the wire.
+            Ptr<NetDevice> dev = (*n)->GetDevice(d);
+            Ptr<Node> peer;
+            uint64_t rate = 0;
+            uint64_t tx = 0;
+            if (Ptr<PfcNetDevice> eth = DynamicCast<PfcNetDevice>(dev))
+            {
+                peer = eth->GetPeer()->GetNode();
+                rate = eth->GetDataRate().GetBitRate();
+                tx = eth->GetTxBytes();
+            }
+            else if (Ptr<IbNetDevice> port = DynamicCast<IbNetDevice>(dev))
+            {
+                Ptr<IbChannel> channel = DynamicCast<IbChannel>(port->GetChannel());
+                if (!channel)
+                {
+                    continue;
+                }
+                peer = channel->GetPeer(port)->GetNode();
+                rate = port->GetDataRate().GetBitRate();
+                tx = port->GetTxBytes();
+            }
+            else
             {
                 continue;
             }
@@ -769,10 +885,10 @@ main(int argc, char* argv[])
                          "%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%.6f\n",
                          (*n)->GetId(),
                          d,
-                         dev->GetPeer()->GetNode()->GetId(),
-                         dev->GetDataRate().GetBitRate(),
-                         dev->GetTxBytes(),
-                         dev->GetTxBytes() * 8.0 / (dev->GetDataRate().GetBitRate() * seconds));
+                         peer->GetId(),
+                         rate,
+                         tx,
+                         tx * 8.0 / (rate * seconds));
         }
     }
     std::fclose(f);
@@ -838,6 +954,8 @@ main(int argc, char* argv[])
         };
         ok = ok && WriteFlowsCsv(out + "/flows.csv", flows, workloads) &&
              MergeCsv(files("pfc.csv"), out + "/pfc.csv", Columns({0, 1}), &error) &&
+             (!infiniband ||
+              MergeCsv(files("credits.csv"), out + "/credits.csv", Columns({0, 1}), &error)) &&
              MergeCsv(files("links.csv"), out + "/links.csv", Columns({0, 1}), &error) &&
              MergeCsv(files("queue.csv"), out + "/queue.csv", queueKey, &error);
         if (!ok)
@@ -896,6 +1014,7 @@ main(int argc, char* argv[])
                  "  \"pfc\": {\"framesSent\": %" PRIu64 ", \"pausedTimeNs\": %" PRIu64 "},\n",
                  st.pfcSent,
                  st.pausedTimeNs);
+    std::fprintf(f, "  \"creditStallNs\": %" PRIu64 ",\n", st.creditStallNs);
     std::fprintf(f,
                  "  \"ecnMarks\": %" PRIu64 ",\n  \"cnps\": %" PRIu64
                  ",\n  \"retransmittedPackets\": %" PRIu64 ",\n",

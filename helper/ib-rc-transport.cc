@@ -236,6 +236,10 @@ IbRcTransport::CollectStatistics() const
         {
             st.packetHops += port->GetPacketsSent(vl);
         }
+        for (uint8_t vl = 0; IsOnThisRank(port->GetNode()) && vl < port->GetNDataVls(); ++vl)
+        {
+            st.creditStallNs += port->GetCreditStallTime(vl).GetNanoSeconds();
+        }
     }
     for (const auto& adapter : m_subnet.adapters)
     {

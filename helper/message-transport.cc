@@ -167,6 +167,7 @@ TransportStatistics::Fields()
         {"pfcFramesSent", &T::pfcSent},
         {"pfcFramesReceived", &T::pfcReceived},
         {"pausedTimeNs", &T::pausedTimeNs},
+        {"creditStallNs", &T::creditStallNs},
         {"ecnMarks", &T::ecnMarks},
         {"cnpsSent", &T::cnpsSent},
         {"cnpsReceived", &T::cnpsReceived},

@@ -114,6 +114,8 @@ struct TransportStatistics
     uint64_t pfcSent{0};           //!< PFC frames sent (pause and resume), all ports
     uint64_t pfcReceived{0};       //!< PFC frames received, all ports
     uint64_t pausedTimeNs{0};      //!< sum over ports and priorities of time egress was paused
+    uint64_t creditStallNs{0};     //!< InfiniBand: sum over ports and VLs of time waiting for
+                                   //!< credits (the counterpart of pausedTimeNs)
     uint64_t ecnMarks{0};          //!< CE marks made by switches
     uint64_t cnpsSent{0};          //!< CNPs sent by NICs
     uint64_t cnpsReceived{0};      //!< CNPs received by queue pairs

@@ -34,7 +34,16 @@ RoceTimeSeries::AddQueue(const std::string& name,
                          uint32_t port,
                          uint8_t priority)
 {
-    m_queues.push_back(Queue{name, sw, port, priority});
+    Ptr<RoceSwitchMmu> mmu = sw->GetMmu();
+    AddQueue(name, [mmu, port, priority]() { return mmu->GetEgressBytes(port, priority); });
+}
+
+void
+RoceTimeSeries::AddQueue(const std::string& name,
+                         std::function<uint64_t()> length,
+                         std::function<bool()> keep)
+{
+    m_queues.push_back(Queue{name, std::move(length), std::move(keep)});
 }
 
 void
@@ -56,10 +65,10 @@ RoceTimeSeries::Sample()
     }
     if (!m_baseline)
     {
-        std::vector<uint32_t> lengths;
+        std::vector<uint64_t> lengths;
         for (const auto& q : m_queues)
         {
-            lengths.push_back(q.sw->GetMmu()->GetEgressBytes(q.port, q.priority));
+            lengths.push_back(q.length());
         }
         m_times.push_back(Simulator::Now().GetNanoSeconds());
         m_rates.push_back(rates);
@@ -149,12 +158,21 @@ RoceTimeSeries::WriteQueuesCsv(const std::string& path) const
         return false;
     }
     std::fprintf(f, "time_ns,queue,bytes\n");
+    std::vector<bool> keep;
+    for (const auto& q : m_queues)
+    {
+        keep.push_back(!q.keep || q.keep());
+    }
     for (std::size_t i = 0; i < m_times.size(); ++i)
     {
         for (std::size_t j = 0; j < m_queues.size(); ++j)
         {
+            if (!keep[j])
+            {
+                continue;
+            }
             std::fprintf(f,
-                         "%" PRId64 ",%s,%u\n",
+                         "%" PRId64 ",%s,%" PRIu64 "\n",
                          m_times[i],
                          m_queues[j].name.c_str(),
                          m_lengths[i][j]);

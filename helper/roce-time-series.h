@@ -13,6 +13,7 @@
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/roce-switch.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,17 @@ class RoceTimeSeries
      * @param priority the priority
      */
     void AddQueue(const std::string& name, Ptr<RoceSwitch> sw, uint32_t port, uint8_t priority);
+
+    /**
+     * Follow any queue (an InfiniBand port's VL, say).
+     * @param name its label in the CSV
+     * @param length its length in bytes now
+     * @param keep asked when the CSV is written: false leaves the queue out (e.g. a VL that
+     *        carried nothing); null: always written
+     */
+    void AddQueue(const std::string& name,
+                  std::function<uint64_t()> length,
+                  std::function<bool()> keep = {});
 
     /**
      * Sample from `start` to `stop`.
@@ -100,10 +112,9 @@ class RoceTimeSeries
     /// One followed queue.
     struct Queue
     {
-        std::string name;   //!< label
-        Ptr<RoceSwitch> sw; //!< switch
-        uint32_t port;      //!< egress port
-        uint8_t priority;   //!< priority
+        std::string name;                 //!< label
+        std::function<uint64_t()> length; //!< its length now
+        std::function<bool()> keep;       //!< write it (null: always)
     };
 
     Time m_interval;                              //!< sampling interval
@@ -112,7 +123,7 @@ class RoceTimeSeries
     std::vector<Queue> m_queues;                  //!< followed queues
     std::vector<int64_t> m_times;                 //!< sample times (ns), from the second on
     std::vector<std::vector<double>> m_rates;     //!< per sample, per flow (bit/s)
-    std::vector<std::vector<uint32_t>> m_lengths; //!< per sample, per queue (bytes)
+    std::vector<std::vector<uint64_t>> m_lengths; //!< per sample, per queue (bytes)
     bool m_baseline;                              //!< the next sample only sets baselines
 };
 

@@ -130,7 +130,12 @@ IbNetDevice::GetTypeId()
             .AddTraceSource("MacRx",
                             "A data packet was received",
                             MakeTraceSourceAccessor(&IbNetDevice::m_macRx),
-                            "ns3::Packet::TracedCallback");
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("CreditStall",
+                            "A data VL started (true) or stopped (false) waiting for credits: "
+                            "it has a packet to send and the peer's buffer has no room for it",
+                            MakeTraceSourceAccessor(&IbNetDevice::m_creditStallTrace),
+                            "ns3::IbNetDevice::CreditStallTracedCallback");
     return tid;
 }
 
@@ -405,9 +410,18 @@ IbNetDevice::TryTransmit()
     for (uint8_t vl = 0; vl < m_dataVls; ++vl)
     {
         const bool blocked = !m_queue[vl].empty() && !Eligible(vl);
-        if (m_blocked[vl] && !blocked)
+        if (m_blocked[vl] != blocked)
         {
-            m_blockedEnd[vl] = Simulator::Now();
+            if (blocked)
+            {
+                m_blockedStart[vl] = Simulator::Now();
+            }
+            else
+            {
+                m_blockedEnd[vl] = Simulator::Now();
+                m_stallTime[vl] += Simulator::Now() - m_blockedStart[vl];
+            }
+            m_creditStallTrace(vl, blocked);
         }
         m_blocked[vl] = blocked;
     }
@@ -640,6 +654,24 @@ uint64_t
 IbNetDevice::GetBytesSent(uint8_t vl) const
 {
     return m_bytesSent.at(vl);
+}
+
+uint64_t
+IbNetDevice::GetTxBytes() const
+{
+    uint64_t bytes = m_fcSent * IbFlowControlHeader::SIZE;
+    for (uint64_t b : m_bytesSent)
+    {
+        bytes += b;
+    }
+    return bytes;
+}
+
+Time
+IbNetDevice::GetCreditStallTime(uint8_t vl) const
+{
+    NS_ABORT_MSG_IF(vl >= m_dataVls, "IbNetDevice::GetCreditStallTime: no data VL " << +vl);
+    return m_stallTime[vl] + (m_blocked[vl] ? Simulator::Now() - m_blockedStart[vl] : Time(0));
 }
 
 uint64_t

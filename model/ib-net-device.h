@@ -181,6 +181,21 @@ class IbNetDevice : public NetDevice
     uint64_t GetBytesSent(uint8_t vl) const;
     /// @return flow-control packets sent
     uint64_t GetFlowControlPacketsSent() const;
+    /// @return bytes put on the wire: data packets (VCRC included) and flow-control packets
+    uint64_t GetTxBytes() const;
+    /**
+     * @param vl a data VL
+     * @return the time its packets waited for credits so far (the IB counterpart of the time
+     *         a PFC priority was paused)
+     */
+    Time GetCreditStallTime(uint8_t vl) const;
+
+    /**
+     * TracedCallback signature of CreditStall.
+     * @param vl the data VL
+     * @param stalled true when it starts waiting for credits, false when it stops
+     */
+    typedef void (*CreditStallTracedCallback)(uint8_t vl, bool stalled);
     /// @return data packets that arrived without receive buffer space (a bug: expected 0)
     uint64_t GetCreditViolations() const;
     /// @param vl a data VL @return free blocks of its receive buffer
@@ -301,6 +316,8 @@ class IbNetDevice : public NetDevice
     std::array<bool, 16> m_fcPending;         //!< a flow-control packet to send
     std::array<bool, 16> m_blocked;           //!< packets wait for credits now
     std::array<Time, 16> m_blockedEnd;        //!< when the last such wait ended
+    std::array<Time, 16> m_blockedStart;      //!< when the current wait began
+    std::array<Time, 16> m_stallTime;         //!< time waited for credits, per VL
     std::array<uint64_t, 16> m_packetsSent;   //!< data packets sent per VL
     std::array<uint64_t, 16> m_bytesSent;     //!< data bytes sent per VL
     uint64_t m_fcSent;                        //!< flow-control packets sent
@@ -315,7 +332,8 @@ class IbNetDevice : public NetDevice
     TracedCallback<Ptr<const Packet>> m_phyTxBegin; //!< packets put on the wire
     /// Every packet sent or received: packet, VL, flow control?, sent?
     TracedCallback<Ptr<const Packet>, uint8_t, bool, bool> m_sniffer;
-    TracedCallback<Ptr<const Packet>> m_macRx; //!< data packets received
+    TracedCallback<Ptr<const Packet>> m_macRx;        //!< data packets received
+    TracedCallback<uint8_t, bool> m_creditStallTrace; //!< VLs starting and ending credit waits
 };
 
 } // namespace ns3

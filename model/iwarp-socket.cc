@@ -212,11 +212,13 @@ IwarpSocket::Connect(Ptr<Socket> socket, const Address& peer)
     m_initiator = true;
     socket->Bind();
     AttachSocket(socket);
-    socket->SetIpTos(m_tos);
     socket->SetConnectCallback(MakeCallback(&IwarpSocket::ConnectionSucceeded, this),
                                MakeCallback(&IwarpSocket::ConnectionFailed, this));
     m_state = TCP_CONNECTING;
     socket->Connect(peer);
+    // After Connect: up to ns-3.40 TcpSocketBase::Connect sets the TOS from the peer's
+    // InetSocketAddress (0 here), which would put every segment on priority 0 whatever Tos says.
+    socket->SetIpTos(m_tos);
 }
 
 void

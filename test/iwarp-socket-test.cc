@@ -16,6 +16,7 @@
 #include "ns3/iwarp-mpa.h"
 #include "ns3/network-module.h"
 #include "ns3/roce-helper.h"
+#include "ns3/roce-time-series.h"
 
 #include <gtest/gtest.h>
 #include <map>
@@ -551,6 +552,44 @@ TEST(IwarpDctcp, EcnHoldsTheIncastQueueNearKWhereNewRenoFillsTheBuffer)
     EXPECT_EQ(drops[0], 0u);
     EXPECT_LT(peak[0], 100000u) << "DCTCP's peak queue";
     EXPECT_GT(peak[1], 3 * peak[0]) << "NewReno's peak queue";
+}
+
+TEST(IwarpPriority, SegmentsTravelOnTheirConnectionsPriority)
+{
+    // Two hosts write 500 KB each into a third through one switch at 10 Gb/s, over iWARP on
+    // priority 5: the bottleneck's queue builds up on priority 5, and priority 0, where TCP
+    // goes without a priority, stays empty. (Up to ns-3.40 TcpSocketBase::Connect reset the TOS
+    // to the peer address's, 0, so every segment went on priority 0.)
+    RoceHelper h;
+    h.SetTransport(RoceHelper::IWARP);
+    h.SetTcpCongestionControl("ns3::TcpNewReno");
+    h.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
+    h.SetDefaultPriority(5);
+    std::vector<Ptr<Node>> hosts;
+    for (int i = 0; i < 3; ++i)
+    {
+        hosts.push_back(h.AddHost());
+    }
+    Ptr<Node> sw = h.AddSwitch();
+    for (auto& host : hosts)
+    {
+        h.Link(host, sw);
+    }
+    h.Finalize();
+    for (uint32_t i = 0; i < 2; ++i)
+    {
+        h.Post(i, 2, RdmaVerb::WRITE, 500000, MicroSeconds(50), h.GetDefaultPriority());
+    }
+    RoceTimeSeries series(MicroSeconds(5));
+    series.AddQueue("p5", h.GetSwitch(0), 2, 5);
+    series.AddQueue("p0", h.GetSwitch(0), 2, 0);
+    series.Start(Time(0), MilliSeconds(2));
+    Simulator::Stop(MilliSeconds(5));
+    Simulator::Run();
+    EXPECT_EQ(h.CollectStatistics().messagesCompleted, 2u);
+    EXPECT_GT(series.MeanQueue(0, Time(0), MilliSeconds(2)), 1000);
+    EXPECT_EQ(series.MeanQueue(1, Time(0), MilliSeconds(2)), 0);
+    Simulator::Destroy();
 }
 
 TEST_F(IwarpSocketTest, SendVariantsSolicitAndInvalidate)
