@@ -510,7 +510,9 @@ DcqcnCongestionControl::SimAdvance(Ptr<RdmaQueuePair> qp)
                 const Time last = std::min(now, decrease);
                 const int64_t n =
                     (last - increase).GetTimeStep() / m_increaseTimer.GetTimeStep() + 1;
-                m_timerStage += static_cast<uint32_t>(std::min<int64_t>(n, UINT32_MAX));
+                m_timerStage = static_cast<uint32_t>(
+                    std::min<uint64_t>(uint64_t{m_timerStage} + static_cast<uint64_t>(n),
+                                       UINT32_MAX));
                 m_simNextIncrease += TimeStep(n * m_increaseTimer.GetTimeStep());
                 continue;
             }

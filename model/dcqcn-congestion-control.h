@@ -110,9 +110,10 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     double GetAlpha() const;
     /// @return the target rate RT
     DataRate GetTargetRate() const;
-    /// @return the timer stage counter
+    /// @return the timer stage counter (Variant HpccSim: its stage counter, as of the last
+    /// timer event applied; a recovered or idle queue pair applies them when it next acts)
     uint32_t GetTimerStage() const;
-    /// @return the byte stage counter
+    /// @return the byte stage counter (always 0 with Variant HpccSim: no byte counter)
     uint32_t GetByteStage() const;
 
   protected:
