@@ -145,6 +145,7 @@ TESTS = [
     'test/command-line-values-test.cc',
     'test/congestion-control-test.cc',
     'test/dcqcn-test.cc',
+    'test/dctcp-rdma-test.cc',
     'test/deadlock-check-test.cc',
     'test/fabric-helper-test.cc',
     'test/flow-size-distribution-test.cc',
@@ -171,6 +172,7 @@ TESTS = [
     'test/run-record-test.cc',
     'test/scenario-test.cc',
     'test/source-lists-test.cc',
+    'test/timely-test.cc',
 ]
 
 EXAMPLES = [

@@ -13,8 +13,10 @@
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -101,10 +103,26 @@ DcqcnCongestionControl::GetTypeId()
                           MakeBooleanAccessor(&DcqcnCongestionControl::m_clampTargetRate),
                           MakeBooleanChecker())
             .AddAttribute("InitialAlpha",
-                          "Alpha of a new queue pair (0..1). Default: 1 (DCQCN paper).",
+                          "Alpha of a new queue pair (0..1); with Variant HpccSim, alpha at "
+                          "the first CNP. Default: 1 (DCQCN paper; the HPCC simulator).",
                           DoubleValue(1.0),
                           MakeDoubleAccessor(&DcqcnCongestionControl::m_initialAlpha),
-                          MakeDoubleChecker<double>(0, 1));
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("Variant",
+                          "Paper: the reaction point of Zhu et al. (a CNP cuts the rate and "
+                          "updates alpha at once; timer and byte counter drive the increase). "
+                          "HpccSim: the HPCC authors' simulator (rdma-hw.cc, Mellanox mode): a "
+                          "CNP sets flags that a periodic alpha timer (AlphaTimer) and a "
+                          "periodic decrease check (RateDecreaseInterval, > 0) act on, once per "
+                          "period; no byte counter; one fast-recovery stage per increase timer "
+                          "while the stage < F, one additive at F, hyper increase beyond. "
+                          "Default: Paper.",
+                          EnumValue(DcqcnCongestionControl::PAPER),
+                          MakeEnumAccessor(&DcqcnCongestionControl::m_variant),
+                          MakeEnumChecker(DcqcnCongestionControl::PAPER,
+                                          "Paper",
+                                          DcqcnCongestionControl::HPCC_SIM,
+                                          "HpccSim"));
     return tid;
 }
 
@@ -120,6 +138,7 @@ DcqcnCongestionControl::DcqcnCongestionControl()
       m_decreaseInterval(Time(0)),
       m_initialAlpha(1.0),
       m_clampTargetRate(true),
+      m_variant(PAPER),
       m_rc(0),
       m_rt(0),
       m_lineRate(0),
@@ -128,7 +147,12 @@ DcqcnCongestionControl::DcqcnCongestionControl()
       m_byteStage(0),
       m_bytes(0),
       m_decreased(false),
-      m_idle(false)
+      m_idle(false),
+      m_simStarted(false),
+      m_simAlphaTick(0),
+      m_simAlphaCnp(false),
+      m_simDecreaseCnp(false),
+      m_simIncreasing(false)
 {
 }
 
@@ -156,8 +180,11 @@ DcqcnCongestionControl::ApplyPreset(const std::string& name, DataRate lineRate)
                            DataRateValue(DataRate("40Mbps")));
         Config::SetDefault("ns3::DcqcnCongestionControl::RateHai",
                            DataRateValue(DataRate("400Mbps")));
+        Config::SetDefault("ns3::DcqcnCongestionControl::MinRate",
+                           DataRateValue(DataRate("10Mbps")));
         Config::SetDefault("ns3::DcqcnCongestionControl::RateDecreaseInterval", TimeValue(Time(0)));
         Config::SetDefault("ns3::DcqcnCongestionControl::ClampTargetRate", BooleanValue(true));
+        Config::SetDefault("ns3::DcqcnCongestionControl::Variant", StringValue("Paper"));
         Config::SetDefault("ns3::RdmaNic::CnpInterval", TimeValue(MicroSeconds(50)));
     }
     else if (name == "hpcc-sim")
@@ -180,6 +207,9 @@ DcqcnCongestionControl::ApplyPreset(const std::string& name, DataRate lineRate)
         Config::SetDefault("ns3::DcqcnCongestionControl::RateDecreaseInterval",
                            TimeValue(MicroSeconds(4)));
         Config::SetDefault("ns3::DcqcnCongestionControl::ClampTargetRate", BooleanValue(false));
+        // Not only its numbers: its alpha and decrease timers sample "CNP seen" flags, and
+        // its increase has no byte counter and its own stages.
+        Config::SetDefault("ns3::DcqcnCongestionControl::Variant", StringValue("HpccSim"));
         // Its receivers signal every CE-marked packet (ECN echoed per ACK), not one CNP per
         // 50 us: the reaction point's 4 us decrease interval does the pacing.
         Config::SetDefault("ns3::RdmaNic::CnpInterval", TimeValue(Time(0)));
@@ -204,6 +234,12 @@ DcqcnCongestionControl::OnStart(Ptr<RdmaQueuePair> qp)
     m_rt = m_lineRate;
     m_alpha = m_initialAlpha;
     qp->SetWindow(0);
+    if (m_variant == HPCC_SIM && m_decreaseInterval.IsZero())
+    {
+        InterconnectConfigError("ns3::DcqcnCongestionControl::RateDecreaseInterval",
+                                "0",
+                                "a period > 0 with Variant HpccSim (its decrease check)");
+    }
     Apply(qp);
 }
 
@@ -246,6 +282,17 @@ DcqcnCongestionControl::CatchUp(Ptr<RdmaQueuePair> qp)
 void
 DcqcnCongestionControl::OnSend(Ptr<RdmaQueuePair> qp, uint32_t bytes)
 {
+    if (m_variant == HPCC_SIM)
+    {
+        // No byte counter; a queue pair that was idle brings its timers up to date.
+        if (m_idle)
+        {
+            m_idle = false;
+            SimAdvance(qp);
+            SimSchedule(qp);
+        }
+        return;
+    }
     if (m_idle)
     {
         CatchUp(qp);
@@ -267,6 +314,11 @@ DcqcnCongestionControl::OnSend(Ptr<RdmaQueuePair> qp, uint32_t bytes)
 void
 DcqcnCongestionControl::OnCnp(Ptr<RdmaQueuePair> qp)
 {
+    if (m_variant == HPCC_SIM)
+    {
+        SimCnp(qp);
+        return;
+    }
     const Time now = Simulator::Now();
     const bool idle = m_idle; // a late CNP for a queue pair that has nothing left to send
     if (idle)
@@ -344,6 +396,13 @@ DcqcnCongestionControl::Increase(Ptr<RdmaQueuePair> qp)
 void
 DcqcnCongestionControl::OnIdle(Ptr<RdmaQueuePair> /* qp */)
 {
+    if (m_variant == HPCC_SIM)
+    {
+        // The timers are phases: the next send or CNP applies what they did meanwhile.
+        m_increaseEvent.Cancel();
+        m_idle = true;
+        return;
+    }
     // No events for an idle queue pair (an all-to-all leaves thousands of them): stop the
     // timers and account for the idle time when it sends again (CatchUp).
     if (m_increaseEvent.IsRunning() || m_alphaEvent.IsRunning())
@@ -355,9 +414,195 @@ DcqcnCongestionControl::OnIdle(Ptr<RdmaQueuePair> /* qp */)
     }
 }
 
+// Variant HpccSim: the reaction point of the HPCC authors' simulator, written from the rules of
+// alibaba-edu/High-Precision-Congestion-Control, simulation/src/point-to-point/model/rdma-hw.cc
+// (cnp_received_mlx, UpdateAlphaMlx, CheckRateDecreaseMlx, RateIncEventTimerMlx,
+// RateIncEventMlx, FastRecoveryMlx, ActiveIncreaseMlx, HyperIncreaseMlx). Its three periodic
+// timers are kept as phases: alpha-timer events at m_simOrigin + k AlphaTimer (k >= 1), decrease
+// checks at m_simOrigin + 1 ns + k RateDecreaseInterval, increase events at m_simNextIncrease +
+// k IncreaseTimer. SimAdvance applies every event due up to now in time order; only the events
+// that change the rate are scheduled as simulator events.
+
+double
+DcqcnCongestionControl::SimAlphaAt(Time t, int64_t& ticks) const
+{
+    ticks = (t - m_simOrigin).GetTimeStep() / m_alphaTimer.GetTimeStep();
+    const int64_t n = ticks - m_simAlphaTick;
+    if (n <= 0)
+    {
+        ticks = m_simAlphaTick;
+        return m_alpha;
+    }
+    // The first event of the span consumes the "CNP seen" flag; the others only decay.
+    const double first = (1 - m_g) * m_alpha + (m_simAlphaCnp ? m_g : 0);
+    return first * std::pow(1 - m_g, static_cast<double>(n - 1));
+}
+
+void
+DcqcnCongestionControl::SimAdvanceAlpha(Time t)
+{
+    int64_t ticks = 0;
+    m_alpha = SimAlphaAt(t, ticks);
+    if (ticks > m_simAlphaTick)
+    {
+        m_simAlphaTick = ticks;
+        m_simAlphaCnp = false;
+    }
+}
+
+Time
+DcqcnCongestionControl::SimNextDecreaseCheck(Time t) const
+{
+    const int64_t period = m_decreaseInterval.GetTimeStep();
+    const int64_t since = (t - m_simOrigin - NanoSeconds(1)).GetTimeStep();
+    const int64_t k = since < 0 ? 1 : since / period + 1;
+    return m_simOrigin + NanoSeconds(1) + TimeStep(k * period);
+}
+
+void
+DcqcnCongestionControl::SimCnp(Ptr<RdmaQueuePair> qp)
+{
+    const Time now = Simulator::Now();
+    SimAdvance(qp); // timer events at this instant come before the CNP
+    if (!m_simStarted)
+    {
+        // The first CNP starts the timers; alpha begins at its initial value and this CNP
+        // counts for the first decrease check only.
+        m_simStarted = true;
+        m_simOrigin = now;
+        m_simAlphaTick = 0;
+        m_alpha = m_initialAlpha;
+        m_simAlphaCnp = false;
+        m_simDecreaseCnp = true;
+        m_simDecreaseDue = now + m_decreaseInterval + NanoSeconds(1);
+        m_rt = m_rc;
+    }
+    else
+    {
+        SimAdvanceAlpha(now); // the flag belongs to the alpha period that is running now
+        m_simAlphaCnp = true;
+        if (!m_simDecreaseCnp)
+        {
+            m_simDecreaseCnp = true;
+            m_simDecreaseDue = SimNextDecreaseCheck(now);
+        }
+    }
+    if (!m_idle)
+    {
+        SimSchedule(qp);
+    }
+}
+
+void
+DcqcnCongestionControl::SimAdvance(Ptr<RdmaQueuePair> qp)
+{
+    const Time now = Simulator::Now();
+    while (true)
+    {
+        const Time increase = m_simIncreasing ? m_simNextIncrease : Time::Max();
+        const Time decrease = m_simDecreaseCnp ? m_simDecreaseDue : Time::Max();
+        if (increase <= now && increase <= decrease)
+        {
+            if (m_rc >= m_lineRate && m_rt >= m_lineRate)
+            {
+                // Recovered: an increase event only counts a stage. Count them at once up to
+                // the next decrease (increases due at the same instant come first).
+                const Time last = std::min(now, decrease);
+                const int64_t n =
+                    (last - increase).GetTimeStep() / m_increaseTimer.GetTimeStep() + 1;
+                m_timerStage = static_cast<uint32_t>(
+                    std::min<uint64_t>(uint64_t{m_timerStage} + static_cast<uint64_t>(n),
+                                       UINT32_MAX));
+                m_simNextIncrease += TimeStep(n * m_increaseTimer.GetTimeStep());
+                continue;
+            }
+            SimIncrease(qp);
+            m_simNextIncrease += m_increaseTimer;
+            continue;
+        }
+        if (decrease <= now)
+        {
+            SimDecrease(qp, decrease);
+            continue;
+        }
+        break;
+    }
+}
+
+void
+DcqcnCongestionControl::SimIncrease(Ptr<RdmaQueuePair> qp)
+{
+    if (m_timerStage == m_f)
+    {
+        m_rt = std::min(m_rt + static_cast<double>(m_rateAi.GetBitRate()), m_lineRate);
+    }
+    else if (m_timerStage > m_f)
+    {
+        m_rt = std::min(m_rt + static_cast<double>(m_rateHai.GetBitRate()), m_lineRate);
+    }
+    // (below F: fast recovery, RT unchanged)
+    m_rc = std::min((m_rc + m_rt) / 2, m_lineRate);
+    if (m_rt >= m_lineRate && m_rc > m_lineRate * (1 - 1e-6))
+    {
+        m_rc = m_lineRate; // halving the gap never closes it: call it recovered within 1 ppm
+    }
+    if (m_timerStage < UINT32_MAX)
+    {
+        ++m_timerStage;
+    }
+    Apply(qp);
+}
+
+void
+DcqcnCongestionControl::SimDecrease(Ptr<RdmaQueuePair> qp, Time at)
+{
+    // The alpha-timer events up to this check come first (the check runs 1 ns after them).
+    SimAdvanceAlpha(at);
+    if (m_clampTargetRate || m_timerStage > 0)
+    {
+        m_rt = m_rc;
+    }
+    m_rc = std::max(m_rc * (1 - m_alpha / 2), static_cast<double>(m_minRate.GetBitRate()));
+    m_timerStage = 0;
+    m_simDecreaseCnp = false;
+    m_simIncreasing = true;
+    m_simNextIncrease = at + m_increaseTimer;
+    Apply(qp);
+}
+
+void
+DcqcnCongestionControl::SimSchedule(Ptr<RdmaQueuePair> qp)
+{
+    m_increaseEvent.Cancel();
+    Time next = m_simDecreaseCnp ? m_simDecreaseDue : Time::Max();
+    if (m_simIncreasing && (m_rc < m_lineRate || m_rt < m_lineRate))
+    {
+        next = std::min(next, m_simNextIncrease);
+    }
+    if (next != Time::Max())
+    {
+        m_increaseEvent = Simulator::Schedule(next - Simulator::Now(),
+                                              &DcqcnCongestionControl::SimTimer,
+                                              this,
+                                              qp);
+    }
+}
+
+void
+DcqcnCongestionControl::SimTimer(Ptr<RdmaQueuePair> qp)
+{
+    SimAdvance(qp);
+    SimSchedule(qp);
+}
+
 double
 DcqcnCongestionControl::GetAlpha() const
 {
+    if (m_variant == HPCC_SIM && m_simStarted)
+    {
+        int64_t ticks = 0;
+        return SimAlphaAt(Simulator::Now(), ticks);
+    }
     return m_alpha;
 }
 

@@ -42,6 +42,30 @@ namespace ns3
  * Defaults follow the paper (g = 1/256, 55 us timers, B = 10 MB, F = 5, R_AI = 40 Mb/s for its
  * 40 Gb/s testbed). ApplyPreset("hpcc-sim", rate) sets the variant of the HPCC authors'
  * simulator (Mellanox firmware behaviour), scaled to a line rate as that simulator scales it.
+ *
+ * Variant HpccSim behaves as that simulator's reaction point (alibaba-edu/High-Precision-
+ * Congestion-Control, simulation/src/point-to-point/model/rdma-hw.cc: cnp_received_mlx,
+ * UpdateAlphaMlx, CheckRateDecreaseMlx, RateIncEventTimerMlx, RateIncEventMlx, FastRecoveryMlx,
+ * ActiveIncreaseMlx, HyperIncreaseMlx), not only with its numbers:
+ *
+ * - a CNP only raises two flags, "CNP seen" for alpha and for the rate decrease. The first CNP
+ *   of the queue pair sets alpha to InitialAlpha, starts both periodic timers from its arrival
+ *   and does not count for alpha;
+ * - every AlphaTimer: alpha := (1 - g) alpha + g if a CNP was seen in the period, else
+ *   (1 - g) alpha: one update per period, however many CNPs arrived;
+ * - every RateDecreaseInterval (1 ns after the alpha timer's phase, so a decrease sees that
+ *   instant's alpha update): if a CNP was seen, RT := RC unless ClampTargetRate is false and no
+ *   increase event happened since the last decrease; RC := max(RC (1 - alpha / 2), MinRate);
+ *   the stage counter restarts at 0 and the IncreaseTimer restarts;
+ * - every IncreaseTimer (no byte counter): with stage counter T, fast recovery
+ *   RC := (RC + RT) / 2 while T < F; at T = F one additive step RT := RT + RateAi; for T > F
+ *   hyper increase RT := RT + RateHai (one step each time, not (T - F) steps); RC := (RC + RT) / 2
+ *   after either; then T := T + 1. With F = 1: one fast-recovery step, one additive, then hyper.
+ *   An increase and a decrease due at the same instant: the increase comes first, as in that
+ *   simulator (its rate-increase event was scheduled earlier).
+ *
+ * That simulator's timers run for ever once started; here they are kept as phases and only the
+ * events that change the rate are scheduled (none for an idle queue pair), with the same result.
  */
 class DcqcnCongestionControl : public RdmaCongestionControl
 {
@@ -52,16 +76,25 @@ class DcqcnCongestionControl : public RdmaCongestionControl
      */
     static TypeId GetTypeId();
 
+    /// Which reaction point runs.
+    enum Variant
+    {
+        PAPER,    //!< Zhu et al. 2015: per-CNP decrease and alpha, timer and byte counter
+        HPCC_SIM, //!< the HPCC authors' simulator (Mellanox): flags sampled by periodic timers
+    };
+
     DcqcnCongestionControl();
 
     /**
      * Set the DCQCN attribute defaults (Config::SetDefault) to a named preset:
-     * "paper" (Zhu et al. 2015) or "hpcc-sim" (the HPCC artifact's dcqcn mode: alpha timer 1 us,
-     * rate decrease at most every 4 us, increase timer 300 us, one fast-recovery stage,
+     * "paper" (Zhu et al. 2015, Variant Paper) or "hpcc-sim" (the HPCC artifact's dcqcn mode,
+     * Variant HpccSim: alpha timer 1 us, rate decrease checked every 4 us, increase timer
+     * 300 us, one fast-recovery stage,
      * R_AI = 5 Mb/s and R_HAI = 50 Mb/s per 25 Gb/s of line rate, minimum rate 1 Gb/s, no
      * target-rate clamping, and receivers that signal every CE-marked packet (RdmaNic
      * CnpInterval 0); its switches mark with Kmin = 100 KB, Kmax = 400 KB per 25 Gb/s and
-     * Pmax = 0.2, which this function does not set). "paper" also restores CnpInterval 50 us.
+     * Pmax = 0.2, which this function does not set). "paper" also restores CnpInterval 50 us and
+     * MinRate 10 Mb/s.
      * @param name the preset
      * @param lineRate the line rate the preset is scaled to
      */
@@ -73,13 +106,14 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     void OnCnp(Ptr<RdmaQueuePair> qp) override;
     void OnIdle(Ptr<RdmaQueuePair> qp) override;
 
-    /// @return alpha, the congestion estimate
+    /// @return alpha, the congestion estimate (Variant HpccSim: at the current time)
     double GetAlpha() const;
     /// @return the target rate RT
     DataRate GetTargetRate() const;
-    /// @return the timer stage counter
+    /// @return the timer stage counter (Variant HpccSim: its stage counter, as of the last
+    /// timer event applied; a recovered or idle queue pair applies them when it next acts)
     uint32_t GetTimerStage() const;
-    /// @return the byte stage counter
+    /// @return the byte stage counter (always 0 with Variant HpccSim: no byte counter)
     uint32_t GetByteStage() const;
 
   protected:
@@ -99,6 +133,31 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     /// After an idle period: apply the timer events that would have happened meanwhile.
     void CatchUp(Ptr<RdmaQueuePair> qp);
 
+    // Variant HpccSim
+    /// A CNP arrived.
+    void SimCnp(Ptr<RdmaQueuePair> qp);
+    /// Apply every timer event due at or before now, in time order.
+    void SimAdvance(Ptr<RdmaQueuePair> qp);
+    /// Schedule the next event that changes the rate (none while idle).
+    void SimSchedule(Ptr<RdmaQueuePair> qp);
+    /// The scheduled event: advance, schedule the next.
+    void SimTimer(Ptr<RdmaQueuePair> qp);
+    /// One rate increase event (the increase timer expired).
+    void SimIncrease(Ptr<RdmaQueuePair> qp);
+    /// The decrease check found a CNP.
+    void SimDecrease(Ptr<RdmaQueuePair> qp, Time at);
+    /// @return the first decrease check after t
+    Time SimNextDecreaseCheck(Time t) const;
+    /**
+     * Alpha at time t, with the alpha-timer events up to and including t applied.
+     * @param t the time (not before the last applied alpha event)
+     * @param ticks set to the index of the last alpha-timer event at or before t
+     * @return alpha
+     */
+    double SimAlphaAt(Time t, int64_t& ticks) const;
+    /// Apply the alpha-timer events up to and including t.
+    void SimAdvanceAlpha(Time t);
+
     // attributes
     double m_g;              //!< alpha gain
     Time m_alphaTimer;       //!< alpha decay period
@@ -111,6 +170,7 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     Time m_decreaseInterval; //!< at most one decrease per interval (0: every CNP)
     double m_initialAlpha;   //!< alpha at start
     bool m_clampTargetRate;  //!< RT := RC on every CNP
+    Variant m_variant;       //!< which reaction point
 
     // state
     double m_rc;             //!< current rate, bit/s
@@ -126,6 +186,16 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     EventId m_alphaEvent;    //!< alpha timer
     bool m_idle;             //!< idle: timers stopped, caught up on the next send
     Time m_idleSince;        //!< when the queue pair went idle
+
+    // state of Variant HpccSim
+    bool m_simStarted;      //!< a CNP arrived: the timers run from m_simOrigin
+    Time m_simOrigin;       //!< the first CNP: alpha timer at + k AlphaTimer, checks 1 ns later
+    int64_t m_simAlphaTick; //!< index k of the last alpha-timer event applied
+    bool m_simAlphaCnp;     //!< a CNP since the last alpha-timer event
+    bool m_simDecreaseCnp;  //!< a CNP since the last decrease check
+    Time m_simDecreaseDue;  //!< the check that will act on m_simDecreaseCnp
+    bool m_simIncreasing;   //!< the increase timer runs (since the first decrease)
+    Time m_simNextIncrease; //!< its next expiry
 };
 
 } // namespace ns3

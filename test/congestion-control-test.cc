@@ -5,12 +5,16 @@
  */
 
 // Every congestion-control algorithm, N long flows through one bottleneck: fair shares and a
-// busy link over the second half of the run; and what sets them apart: DCQCN's queue between
-// Kmin and Kmax, growing with N (its fluid model); HPCC's near-empty queue.
+// busy link over the second half of the run; what each does that PFC alone does not (with no
+// congestion control the lossless dumbbell is fair and busy too, its queue sitting at the
+// pause threshold): a queue an order of magnitude shorter and no pause at steady state; and
+// what sets them apart: DCQCN's queue between Kmin and Kmax, growing with N (its fluid model);
+// HPCC's near-empty queue.
 
 #include "ns3/core-module.h"
 #include "ns3/interconnect-module.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 using namespace ns3;
@@ -23,7 +27,12 @@ struct Outcome
     double jain;        //!< Jain's index of the flows' mean rates, second half
     double utilization; //!< bottleneck wire bytes / capacity, second half
     double meanQueue;   //!< mean bottleneck queue, bytes, second half
+    double maxQueue;    //!< largest bottleneck queue sampled every 5 us, bytes, second half
+    uint64_t pauses;    //!< PFC frames the bottleneck switch sent, second half
 };
+
+/// DCQCN with the "hpcc-sim" preset (Variant HpccSim), as a name for RunDumbbell.
+const std::string DCQCN_HPCC_SIM = "dcqcn-hpcc-sim";
 
 /// N senders -- left == right -- N receivers, all links at `rate`; flow i: sender i to receiver i.
 Outcome
@@ -31,7 +40,20 @@ RunDumbbell(const std::string& cc, uint32_t flows, DataRate rate, Time duration)
 {
     RoceHelper roce;
     roce.SetDeviceAttribute("DataRate", DataRateValue(rate));
-    roce.SetNicAttribute("CongestionControl", StringValue(cc));
+    if (cc == DCQCN_HPCC_SIM)
+    {
+        // The preset sets attribute defaults for the process: "paper" is put back below.
+        DcqcnCongestionControl::ApplyPreset("hpcc-sim", rate);
+        roce.SetNicAttribute("CongestionControl", StringValue("dcqcn"));
+        const double per25G = rate.GetBitRate() / 25e9; // the HPCC artifact's marking
+        roce.SetMmuAttribute("EcnKmin", UintegerValue(static_cast<uint32_t>(100000 * per25G)));
+        roce.SetMmuAttribute("EcnKmax", UintegerValue(static_cast<uint32_t>(400000 * per25G)));
+        roce.SetMmuAttribute("EcnPmax", DoubleValue(0.2));
+    }
+    else
+    {
+        roce.SetNicAttribute("CongestionControl", StringValue(cc));
+    }
     if (cc == "dctcp")
     {
         const uint32_t k = static_cast<uint32_t>(30000 * rate.GetBitRate() / 10e9);
@@ -39,7 +61,7 @@ RunDumbbell(const std::string& cc, uint32_t flows, DataRate rate, Time duration)
         roce.SetMmuAttribute("EcnKmax", UintegerValue(k + 1));
         roce.SetMmuAttribute("EcnPmax", DoubleValue(1.0));
     }
-    else if (cc != "dcqcn")
+    else if (cc != "dcqcn" && cc != DCQCN_HPCC_SIM)
     {
         roce.SetMmuAttribute("EcnEnabled", BooleanValue(false));
     }
@@ -67,10 +89,30 @@ RunDumbbell(const std::string& cc, uint32_t flows, DataRate rate, Time duration)
     }
     series.AddQueue("bottleneck", roce.GetSwitch(0), flows, 3);
     series.Start(Time(0), duration);
-    Ptr<PfcNetDevice> bottleneck = roce.GetSwitch(0)->GetPort(flows);
+    Ptr<RoceSwitch> sw = roce.GetSwitch(0);
+    Ptr<PfcNetDevice> bottleneck = sw->GetPort(flows);
+    auto pauses = [sw]() {
+        uint64_t n = 0;
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            n += sw->GetPort(p)->GetPfcFramesSent(3);
+        }
+        return n;
+    };
     const Time half = duration / 2;
     uint64_t txAtHalf = 0;
-    Simulator::Schedule(half, [&]() { txAtHalf = bottleneck->GetTxBytes(); });
+    uint64_t pausesAtHalf = 0;
+    Simulator::Schedule(half, [&]() {
+        txAtHalf = bottleneck->GetTxBytes();
+        pausesAtHalf = pauses();
+    });
+    double maxQueue = 0;
+    for (Time t = half; t < duration; t += MicroSeconds(5))
+    {
+        Simulator::Schedule(t, [&]() {
+            maxQueue = std::max<double>(maxQueue, bottleneck->GetQueueBytes(3));
+        });
+    }
     Simulator::Stop(duration);
     Simulator::Run();
     std::vector<double> rates;
@@ -81,8 +123,14 @@ RunDumbbell(const std::string& cc, uint32_t flows, DataRate rate, Time duration)
     const double wire = (bottleneck->GetTxBytes() - txAtHalf) * 8.0;
     Outcome o{RoceTimeSeries::JainIndex(rates),
               wire / (rate.GetBitRate() * (duration - half).GetSeconds()),
-              series.MeanQueue(0, half, duration)};
+              series.MeanQueue(0, half, duration),
+              maxQueue,
+              pauses() - pausesAtHalf};
     Simulator::Destroy();
+    if (cc == DCQCN_HPCC_SIM)
+    {
+        DcqcnCongestionControl::ApplyPreset("paper", rate);
+    }
     return o;
 }
 
@@ -149,3 +197,36 @@ TEST(CongestionControlQueues, HpccKeepsTheQueueNearEmptyFarBelowDcqcn)
     EXPECT_LT(hpcc.meanQueue, 5000); // a few packets at most
     EXPECT_LT(hpcc.meanQueue * 10, dcqcn.meanQueue);
 }
+
+class AgainstPfcAlone : public ::testing::TestWithParam<std::string>
+{
+};
+
+TEST_P(AgainstPfcAlone, ShortQueueAndNoPausesAtSteadyState)
+{
+    // 8 long flows through one 25 Gb/s bottleneck for 10 ms, second half. With no congestion
+    // control PFC alone keeps the link busy and fair: the queue sits at the pause threshold
+    // (about 3 MB here) and the switch sends pauses all along. An algorithm that works keeps
+    // the queue an order of magnitude shorter, even at its peak, and needs no pause.
+    const std::string cc = GetParam();
+    const DataRate rate("25Gbps");
+    const Outcome none = RunDumbbell("none", 8, rate, MilliSeconds(10));
+    ASSERT_GT(none.meanQueue, 1e6);
+    ASSERT_GT(none.pauses, 0u);
+    ASSERT_GE(none.utilization, 0.99);
+    const Outcome o = RunDumbbell(cc, 8, rate, MilliSeconds(10));
+    EXPECT_LT(o.meanQueue, none.meanQueue / 10) << cc;
+    EXPECT_LT(o.maxQueue, none.meanQueue / 5) << cc;
+    EXPECT_EQ(o.pauses, 0u) << cc;
+    EXPECT_GE(o.utilization, 0.8) << cc; // not by leaving the link idle
+    EXPECT_GE(o.jain, 0.9) << cc;
+}
+
+INSTANTIATE_TEST_SUITE_P(CongestionControl,
+                         AgainstPfcAlone,
+                         ::testing::Values("dcqcn", DCQCN_HPCC_SIM, "hpcc", "timely", "dctcp"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                             std::string name = info.param;
+                             std::replace(name.begin(), name.end(), '-', '_');
+                             return name;
+                         });
