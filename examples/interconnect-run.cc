@@ -40,9 +40,12 @@
 #endif
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cinttypes>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -62,15 +65,20 @@ Usage()
               << std::endl;
 }
 
-/// Hosts 0..n-1 (n = 0: all).
+/// The most flows a workload may generate before the simulation starts (each keeps a record
+/// and a queue pair: about 1 KB).
+constexpr uint64_t MAX_FLOWS = 4000000;
+
+/// Hosts 0..n-1 (n = 0: all): a group of at least two.
 std::vector<uint32_t>
 FirstHosts(uint32_t n, uint32_t total, const std::string& key)
 {
-    if (n > total)
+    if (n > total || n == 1 || total < 2)
     {
         InterconnectConfigError(key,
                                 std::to_string(n),
-                                "0 (all hosts) up to the fabric's " + std::to_string(total));
+                                "0 (all hosts) or 2 up to the fabric's " + std::to_string(total) +
+                                    " hosts: a group of at least two");
     }
     std::vector<uint32_t> hosts(n == 0 ? total : n);
     std::iota(hosts.begin(), hosts.end(), 0);
@@ -136,6 +144,39 @@ MakeFabricHelper(const Scenario& s)
                          static_cast<uint32_t>(s.Int("parallel.ranks")),
                          given);
     return helper;
+}
+
+/// Set by SIGINT or SIGTERM: the run stops at the next progress check and writes what it has.
+volatile std::sig_atomic_t g_interrupted = 0;
+
+void
+Interrupt(int signal)
+{
+    g_interrupted = signal;
+}
+
+/// Open an output file for writing, or end the program naming it and why.
+FILE*
+OpenOrExit(const std::string& path)
+{
+    FILE* f = std::fopen(path.c_str(), "w");
+    if (!f)
+    {
+        std::cerr << "error: cannot write " << path << ": " << std::strerror(errno) << std::endl;
+        std::exit(1);
+    }
+    return f;
+}
+
+/// Close an output file, or end the program if what was written did not reach it.
+void
+CloseOrExit(FILE* f, const std::string& path)
+{
+    if (std::ferror(f) || std::fclose(f) != 0)
+    {
+        std::cerr << "error: cannot write " << path << ": " << std::strerror(errno) << std::endl;
+        std::exit(1);
+    }
 }
 
 /// One PFC frame sent, for pfc.csv.
@@ -217,6 +258,11 @@ ReportProgress(Progress* p)
         p->last = now;
         p->lastNow = Simulator::Now();
         p->lastEvents = events;
+    }
+    if (g_interrupted)
+    {
+        Simulator::Stop();
+        return;
     }
     if (Simulator::Now() + p->step < p->stop)
     {
@@ -578,14 +624,43 @@ main(int argc, char* argv[])
         const std::string kind = s.String(w + "kind");
         const Time start = s.Duration(w + "start");
         const int64_t stream = 1000 + 10 * static_cast<int64_t>(i);
+        if (start >= stop)
+        {
+            std::fprintf(stderr,
+                         "warning: %sstart = %s is not before stopTime = %s: this workload "
+                         "posts nothing\n",
+                         w.c_str(),
+                         s.String(w + "start").c_str(),
+                         s.String("stopTime").c_str());
+        }
         // The flows CSV names each flow's workload by its place in the list and its kind.
         network.SetWorkload(network.AddWorkload(std::to_string(i) + ":" + kind));
+        if ((kind == "poisson" || kind == "permutation") && hosts < 2)
+        {
+            InterconnectConfigError(w + "kind",
+                                    kind,
+                                    "a workload between at least two hosts: this fabric has " +
+                                        std::to_string(hosts));
+        }
         if (kind == "poisson")
         {
             PoissonTraffic traffic(FlowSizeDistribution::LoadOrExit(w + "cdf", s.String(w + "cdf")),
                                    s.Double(w + "load"),
                                    s.Rate("fabric.hostRate"));
             traffic.SetWindow(start, s.Duration(w + "stop"));
+            // Every flow is generated (and gets its record) before the simulation starts:
+            // refuse a workload of more flows than memory holds, before making them.
+            const double expected = traffic.GetArrivalRate() * hosts *
+                                    (std::min(s.Duration(w + "stop"), stop) - start).GetSeconds();
+            if (expected > MAX_FLOWS)
+            {
+                InterconnectConfigError(w + "load",
+                                        std::to_string(s.Double(w + "load")) + " (about " +
+                                            std::to_string(static_cast<uint64_t>(expected)) +
+                                            " flows with this cdf, fabric and window)",
+                                        "a load, flow-size CDF and window that make at most " +
+                                            std::to_string(MAX_FLOWS) + " flows");
+            }
             for (const auto& f : traffic.Generate(hosts, stream))
             {
                 network.Post(f.src,
@@ -600,6 +675,13 @@ main(int argc, char* argv[])
         {
             const uint32_t dst = static_cast<uint32_t>(s.Int(w + "destination"));
             const uint32_t fanIn = static_cast<uint32_t>(s.Int(w + "fanIn"));
+            if (static_cast<double>(fanIn) * s.Int(w + "rounds") > MAX_FLOWS)
+            {
+                InterconnectConfigError(w + "rounds",
+                                        std::to_string(s.Int(w + "rounds")),
+                                        "at most " + std::to_string(MAX_FLOWS) +
+                                            " flows in all: rounds x fanIn");
+            }
             if (dst >= hosts || fanIn >= hosts)
             {
                 InterconnectConfigError(w + (dst >= hosts ? "destination" : "fanIn"),
@@ -661,25 +743,16 @@ main(int argc, char* argv[])
         {
             const std::vector<uint32_t> gpus = group(w + "hosts");
             const std::string pop = s.String(w + "popularity");
-            MoeTraffic::Popularity popularity{pop, 0};
-            const std::size_t colon = pop.find(':');
-            if (colon != std::string::npos)
-            {
-                popularity.kind = pop.substr(0, colon);
-                char* end = nullptr;
-                popularity.value = std::strtod(pop.c_str() + colon + 1, &end);
-                if (*end != '\0')
-                {
-                    InterconnectConfigError(w + "popularity", pop, "uniform, zipf:S or gini:G");
-                }
-            }
+            const MoeTraffic::Popularity popularity =
+                MoeTraffic::ParsePopularity(w + "popularity", pop);
             MoeTraffic moe(gpus.size(),
                            s.Int(w + "tokensPerGpu"),
                            s.Int(w + "hidden"),
                            s.Int(w + "bytesPerElement"),
                            s.Int(w + "topK"),
                            s.Int(w + "expertsPerGpu"),
-                           popularity);
+                           popularity,
+                           w.substr(0, w.size() - 1));
             collectives.MoeLayers(gpus,
                                   moe,
                                   s.Int(w + "layers"),
@@ -788,9 +861,45 @@ main(int argc, char* argv[])
         Simulator::Schedule(progress.step, &ReportProgress, &progress);
     }
 
+    // The outputs must be writable before any simulated time is spent: create the directory
+    // and write config.json (the resolved scenario itself, so that it can be run again) now.
+    {
+        std::string error;
+        const std::string dir = ranks > 1 ? out + "/ranks/" + std::to_string(rank) : out;
+        if (!CreateOutputDirectory(dir, &error))
+        {
+            std::cerr << "error: --out " << out << ": " << error << std::endl;
+            return 1;
+        }
+        if (rank == 0)
+        {
+            FILE* cf = OpenOrExit(out + "/config.json");
+            const std::string json = s.ToJson();
+            std::fwrite(json.data(), 1, json.size(), cf);
+            CloseOrExit(cf, out + "/config.json");
+        }
+    }
+
+    // SIGINT or SIGTERM (Ctrl-C, a batch system's time limit) ends the run cleanly at the next
+    // progress check: what was measured is written, marked partial, and the exit status says so.
+    if (ranks == 1)
+    {
+        std::signal(SIGINT, &Interrupt);
+        std::signal(SIGTERM, &Interrupt);
+    }
     const auto wall0 = std::chrono::steady_clock::now();
     Simulator::Stop(stop);
     Simulator::Run();
+    const bool partial = g_interrupted != 0;
+    if (partial)
+    {
+        std::fprintf(stderr,
+                     "interconnect-run: interrupted (%s) at %.6f ms of %.6f simulated: writing "
+                     "what was measured so far, marked partial\n",
+                     g_interrupted == SIGINT ? "SIGINT" : "SIGTERM",
+                     Simulator::Now().GetSeconds() * 1e3,
+                     stop.GetSeconds() * 1e3);
+    }
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
 
@@ -817,7 +926,7 @@ main(int argc, char* argv[])
             return 1;
         }
     }
-    FILE* f = std::fopen((dir + "/pfc.csv").c_str(), "w");
+    FILE* f = OpenOrExit(dir + "/pfc.csv");
     std::fprintf(f, "time_ns,node,port,priority,quanta\n");
     for (const auto& e : pfc)
     {
@@ -829,12 +938,12 @@ main(int argc, char* argv[])
                      static_cast<unsigned>(e.priority),
                      static_cast<unsigned>(e.quanta));
     }
-    std::fclose(f);
+    CloseOrExit(f, dir + "/pfc.csv");
     if (infiniband)
     {
         // The InfiniBand counterpart of pfc.csv: when each VL started and stopped waiting for
         // credits.
-        f = std::fopen((dir + "/credits.csv").c_str(), "w");
+        f = OpenOrExit(dir + "/credits.csv");
         std::fprintf(f, "time_ns,node,device,vl,stalled\n");
         for (const auto& e : stalls)
         {
@@ -846,9 +955,9 @@ main(int argc, char* argv[])
                          static_cast<unsigned>(e.vl),
                          e.stalled ? 1 : 0);
         }
-        std::fclose(f);
+        CloseOrExit(f, dir + "/credits.csv");
     }
-    f = std::fopen((dir + "/links.csv").c_str(), "w");
+    f = OpenOrExit(dir + "/links.csv");
     std::fprintf(f, "node,device,peer_node,rate_bps,tx_bytes,utilization\n");
     const double seconds = Simulator::Now().GetSeconds();
     for (NodeList::Iterator n = NodeList::Begin(); n != NodeList::End(); ++n)
@@ -891,7 +1000,7 @@ main(int argc, char* argv[])
                          tx * 8.0 / (rate * seconds));
         }
     }
-    std::fclose(f);
+    CloseOrExit(f, dir + "/links.csv");
     if (!series.WriteQueuesCsv(dir + "/queue.csv"))
     {
         std::cerr << "error: cannot write " << dir << "/queue.csv" << std::endl;
@@ -966,16 +1075,6 @@ main(int argc, char* argv[])
         }
 #endif
     }
-    {
-        // config.json: the resolved scenario itself, so that it can be run again.
-        f = std::fopen((out + "/config.json").c_str(), "w");
-        const std::string json = s.ToJson();
-        if (!f || std::fwrite(json.data(), 1, json.size(), f) != json.size() || std::fclose(f) != 0)
-        {
-            std::cerr << "error: cannot write " << out << "/config.json" << std::endl;
-            return 1;
-        }
-    }
     if (!collectives.WriteCsv(out + "/collectives.csv"))
     {
         std::cerr << "error: cannot write the outputs in " << out << std::endl;
@@ -990,14 +1089,15 @@ main(int argc, char* argv[])
     {
         edges.push_back(e.get<uint64_t>());
     }
-    const FlowStatistics stats(flows, Simulator::Now(), edges);
+    const Time end = Simulator::Now();
+    const FlowStatistics stats(flows, end, edges);
     const SlowdownFigures& all = stats.GetOverall();
     if (!stats.WriteCsv(out + "/slowdown.csv"))
     {
         std::cerr << "error: cannot write " << out << "/slowdown.csv" << std::endl;
         return 1;
     }
-    f = std::fopen((out + "/summary.json").c_str(), "w");
+    f = OpenOrExit(out + "/summary.json");
     std::fprintf(f, "{\n  \"name\": %s,\n", RunRecord::JsonQuote(s.String("name")).c_str());
     std::fprintf(f, "  \"fabric\": %s,\n", RunRecord::JsonQuote(fabric.Describe()).c_str());
     std::fprintf(f, "  \"queuePairs\": \"%s\",\n", mapping.ToString().c_str());
@@ -1025,8 +1125,11 @@ main(int argc, char* argv[])
                  "  \"packetHops\": %" PRIu64 ",\n  \"events\": %" PRIu64 ",\n",
                  st.packetHops,
                  events);
-    std::fprintf(f, "  \"simulatedNs\": %" PRId64 "\n}\n", Simulator::Now().GetNanoSeconds());
-    std::fclose(f);
+    std::fprintf(f,
+                 "  \"simulatedNs\": %" PRId64 ",\n  \"partial\": %s\n}\n",
+                 Simulator::Now().GetNanoSeconds(),
+                 partial ? "true" : "false");
+    CloseOrExit(f, out + "/summary.json");
     // summary.csv: the same headline figures as one CSV row, for sweeps to stack into a table.
     double worstPhase = 0;
     uint64_t phasesDone = 0;
@@ -1045,7 +1148,7 @@ main(int argc, char* argv[])
         std::snprintf(text, sizeof(text), "%.4f", v);
         return all.HasFigures() ? std::string(text) : std::string("n/a");
     };
-    f = std::fopen((out + "/summary.csv").c_str(), "w");
+    f = OpenOrExit(out + "/summary.csv");
     std::fprintf(f,
                  "name,seed,run,flows_posted,flows_completed,flows_unfinished,slowdown_p50,"
                  "slowdown_p95,"
@@ -1075,8 +1178,8 @@ main(int argc, char* argv[])
                  st.packetHops,
                  events,
                  Simulator::Now().GetNanoSeconds());
-    std::fclose(f);
-    f = std::fopen((out + "/timing.json").c_str(), "w");
+    CloseOrExit(f, out + "/summary.csv");
+    f = OpenOrExit(out + "/timing.json");
     std::fprintf(f,
                  "{\n  \"wallSeconds\": %.3f,\n  \"eventsPerSecond\": %.0f,\n  "
                  "\"packetHopsPerSecond\": %.0f,\n  \"ranks\": %u,\n  \"lookaheadNs\": %" PRId64
@@ -1086,7 +1189,7 @@ main(int argc, char* argv[])
                  st.packetHops / std::max(wall, 1e-9),
                  ranks,
                  fabric.GetPartition().lookahead.GetNanoSeconds());
-    std::fclose(f);
+    CloseOrExit(f, out + "/timing.json");
     Simulator::Destroy();
 #ifdef NS3_MPI
     if (ranks > 1)
@@ -1109,14 +1212,20 @@ main(int argc, char* argv[])
     {
         std::fprintf(stderr,
                      "warning: %" PRIu64 " of %" PRIu64 " flows (%.1f%%) did not complete by "
-                     "stopTime %s (%" PRIu64 " of them never started): the slowdown "
-                     "percentiles count each started one at its lower bound (time so far over "
-                     "its ideal FCT); slowdown.csv lists them per size bucket\n",
+                     "the end of the run at %.6f ms (%" PRIu64 " of them never started): the "
+                     "slowdown percentiles count each started one at its lower bound (time so "
+                     "far over its ideal FCT); slowdown.csv lists them per size bucket\n",
                      all.posted - all.completed,
                      all.posted,
                      100.0 * (all.posted - all.completed) / all.posted,
-                     s.String("stopTime").c_str(),
+                     end.GetSeconds() * 1e3,
                      all.notStarted);
+    }
+    if (all.posted == 0 && collectives.GetRecords().empty())
+    {
+        std::fprintf(stderr,
+                     "warning: no workload posted a message before the end of the run: "
+                     "nothing was measured\n");
     }
     std::printf("  wrote %s/ (config.json, flows.csv, slowdown.csv, collectives.csv, queue.csv, "
                 "pfc.csv, links.csv, summary.json, summary.csv, timing.json) in %.1f s\n",
@@ -1126,12 +1235,17 @@ main(int argc, char* argv[])
     if (s.Bool("output.plots"))
     {
         // An argument vector, never a shell: the output directory is data, not a command.
-        if (RunProgram({"bash", std::string(INTERCONNECT_SOURCE_DIR) + "/scripts/plot-run.sh", out},
-                       true) != 0)
+        const int status =
+            RunProgram({"bash", std::string(INTERCONNECT_SOURCE_DIR) + "/scripts/plot-run.sh", out},
+                       true);
+        if (status != 0)
         {
-            std::cerr << "warning: plotting failed (gnuplot missing?); the CSVs are complete"
-                      << std::endl;
+            std::cerr << "warning: the plot step (scripts/plot-run.sh) "
+                      << (status == 127 ? "could not be started (is bash installed?)"
+                                        : "failed with status " + std::to_string(status) +
+                                              " (its message is above)")
+                      << "; the CSVs are complete" << std::endl;
         }
     }
-    return 0;
+    return partial ? 128 + static_cast<int>(g_interrupted) : 0;
 }

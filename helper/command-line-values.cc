@@ -8,7 +8,10 @@
 
 #include "ns3/interconnect-config-error.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <regex>
 
@@ -89,30 +92,86 @@ CommandLineValues::Bytes(const std::string& option,
 DataRate
 CommandLineValues::Rate(const std::string& option, const std::string& text)
 {
+    // ns-3's DataRate parser aborts the program on text it cannot read ("100 Gbps") and wraps
+    // around on huge numbers: check the form and the magnitude first.
+    static const std::regex form("^([0-9]+\\.?[0-9]*|\\.[0-9]+)()"
+                                 "(|k|K|M|G|T|Ki|Mi|Gi|Ti)(bps|b/s|Bps|B/s)$");
+    const std::string accepted =
+        "a rate above 0 and at most " + std::to_string(MAX_RATE_TBPS) +
+        " Tb/s in ns-3's syntax, a decimal number and a unit without spaces: e.g. "
+        "100Gbps, 25Gb/s, 1600Gbps";
+    std::smatch m;
+    if (!std::regex_match(text, m, form))
+    {
+        InterconnectConfigError(option, text, accepted);
+    }
+    const double number = std::strtod(text.c_str(), nullptr);
+    const std::string prefix = m[3].str();
+    double scale = 1;
+    const char p = prefix.empty() ? ' ' : prefix[0];
+    const bool binary = prefix.size() == 2;
+    const double step = binary ? 1024.0 : 1000.0;
+    const int power = p == 'k' || p == 'K' ? 1 : p == 'M' ? 2 : p == 'G' ? 3 : p == 'T' ? 4 : 0;
+    for (int i = 0; i < power; ++i)
+    {
+        scale *= step;
+    }
+    const std::string unit = m[4].str();
+    const double bps = number * scale * (unit[0] == 'B' ? 8 : 1);
+    if (!(bps >= 1) || bps > MAX_RATE_TBPS * 1e12 || p == 'T')
+    {
+        // ns-3.37's DataRate has no T prefix: name the rate in G instead.
+        InterconnectConfigError(option, text, accepted);
+    }
     DataRateValue value;
     if (!value.DeserializeFromString(text, MakeDataRateChecker()) || value.Get().GetBitRate() == 0)
     {
-        InterconnectConfigError(option,
-                                text,
-                                "a rate above 0 in ns-3's syntax, e.g. 100Gbps, 25Gb/s, 400Gbps");
+        InterconnectConfigError(option, text, accepted);
     }
     return value.Get();
 }
 
 Time
-CommandLineValues::Duration(const std::string& option, const std::string& text, Time min)
+CommandLineValues::Duration(const std::string& option, const std::string& text, Time min, Time max)
 {
-    // ns-3's own parser aborts on text it cannot read: check the form first.
+    // ns-3's own parser aborts on text it cannot read and overflows silently past 2^63 steps:
+    // check the form and the magnitude first.
     static const std::regex form(
         "^([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?(s|ms|us|ns|ps|fs)$");
-    TimeValue value;
-    if (!std::regex_match(text, form) || !value.DeserializeFromString(text, MakeTimeChecker()) ||
-        value.Get() < min)
+    std::smatch m;
+    const std::string accepted = "a time from " + std::to_string(min.GetNanoSeconds()) + "ns to " +
+                                 std::to_string(max.GetNanoSeconds() / 1000000000) +
+                                 "s with a unit (s, ms, us, ns, ps), e.g. 1us, 500ns, 2ms";
+    if (!std::regex_match(text, m, form))
+    {
+        InterconnectConfigError(option, text, accepted);
+    }
+    const std::string unit = m[3].str();
+    const double scale = unit == "s"    ? 1
+                         : unit == "ms" ? 1e-3
+                         : unit == "us" ? 1e-6
+                         : unit == "ns" ? 1e-9
+                         : unit == "ps" ? 1e-12
+                                        : 1e-15;
+    const double seconds = std::strtod(text.c_str(), nullptr) * scale;
+    if (!(seconds <= max.GetSeconds()))
+    {
+        InterconnectConfigError(option, text, accepted);
+    }
+    // The simulator counts whole nanoseconds: a finer time would be rounded without a word.
+    const double ns = seconds * 1e9;
+    if (std::abs(ns - std::round(ns)) > 1e-6 * std::max(1.0, ns))
     {
         InterconnectConfigError(option,
                                 text,
-                                "a time of at least " + std::to_string(min.GetNanoSeconds()) +
-                                    "ns with a unit (s, ms, us, ns, ps), e.g. 1us, 500ns, 2ms");
+                                accepted + ", a whole number of nanoseconds (the simulator's "
+                                           "resolution)");
+    }
+    TimeValue value;
+    if (!value.DeserializeFromString(text, MakeTimeChecker()) || value.Get() < min ||
+        value.Get() > max)
+    {
+        InterconnectConfigError(option, text, accepted);
     }
     return value.Get();
 }

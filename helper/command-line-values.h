@@ -41,8 +41,12 @@ class CommandLineValues
                           uint64_t min = 0,
                           uint64_t max = UINT64_MAX);
 
+    /// The largest rate accepted, in Tb/s: beyond any link, well within DataRate's 64 bits.
+    static constexpr uint32_t MAX_RATE_TBPS = 100;
+
     /**
-     * A link rate in ns-3's DataRate syntax ("100Gbps", "25Gb/s"), above 0.
+     * A link rate in ns-3's DataRate syntax ("100Gbps", "25Gb/s"), above 0 and at most
+     * MAX_RATE_TBPS.
      * @param option the option's name, for the message
      * @param text the text to parse
      * @return the rate
@@ -50,13 +54,18 @@ class CommandLineValues
     static DataRate Rate(const std::string& option, const std::string& text);
 
     /**
-     * A time in ns-3's Time syntax ("1us", "500ns"), at least `min`.
+     * A time in ns-3's Time syntax ("1us", "500ns"), from `min` to `max`.
      * @param option the option's name, for the message
      * @param text the text to parse
      * @param min the smallest accepted value
+     * @param max the largest accepted value (by default a day: far beyond any packet-level
+     *        run, far from the 2^63 time steps where ns-3's time wraps around)
      * @return the time
      */
-    static Time Duration(const std::string& option, const std::string& text, Time min = Time(0));
+    static Time Duration(const std::string& option,
+                         const std::string& text,
+                         Time min = Time(0),
+                         Time max = Seconds(86400));
 };
 
 } // namespace ns3

@@ -145,6 +145,13 @@ class FabricHelper
      */
     void CheckAtLeast(const std::string& parameter, uint64_t value, uint64_t min) const;
 
+    /**
+     * End the program if the fabric would not fit the machine's memory once built (routes and
+     * simulation objects), naming its size and the estimate.
+     * @param fabric the fabric with its nodes and links, before routing
+     */
+    void CheckMemory(const Fabric& fabric) const;
+
     DataRate m_hostRate;                    //!< rate of the hosts' links
     DataRate m_fabricRate;                  //!< rate of the links between switches
     Time m_delay;                           //!< propagation delay of every link

@@ -92,6 +92,15 @@ FlowSizeDistribution::Load(const std::string& path, std::string* error)
         return false;
     }
     m_points = points;
+    if (Mean() < 1)
+    {
+        // Flows of no bytes carry nothing, and a Poisson process of them arrives infinitely
+        // often.
+        *error = path + ": the mean flow size is " + std::to_string(Mean()) +
+                 " bytes: it must be at least 1";
+        m_points.clear();
+        return false;
+    }
     return true;
 }
 

@@ -22,7 +22,8 @@ MoeTraffic::MoeTraffic(uint32_t gpus,
                        uint32_t bytesPerElement,
                        uint32_t topK,
                        uint32_t expertsPerGpu,
-                       Popularity popularity)
+                       Popularity popularity,
+                       const std::string& key)
     : m_gpus(gpus),
       m_tokens(tokensPerGpu),
       m_hidden(hidden),
@@ -33,11 +34,13 @@ MoeTraffic::MoeTraffic(uint32_t gpus,
 {
     if (gpus < 2)
     {
-        InterconnectConfigError("moe.gpus", std::to_string(gpus), "at least 2");
+        InterconnectConfigError(key + ".hosts",
+                                std::to_string(gpus) + " GPUs",
+                                "a group of at least 2 GPUs");
     }
     if (tokensPerGpu < 1 || hidden < 1 || bytesPerElement < 1 || expertsPerGpu < 1)
     {
-        InterconnectConfigError("moe",
+        InterconnectConfigError(key,
                                 "tokensPerGpu=" + std::to_string(tokensPerGpu) +
                                     " hidden=" + std::to_string(hidden) +
                                     " bytesPerElement=" + std::to_string(bytesPerElement) +
@@ -46,19 +49,58 @@ MoeTraffic::MoeTraffic(uint32_t gpus,
     }
     if (topK < 1 || topK > gpus * expertsPerGpu)
     {
-        InterconnectConfigError("moe.topK",
+        InterconnectConfigError(key + ".topK",
                                 std::to_string(topK),
                                 "1.." + std::to_string(gpus * expertsPerGpu) + " (the experts)");
     }
     const std::string& k = popularity.kind;
-    if (!(k == "uniform" || (k == "zipf" && popularity.value >= 0) ||
+    if (!(k == "uniform" ||
+          (k == "zipf" && popularity.value >= 0 && popularity.value <= MAX_ZIPF) ||
           (k == "gini" && popularity.value >= 0 && popularity.value < 1)))
     {
-        InterconnectConfigError("moe.popularity",
+        InterconnectConfigError(key + ".popularity",
                                 k + ":" + std::to_string(popularity.value),
-                                "uniform, zipf with an exponent >= 0, or gini with a target in "
+                                "uniform, zipf with an exponent 0..64, or gini with a target in "
                                 "[0, 1)");
     }
+    // Each token picks topK distinct experts: at least that many must have a chance.
+    const std::vector<double> w = ExpertWeights();
+    const auto chances = std::count_if(w.begin(), w.end(), [](double x) { return x > 0; });
+    if (chances < static_cast<std::ptrdiff_t>(topK))
+    {
+        InterconnectConfigError(key + ".popularity",
+                                k + ":" + std::to_string(popularity.value),
+                                "a popularity that leaves at least topK = " + std::to_string(topK) +
+                                    " experts a non-zero weight (only " + std::to_string(chances) +
+                                    " have one)");
+    }
+}
+
+MoeTraffic::Popularity
+MoeTraffic::ParsePopularity(const std::string& key, const std::string& text)
+{
+    const std::string accepted = "uniform, zipf:S with 0 <= S <= 64, or gini:G with 0 <= G < 1";
+    if (text == "uniform")
+    {
+        return Popularity{"uniform", 0};
+    }
+    const std::size_t colon = text.find(':');
+    const std::string kind = text.substr(0, colon);
+    if (colon == std::string::npos || colon + 1 == text.size() ||
+        (kind != "zipf" && kind != "gini"))
+    {
+        InterconnectConfigError(key, text, accepted);
+    }
+    const std::string number = text.substr(colon + 1);
+    char* end = nullptr;
+    const double value = std::strtod(number.c_str(), &end);
+    if (*end != '\0' || std::isspace(static_cast<unsigned char>(number[0])) ||
+        !std::isfinite(value) || value < 0 || (kind == "zipf" && value > MAX_ZIPF) ||
+        (kind == "gini" && value >= 1))
+    {
+        InterconnectConfigError(key, text, accepted);
+    }
+    return Popularity{kind, value};
 }
 
 uint64_t

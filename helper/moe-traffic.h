@@ -35,6 +35,18 @@ class MoeTraffic
         double value;     //!< Zipf exponent s, or target Gini coefficient in [0, 1)
     };
 
+    /// The largest Zipf exponent accepted (beyond it the weights underflow to nothing).
+    static constexpr double MAX_ZIPF = 64;
+
+    /**
+     * Read a popularity as a scenario gives it: "uniform", "zipf:S" (0 <= S <= MAX_ZIPF) or
+     * "gini:G" (0 <= G < 1); anything else ends the program naming the key.
+     * @param key the scenario key, for the message
+     * @param text the value
+     * @return the popularity
+     */
+    static Popularity ParsePopularity(const std::string& key, const std::string& text);
+
     /**
      * @param gpus G (>= 2)
      * @param tokensPerGpu tokens per GPU (>= 1)
@@ -43,6 +55,8 @@ class MoeTraffic
      * @param topK experts per token (1 .. G x experts per GPU)
      * @param expertsPerGpu experts per GPU (>= 1)
      * @param popularity expert popularity
+     * @param key how errors name these parameters: "<key>.topK", "<key>.popularity", ... (a
+     *        scenario's workload, e.g. "workloads.2")
      */
     MoeTraffic(uint32_t gpus,
                uint32_t tokensPerGpu,
@@ -50,7 +64,8 @@ class MoeTraffic
                uint32_t bytesPerElement,
                uint32_t topK,
                uint32_t expertsPerGpu,
-               Popularity popularity);
+               Popularity popularity,
+               const std::string& key = "moe");
 
     /// @return the popularity weight of each expert (they sum to 1)
     std::vector<double> ExpertWeights() const;

@@ -12,6 +12,7 @@
 #include "ns3/intra-host-helper.h"
 #include "ns3/iwarp-helper.h"
 #include "ns3/message-transport.h"
+#include "ns3/moe-traffic.h"
 #include "ns3/rdma-congestion-control.h"
 
 #include <filesystem>
@@ -96,10 +97,11 @@ KRate(const char* name, const char* def)
     return Key{name, Type::RATE, def, 0, 0, {}};
 }
 
+/// A time; `minNs`: the shortest accepted, in nanoseconds.
 Key
-KDuration(const char* name, const char* def)
+KDuration(const char* name, const char* def, double minNs = 0)
 {
-    return Key{name, Type::TIME, def, 0, 0, {}};
+    return Key{name, Type::TIME, def, minNs, 0, {}};
 }
 
 Key
@@ -202,7 +204,9 @@ Check(const std::string& path, const Key& key, const JsonValue& v)
         {
             InterconnectConfigError(path, given, "a time with a unit such as \"10us\"");
         }
-        CommandLineValues::Duration(path, v.get<std::string>());
+        CommandLineValues::Duration(path,
+                                    v.get<std::string>(),
+                                    NanoSeconds(static_cast<int64_t>(key.min)));
         return v;
     case Type::INT_LIST:
         if (!v.is_array() || (v.empty() && !key.def.empty()))
@@ -403,6 +407,111 @@ WorkloadKeys(const std::string& kind)
     return keys;
 }
 
+/// Deepest nesting of objects and lists a scenario may have: nlohmann's copy, dump and
+/// destruction recurse once per level, and 10^5 levels overflow the stack.
+constexpr int MAX_DEPTH = 64;
+
+/// Thrown by the parser callback when a value nests deeper than MAX_DEPTH.
+struct TooDeep
+{
+};
+
+/**
+ * Parse JSON refusing deep nesting before it is built.
+ * @param text the text
+ * @param allowExceptions throw on a syntax error (false: return a discarded value)
+ * @param comments allow comments
+ * @return the value
+ */
+JsonValue
+ParseShallow(const std::string& text, bool allowExceptions, bool comments)
+{
+    const JsonValue::parser_callback_t limit =
+        [](int depth, nlohmann::json::parse_event_t /* event */, JsonValue& /* parsed */) {
+            if (depth > MAX_DEPTH)
+            {
+                throw TooDeep();
+            }
+            return true;
+        };
+    return JsonValue::parse(text, limit, allowExceptions, comments);
+}
+
+/// A time key's value.
+Time
+TimeOf(const JsonValue& v)
+{
+    return Time(v.get<std::string>());
+}
+
+/**
+ * What no single key's range can say: values that are each acceptable but not together, so
+ * that a scenario the check passes is one the objects accept and that measures something.
+ */
+void
+CheckAcrossKeys(const JsonValue& out)
+{
+    const Time stop = TimeOf(out["stopTime"]);
+    // (A workload that starts after stopTime is allowed, as when a sweep cuts a run short; the
+    // runner warns of it.)
+    // The link MTU must carry a path-MTU packet with its IPv4, UDP, BTH, RETH and ICRC.
+    const int64_t mtu = out["link"]["mtu"].get<int64_t>();
+    const int64_t linkMtu = out["link"]["linkMtu"].get<int64_t>();
+    if (linkMtu != 0 && linkMtu < mtu + 60)
+    {
+        InterconnectConfigError("link.linkMtu",
+                                std::to_string(linkMtu),
+                                "0 (path MTU + 100, at least 1500) or from " +
+                                    std::to_string(mtu + 60) +
+                                    " (link.mtu + 60 bytes of IPv4, UDP, BTH, RETH and ICRC) "
+                                    "to 9216");
+    }
+    // TCP's buffers must hold a segment.
+    const int64_t segment = out["tcp"]["segmentSize"].get<int64_t>();
+    for (const char* key : {"sendBuffer", "receiveBuffer"})
+    {
+        const JsonValue& v = out["tcp"][key];
+        const uint64_t bytes = v.is_string() ? CommandLineValues::Bytes(std::string("tcp.") + key,
+                                                                        v.get<std::string>())
+                                             : v.get<uint64_t>();
+        if (bytes < static_cast<uint64_t>(segment))
+        {
+            InterconnectConfigError(std::string("tcp.") + key,
+                                    out["tcp"][key].dump(),
+                                    "at least tcp.segmentSize (" + std::to_string(segment) +
+                                        " bytes)");
+        }
+    }
+    // Queue samples are kept in memory until the end: a million per queue at most.
+    const Time interval = TimeOf(out["output"]["queueInterval"]);
+    if (out["output"]["queues"].get<std::string>() != "none" &&
+        stop.GetTimeStep() / interval.GetTimeStep() > 1000000)
+    {
+        InterconnectConfigError("output.queueInterval",
+                                out["output"]["queueInterval"].get<std::string>(),
+                                "at least stopTime / 1e6 (" +
+                                    std::to_string(stop.GetTimeStep() / 1000000) +
+                                    " ns here), or output.queues \"none\"");
+    }
+    for (std::size_t i = 0; i < out["workloads"].size(); ++i)
+    {
+        const JsonValue& w = out["workloads"][i];
+        const std::string path = "workloads." + std::to_string(i) + ".";
+        const Time start = TimeOf(w["start"]);
+        if (w["kind"] == "poisson" && TimeOf(w["stop"]) <= start)
+        {
+            InterconnectConfigError(path + "stop",
+                                    w["stop"].get<std::string>(),
+                                    "a time after workloads." + std::to_string(i) + ".start (" +
+                                        w["start"].get<std::string>() + ")");
+        }
+        if (w["kind"] == "moe")
+        {
+            MoeTraffic::ParsePopularity(path + "popularity", w["popularity"].get<std::string>());
+        }
+    }
+}
+
 /// Apply one "a.b.c=value" override.
 void
 ApplySet(JsonValue& root, const std::string& set)
@@ -414,7 +523,18 @@ ApplySet(JsonValue& root, const std::string& set)
     }
     const std::string path = set.substr(0, eq);
     const std::string text = set.substr(eq + 1);
-    JsonValue value = JsonValue::parse(text, nullptr, false);
+    JsonValue value;
+    try
+    {
+        value = ParseShallow(text, false, false);
+    }
+    catch (const TooDeep&)
+    {
+        InterconnectConfigError("--set",
+                                path,
+                                "a value nested at most " + std::to_string(MAX_DEPTH) +
+                                    " levels deep");
+    }
     if (value.is_discarded())
     {
         value = text; // not JSON: a string
@@ -486,11 +606,18 @@ Scenario::ParseOrExit(const std::string& text,
     JsonValue given;
     try
     {
-        given = JsonValue::parse(text, nullptr, true, true); // comments allowed
+        given = ParseShallow(text, true, true); // comments allowed
     }
     catch (const nlohmann::json::parse_error& e)
     {
         InterconnectConfigError("scenario", origin, std::string("valid JSON (") + e.what() + ")");
+    }
+    catch (const TooDeep&)
+    {
+        InterconnectConfigError("scenario",
+                                origin,
+                                "JSON nested at most " + std::to_string(MAX_DEPTH) +
+                                    " levels deep (a scenario needs four)");
     }
     if (!given.is_object())
     {
@@ -505,7 +632,7 @@ Scenario::ParseOrExit(const std::string& text,
         KText("name", ""),
         KInt("seed", 1, 1, 2147483647),
         KInt("run", 1, 0, 2147483647),
-        KDuration("stopTime", "20ms"),
+        KDuration("stopTime", "20ms", 1),
         Key{"fabric", Type::STRING, JsonValue::object(), 0, 0, {}},
         Key{"link", Type::STRING, JsonValue::object(), 0, 0, {}},
         Key{"switch", Type::STRING, JsonValue::object(), 0, 0, {}},
@@ -584,7 +711,7 @@ Scenario::ParseOrExit(const std::string& text,
                               KChoice("dcqcnPreset", "paper", {"paper", "hpcc-sim"}),
                               KDuration("cnpInterval", "50us"),
                               KInt("ackInterval", 1, 1, 1024),
-                              KDuration("retransmitTimeout", "1ms"),
+                              KDuration("retransmitTimeout", "1ms", 1),
                               KBool("outOfOrderReceive", false),
                               KText("queuePairs", "per-flow")});
     RdmaCongestionControl::ResolveName("nic.cc", out["nic"]["cc"].get<std::string>());
@@ -604,7 +731,7 @@ Scenario::ParseOrExit(const std::string& text,
                               KInt("segmentSize", 1448, 128, 9000),
                               KBytes("sendBuffer", "4MB", 1),
                               KBytes("receiveBuffer", "4MB", 1),
-                              KDuration("minRto", "1ms"),
+                              KDuration("minRto", "1ms", 1),
                               KBool("markers", false),
                               KBool("crc", true),
                               KInt("priority", 0, 0, 7)});
@@ -694,6 +821,11 @@ Scenario::ParseOrExit(const std::string& text,
                                                                         : "(none)",
                                     "one of " + Join(WORKLOADS));
         }
+        if (std::find(WORKLOADS.begin(), WORKLOADS.end(), w["kind"].get<std::string>()) ==
+            WORKLOADS.end())
+        {
+            InterconnectConfigError(path + ".kind", w["kind"].dump(), "one of " + Join(WORKLOADS));
+        }
         out["workloads"].push_back(
             CheckObject(path, w, WorkloadKeys(w["kind"].get<std::string>())));
         const JsonValue& checked = out["workloads"].back();
@@ -713,7 +845,7 @@ Scenario::ParseOrExit(const std::string& text,
     out["output"] = CheckObject(
         "output",
         given.value("output", JsonValue::object()),
-        {KDuration("queueInterval", "10us"),
+        {KDuration("queueInterval", "10us", 1),
          KChoice("queues", "host-ports", {"none", "host-ports", "all"}),
          KBool("plots", true),
          KIntList(
@@ -790,6 +922,7 @@ Scenario::ParseOrExit(const std::string& text,
                                     ? "the rank of every node id, with partition \"given\""
                                     : "[] unless partition is \"given\"");
     }
+    CheckAcrossKeys(out);
     return s;
 }
 

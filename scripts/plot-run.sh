@@ -51,7 +51,9 @@ for dir in "$@"; do
                       '$1 == "all" { print $p - $n }' "$dir/slowdown.csv")
     tail -n +2 "$csv" | awk -F, -v c="$fct" '$c != "" { print $c / 1000 }' | sort -g |
         awk -v n="$started" '{ v[NR] = $1 } END { for (i = 1; i <= NR; i++) print v[i], i / n }' > "$work/cdf$i.dat"
-    cdf+=("'$work/cdf$i.dat' using 1:2 with steps linewidth 2 title '$title'")
+    if [ -s "$work/cdf$i.dat" ]; then
+        cdf+=("'$work/cdf$i.dat' using 1:2 with steps linewidth 2 title '$title'")
+    fi
     # Slowdown percentiles per size bucket, as slowdown.csv has them (buckets with no started
     # flow have none).
     sc="$dir/slowdown.csv"
@@ -59,8 +61,10 @@ for dir in "$@"; do
             -v p50="$(column "$sc" p50)" -v p99="$(column "$sc" p99)" \
             'NR > 1 && $b != "all" && $p50 != "n/a" { print $m, $p50, $p99 }' "$sc" > "$work/slow$i.dat"
     awk -v r="$title" '{ print "\"" r "\"", $0 }' "$work/slow$i.dat" >> "$work/slowdown-vs-size.dat"
-    slow50+=("'$work/slow$i.dat' using 1:2 with linespoints dashtype 2 linewidth 2 linecolor $((i + 1)) title '$title p50'")
-    slow99+=("'$work/slow$i.dat' using 1:3 with linespoints linewidth 2 linecolor $((i + 1)) title '$title p99'")
+    if [ -s "$work/slow$i.dat" ]; then
+        slow50+=("'$work/slow$i.dat' using 1:2 with linespoints dashtype 2 linewidth 2 linecolor $((i + 1)) title '$title p50'")
+        slow99+=("'$work/slow$i.dat' using 1:3 with linespoints linewidth 2 linecolor $((i + 1)) title '$title p99'")
+    fi
     if [ -s "$dir/queue.csv" ] && [ "$(wc -l < "$dir/queue.csv")" -gt 1 ]; then
         tail -n +2 "$dir/queue.csv" | awk -F, '{ if ($3 > m[$1]) m[$1] = $3; t[$1] = 1 }
             END { for (x in t) print x / 1e6, m[x] / 1e3 }' | sort -g > "$work/queue$i.dat"
@@ -96,13 +100,18 @@ for term in pdf png; do
         echo "$setterm"
         echo "set grid"
         echo "set key outside top center horizontal"
-        echo "set output 'fct-cdf.$term'"
-        echo "set xlabel 'Flow completion time (µs)'; set ylabel 'CDF'; set logscale x; set yrange [0:1.02]"
-        echo "plot $(join_by ', ' "${cdf[@]}")"
-        echo "set output 'slowdown-vs-size.$term'"
-        echo "set xlabel 'Flow size (bytes)'; set ylabel 'FCT slowdown'; set logscale xy; set autoscale y"
-        echo "plot $(join_by ', ' "${slow50[@]}" "${slow99[@]}")"
-        echo "unset logscale"
+        if [ ${#cdf[@]} -gt 0 ]; then
+            echo "set output 'fct-cdf.$term'"
+            echo "set xlabel 'Flow completion time (µs)'; set ylabel 'CDF'; set logscale x; set yrange [0:1.02]"
+            echo "plot $(join_by ', ' "${cdf[@]}")"
+            echo "unset logscale; set autoscale"
+        fi
+        if [ ${#slow50[@]} -gt 0 ]; then
+            echo "set output 'slowdown-vs-size.$term'"
+            echo "set xlabel 'Flow size (bytes)'; set ylabel 'FCT slowdown'; set logscale xy; set autoscale y"
+            echo "plot $(join_by ', ' "${slow50[@]}" "${slow99[@]}")"
+            echo "unset logscale"
+        fi
         if [ ${#queue[@]} -gt 0 ]; then
             echo "set output 'queue.$term'"
             echo "set xlabel 'Time (ms)'; set ylabel 'Largest queue (KB)'; set autoscale"
@@ -120,4 +129,5 @@ for term in pdf png; do
         fi
     } | gnuplot 2>/dev/null
 done
+[ ${#cdf[@]} -gt 0 ] || echo "plot: no flow completed: no FCT figures" >&2
 echo "plot: wrote $(cd "$plots" && ls | tr '\n' ' ')in $plots"

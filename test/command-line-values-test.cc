@@ -55,8 +55,46 @@ TEST(CommandLineValues, RatesAndTimes)
     // ns-3's Time parser aborts on such text; ours reports it.
     EXPECT_EXIT(CommandLineValues::Duration("--delay", "soon"),
                 ::testing::ExitedWithCode(1),
-                "--delay = soon: accepted: a time of at least 0ns");
+                "--delay = soon: accepted: a time from 0ns to 86400s");
     EXPECT_EXIT(CommandLineValues::Duration("--delay", "-1us"),
                 ::testing::ExitedWithCode(1),
                 "--delay = -1us");
+}
+
+TEST(CommandLineValues, WhatNs3WouldAbortOrWrapIsRefused)
+{
+    // ns-3's DataRate parser aborts on a space and wraps around past 2^64 bit/s; its Time
+    // overflows past 2^63 steps (292 years at 1 ns).
+    for (const char* rate : {"100 Gbps",
+                             " 100Gbps",
+                             "100Gbps ",
+                             "1e30Gbps",
+                             "200Tbps",
+                             "-5Gbps",
+                             "Gbps",
+                             "100",
+                             "100Gbit",
+                             "0.5bps",
+                             "nanGbps",
+                             "1.6e3Gbps"})
+    {
+        EXPECT_EXIT(CommandLineValues::Rate("--rate", rate),
+                    ::testing::ExitedWithCode(1),
+                    "--rate = .*: accepted: a rate above 0 and at most 100 Tb/s")
+            << rate;
+    }
+    EXPECT_EQ(CommandLineValues::Rate("--rate", "400Gb/s").GetBitRate(), 400000000000u);
+    EXPECT_EQ(CommandLineValues::Rate("--rate", "1600Gbps").GetBitRate(), 1600000000000u);
+    EXPECT_EQ(CommandLineValues::Rate("--rate", "12.5GBps").GetBitRate(), 100000000000u);
+    for (const char* time : {"1e30s", "1e12ms", "100000s", "1 us", "1e400s"})
+    {
+        EXPECT_EXIT(CommandLineValues::Duration("--stop", time),
+                    ::testing::ExitedWithCode(1),
+                    "--stop = .*: accepted: a time from 0ns to 86400s")
+            << time;
+    }
+    EXPECT_EQ(CommandLineValues::Duration("--stop", "86400s"), Seconds(86400));
+    EXPECT_EXIT(CommandLineValues::Duration("--stop", "0.5ns", NanoSeconds(1)),
+                ::testing::ExitedWithCode(1),
+                "--stop = 0.5ns: accepted: a time from 1ns");
 }

@@ -34,7 +34,7 @@ completed=$(tail -n +2 "$dir/run/flows.csv" | awk -F, -v c="$slow" '$c != ""' | 
 grep -q "\"flows\": {\"posted\": $posted, \"completed\": $completed, \"unfinished\": $((posted - completed))" "$summary" ||
     fail "summary.json flows do not match flows.csv ($posted posted, $completed completed)"
 [ "$completed" -lt "$posted" ] || fail "expected unfinished flows in a 1.5 ms run"
-grep -q "did not complete by stopTime" "$dir/run.err" || fail "no warning about unfinished flows"
+grep -q "did not complete by the end of the run" "$dir/run.err" || fail "no warning about unfinished flows"
 grep -q "10KB-30KB" "$dir/run.out" || fail "no per-bucket report on the terminal"
 
 # A hostile name, without --out: the default directory results/NAME, the plots, no shell.
