@@ -57,9 +57,15 @@ main(int argc, char* argv[])
     cmd.AddValue("interval", "Sampling interval of rates and queue", interval);
     cmd.AddValue("seed", "RngSeedManager seed (>= 1)", seed);
     cmd.AddValue("out", "Output directory", out);
+    // ns-3 would read "1e3" as 1 and "-1" as 4294967295: check the whole numbers' text first.
+    CommandLineValues::RequireWholeNumbers(argc, argv, {"flows", "seed"});
     cmd.Parse(argc, argv);
 
     const std::string ccTypeId = RdmaCongestionControl::ResolveName("--cc", cc);
+    if (preset != "paper" && preset != "hpcc-sim")
+    {
+        InterconnectConfigError("--preset", preset, "paper or hpcc-sim");
+    }
     if (flows < 1 || flows > 256)
     {
         InterconnectConfigError("--flows", std::to_string(flows), "1..256");

@@ -49,14 +49,20 @@ ParseDimensions(const std::string& text)
     std::vector<uint32_t> dims;
     std::stringstream in(text);
     std::string part;
+    const std::string accepted = "2 or 3 sizes of 2..1024 joined by x, e.g. 4x4 or 4x4x4";
     while (std::getline(in, part, 'x'))
     {
-        if (part.empty() || part.size() > 6 ||
-            part.find_first_not_of("0123456789") != std::string::npos)
+        if (part.empty() || part.size() > 4 ||
+            part.find_first_not_of("0123456789") != std::string::npos || std::stoul(part) < 2 ||
+            std::stoul(part) > 1024)
         {
-            InterconnectConfigError("--dims", text, "sizes joined by x, e.g. 4x4 or 4x4x4");
+            InterconnectConfigError("--dims", text, accepted);
         }
         dims.push_back(static_cast<uint32_t>(std::stoul(part)));
+    }
+    if (dims.size() < 2 || dims.size() > 3 || text.back() == 'x')
+    {
+        InterconnectConfigError("--dims", text, accepted);
     }
     return dims;
 }
@@ -161,6 +167,25 @@ main(int argc, char* argv[])
                  ranks);
     cmd.AddValue("partition", "Partition policy for --ranks: auto, group or slab", partition);
     cmd.AddValue("out", "Directory for the outputs", out);
+    // ns-3 would read "1e3" as 1 and "-1" as 4294967295: check the whole numbers' text first.
+    CommandLineValues::RequireWholeNumbers(argc,
+                                           argv,
+                                           {"k",
+                                            "leaves",
+                                            "spines",
+                                            "hostsPerLeaf",
+                                            "pods",
+                                            "accessPerPod",
+                                            "aggregationPerPod",
+                                            "cores",
+                                            "hostsPerAccess",
+                                            "servers",
+                                            "nicsPerServer",
+                                            "serversPerLeaf",
+                                            "hostsPerSwitch",
+                                            "seed",
+                                            "run",
+                                            "ranks"});
     cmd.Parse(argc, argv);
 
     const DataRate hostLinkRate = CommandLineValues::Rate("--hostRate", hostRate);
@@ -175,6 +200,10 @@ main(int argc, char* argv[])
     RngSeedManager::SetSeed(seed);
     RngSeedManager::SetRun(run);
 
+    if (partition != "auto" && partition != "group" && partition != "slab")
+    {
+        InterconnectConfigError("--partition", partition, "auto, group or slab");
+    }
     // 1. The fabric helper: the topology's own parameters.
     std::unique_ptr<FabricHelper> helper;
     if (topology == "fat-tree")

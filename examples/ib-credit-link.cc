@@ -64,6 +64,10 @@ main(int argc, char* argv[])
                  "reliable-connection queue pair (with ACKs; read: the data comes back)",
                  verb);
     cmd.AddValue("out", "Output directory", out);
+    // ns-3 would read "1e3" as 1 and "-1" as 4294967295: check the whole numbers' text first.
+    CommandLineValues::RequireWholeNumbers(argc,
+                                           argv,
+                                           {"width", "bufferBlocks", "packets", "mtu", "incast"});
     cmd.Parse(argc, argv);
     const Time delay = CommandLineValues::Duration("--delay", delayText);
     if (packets == 0)
@@ -97,6 +101,15 @@ main(int argc, char* argv[])
     if (mtu != 256 && mtu != 512 && mtu != 1024 && mtu != 2048 && mtu != 4096)
     {
         InterconnectConfigError("--mtu", std::to_string(mtu), "256, 512, 1024, 2048 or 4096");
+    }
+    // A VL's buffer must hold one MTU packet: LRH, BTH, RETH, payload, ICRC and VCRC.
+    const uint32_t packetBlocks = (mtu + 42 + 63) / 64;
+    if (bufferBlocks < packetBlocks || bufferBlocks > (1u << 20))
+    {
+        InterconnectConfigError("--bufferBlocks",
+                                std::to_string(bufferBlocks),
+                                std::to_string(packetBlocks) + " (one packet of --mtu " +
+                                    std::to_string(mtu) + ") to 1048576");
     }
     Config::SetDefault("ns3::IbNetDevice::Speed", StringValue(speed));
     Config::SetDefault("ns3::IbNetDevice::Width", UintegerValue(width));

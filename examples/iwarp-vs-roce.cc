@@ -175,6 +175,8 @@ main(int argc, char* argv[])
     cmd.AddValue("run", "RngSeedManager run number", run);
     cmd.AddValue("pcap", "Directory for pcap files (empty: none)", pcap);
     cmd.AddValue("out", "Directory for compare.csv and the roce/ and iwarp/ outputs", out);
+    // ns-3 would read "1e3" as 1 and "-1" as 4294967295: check the whole numbers' text first.
+    CommandLineValues::RequireWholeNumbers(argc, argv, {"hostsPerLeaf", "seed", "run"});
     cmd.Parse(argc, argv);
 
     if (hostsPerLeaf < 2 || hostsPerLeaf > 64)
@@ -189,6 +191,7 @@ main(int argc, char* argv[])
     {
         InterconnectConfigError("--seed", "0", "a seed >= 1");
     }
+    tcp = ResolveTcpCongestionControl("--tcp", tcp);
     Setup s{hostsPerLeaf,
             CommandLineValues::Bytes("--flowSize", flowSize, 1),
             CommandLineValues::Bytes("--victimSize", victimSize, 1),

@@ -48,6 +48,8 @@ main(int argc, char* argv[])
     cmd.AddValue("seed", "RngSeedManager seed (>= 1)", seed);
     cmd.AddValue("run", "RngSeedManager run number", run);
     cmd.AddValue("out", "Directory for flows.csv, summary.json and config.json", out);
+    // ns-3 would read "1e3" as 1 and "-1" as 4294967295: check the whole numbers' text first.
+    CommandLineValues::RequireWholeNumbers(argc, argv, {"seed", "run"});
     cmd.Parse(argc, argv);
 
     const uint64_t bytes = CommandLineValues::Bytes("--flowSize", flowSize, 1);

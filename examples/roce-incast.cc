@@ -63,6 +63,8 @@ main(int argc, char* argv[])
     cmd.AddValue("run", "RngSeedManager run number", run);
     cmd.AddValue("pcap", "Directory for pcap files (empty: none)", pcapDir);
     cmd.AddValue("out", "Directory for flows.csv, summary.json and config.json", out);
+    // ns-3 would read "1e3" as 1 and "-1" as 4294967295: check the whole numbers' text first.
+    CommandLineValues::RequireWholeNumbers(argc, argv, {"senders", "mtu", "seed", "run"});
     cmd.Parse(argc, argv);
 
     if (senders < 1 || senders > 1000)

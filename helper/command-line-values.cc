@@ -89,6 +89,40 @@ CommandLineValues::Bytes(const std::string& option,
     return value;
 }
 
+void
+CommandLineValues::RequireWholeNumbers(int argc,
+                                       char* argv[],
+                                       const std::vector<std::string>& names)
+{
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string arg = argv[i];
+        for (const auto& name : names)
+        {
+            const std::string option = "--" + name;
+            std::string text;
+            if (arg.rfind(option + "=", 0) == 0)
+            {
+                text = arg.substr(option.size() + 1);
+            }
+            else if (arg == option && i + 1 < argc)
+            {
+                text = argv[i + 1];
+            }
+            else
+            {
+                continue;
+            }
+            if (text.empty() || text.size() > 10 ||
+                text.find_first_not_of("0123456789") != std::string::npos ||
+                std::stoull(text) > 4294967295ULL)
+            {
+                InterconnectConfigError(option, text, "a whole number, 0 to 4294967295");
+            }
+        }
+    }
+}
+
 DataRate
 CommandLineValues::Rate(const std::string& option, const std::string& text)
 {

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -40,6 +41,17 @@ class CommandLineValues
                           const std::string& text,
                           uint64_t min = 0,
                           uint64_t max = UINT64_MAX);
+
+    /**
+     * Check the text of whole-number options before ns-3's CommandLine reads them: it reads
+     * "1e3" as 1 and "-1" into an unsigned option as 4294967295, without a word. Each given
+     * option (as --name=value or --name value) must be decimal digits, 0 to 4294967295; the
+     * program's own range checks follow.
+     * @param argc the program's argc
+     * @param argv the program's argv
+     * @param names the options' names, without dashes
+     */
+    static void RequireWholeNumbers(int argc, char* argv[], const std::vector<std::string>& names);
 
     /// The largest rate accepted, in Tb/s: beyond any link, well within DataRate's 64 bits.
     static constexpr uint32_t MAX_RATE_TBPS = 100;

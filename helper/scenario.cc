@@ -466,6 +466,17 @@ CheckAcrossKeys(const JsonValue& out)
                                     " (link.mtu + 60 bytes of IPv4, UDP, BTH, RETH and ICRC) "
                                     "to 9216");
     }
+    // An InfiniBand VL's receive buffer must hold one path-MTU packet (LRH, BTH, RETH, ICRC
+    // and VCRC around it): credits for less never let it go.
+    const int64_t blocks = out["ib"]["bufferBlocks"].get<int64_t>();
+    if (out["link"]["technology"] == "infiniband" && blocks < (mtu + 42 + 63) / 64)
+    {
+        InterconnectConfigError("ib.bufferBlocks",
+                                std::to_string(blocks),
+                                "at least " + std::to_string((mtu + 42 + 63) / 64) +
+                                    " (one packet of link.mtu " + std::to_string(mtu) +
+                                    " bytes in 64-byte blocks)");
+    }
     // TCP's buffers must hold a segment.
     const int64_t segment = out["tcp"]["segmentSize"].get<int64_t>();
     for (const char* key : {"sendBuffer", "receiveBuffer"})
@@ -527,6 +538,11 @@ ApplySet(JsonValue& root, const std::string& set)
     try
     {
         value = ParseShallow(text, false, false);
+    }
+    catch (const nlohmann::json::exception&)
+    {
+        value = JsonValue(); // e.g. a number beyond a double's range: taken as text below
+        value = JsonValue::value_t::discarded;
     }
     catch (const TooDeep&)
     {
@@ -612,6 +628,11 @@ Scenario::ParseOrExit(const std::string& text,
     {
         InterconnectConfigError("scenario", origin, std::string("valid JSON (") + e.what() + ")");
     }
+    catch (const nlohmann::json::exception& e)
+    {
+        // e.g. a number beyond a double's range
+        InterconnectConfigError("scenario", origin, std::string("valid JSON (") + e.what() + ")");
+    }
     catch (const TooDeep&)
     {
         InterconnectConfigError("scenario",
@@ -667,11 +688,23 @@ Scenario::ParseOrExit(const std::string& text,
     }
 
     const JsonValue fabric = given.value("fabric", JsonValue::object());
+    if (fabric.is_object() && fabric.contains("kind"))
+    {
+        // The kind first: it decides which other keys there are.
+        Check("fabric.kind", FabricKeys("")[0], fabric["kind"]);
+    }
     const std::string kind =
         fabric.is_object() && fabric.contains("kind") && fabric["kind"].is_string()
             ? fabric["kind"].get<std::string>()
             : "fat-tree";
     out["fabric"] = CheckObject("fabric", fabric, FabricKeys(kind));
+    if (kind == "torus" &&
+        (out["fabric"]["dimensions"].size() < 2 || out["fabric"]["dimensions"].size() > 3))
+    {
+        InterconnectConfigError("fabric.dimensions",
+                                out["fabric"]["dimensions"].dump(),
+                                "a list of 2 or 3 sizes (a 2D or 3D torus)");
+    }
     if (kind == "fat-tree" && out["fabric"]["k"].get<int64_t>() % 2 != 0)
     {
         InterconnectConfigError("fabric.k", out["fabric"]["k"].dump(), "an even integer >= 2");

@@ -288,11 +288,12 @@ IbNetDevice::ParseTable(const std::string& name, const std::string& text) const
     while (std::getline(in, item, ','))
     {
         const std::size_t colon = item.find(':');
+        // The VL's text lives as long as end1 points into it.
+        const std::string vlText = colon == std::string::npos ? "" : item.substr(0, colon);
         char* end1 = nullptr;
         char* end2 = nullptr;
-        const unsigned long vl = colon == std::string::npos
-                                     ? 99
-                                     : std::strtoul(item.substr(0, colon).c_str(), &end1, 10);
+        const unsigned long vl =
+            colon == std::string::npos ? 99 : std::strtoul(vlText.c_str(), &end1, 10);
         const unsigned long weight =
             colon == std::string::npos ? 999 : std::strtoul(item.c_str() + colon + 1, &end2, 10);
         if (colon == std::string::npos || colon == 0 || *end1 != '\0' || *end2 != '\0' ||
