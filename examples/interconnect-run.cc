@@ -1102,13 +1102,34 @@ main(int argc, char* argv[])
     std::fprintf(f, "  \"fabric\": %s,\n", RunRecord::JsonQuote(fabric.Describe()).c_str());
     std::fprintf(f, "  \"queuePairs\": \"%s\",\n", mapping.ToString().c_str());
     std::fprintf(f, "%s,\n", stats.ToJsonMembers("  ").c_str());
-    std::fprintf(f,
-                 "  \"drops\": {\"buffer\": %" PRIu64 ", \"noRoute\": %" PRIu64
-                 ", \"notIpv4\": %" PRIu64 ", \"link\": %" PRIu64 "},\n",
-                 st.dropsBuffer,
-                 st.dropsNoRoute,
-                 st.dropsNotIpv4,
-                 st.dropsLink);
+    {
+        // Drops by cause, and per priority with the lossless ones named: "lossless" must be 0
+        // (their frames are never dropped for buffer; headroomOverflows says if PFC was late).
+        std::string byPriority;
+        std::string lossless;
+        uint64_t losslessDrops = 0;
+        for (uint8_t p = 0; p < st.dropsByPriority.size(); ++p)
+        {
+            byPriority += (p ? ", " : "") + std::to_string(st.dropsByPriority[p]);
+            if ((st.losslessPriorities >> p) & 1)
+            {
+                lossless += (lossless.empty() ? "" : ", ") + std::to_string(p);
+                losslessDrops += st.dropsByPriority[p];
+            }
+        }
+        std::fprintf(f,
+                     "  \"drops\": {\"buffer\": %" PRIu64 ", \"noRoute\": %" PRIu64
+                     ", \"notIpv4\": %" PRIu64 ", \"link\": %" PRIu64
+                     ", \"byPriority\": [%s], \"losslessPriorities\": [%s], \"lossless\": %" PRIu64
+                     "},\n",
+                     st.dropsBuffer,
+                     st.dropsNoRoute,
+                     st.dropsNotIpv4,
+                     st.dropsLink,
+                     byPriority.c_str(),
+                     lossless.c_str(),
+                     losslessDrops);
+    }
     std::fprintf(f, "  \"headroomOverflows\": %" PRIu64 ",\n", st.headroomOverflows);
     std::fprintf(f,
                  "  \"pfc\": {\"framesSent\": %" PRIu64 ", \"pausedTimeNs\": %" PRIu64 "},\n",

@@ -193,6 +193,12 @@ TransportStatistics::WriteJson(const std::string& path, uint64_t events) const
     {
         std::fprintf(f, "  \"%s\": %" PRIu64 ",\n", field.first, this->*field.second);
     }
+    std::fprintf(f, "  \"dropsByPriority\": [");
+    for (std::size_t p = 0; p < dropsByPriority.size(); ++p)
+    {
+        std::fprintf(f, "%s%" PRIu64, p ? ", " : "", dropsByPriority[p]);
+    }
+    std::fprintf(f, "],\n  \"losslessPriorities\": %u,\n", unsigned{losslessPriorities});
     std::fprintf(f, "  \"events\": %" PRIu64 "\n}\n", events);
     return std::fclose(f) == 0;
 }
@@ -215,6 +221,8 @@ TransportStatistics::ReadJson(const std::string& path, uint64_t* events, std::st
             this->*field.second = j.at(field.first).get<uint64_t>();
         }
         *events = j.at("events").get<uint64_t>();
+        dropsByPriority = j.at("dropsByPriority").get<std::array<uint64_t, 8>>();
+        losslessPriorities = j.at("losslessPriorities").get<uint8_t>();
     }
     catch (const nlohmann::json::exception& e)
     {
@@ -227,6 +235,11 @@ TransportStatistics::ReadJson(const std::string& path, uint64_t* events, std::st
 TransportStatistics&
 TransportStatistics::operator+=(const TransportStatistics& other)
 {
+    for (std::size_t p = 0; p < dropsByPriority.size(); ++p)
+    {
+        dropsByPriority[p] += other.dropsByPriority[p];
+    }
+    losslessPriorities |= other.losslessPriorities;
     for (const auto& field : Fields())
     {
         if (field.second == &TransportStatistics::peakBufferBytes)

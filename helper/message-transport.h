@@ -11,6 +11,7 @@
 #include "ns3/nstime.h"
 #include "ns3/rdma-queue-pair.h"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -129,6 +130,8 @@ struct TransportStatistics
     uint64_t messagesCompleted{0}; //!< of which completed
     uint64_t peakBufferBytes{0};   //!< largest switch buffer occupancy seen
     uint64_t packetHops{0};        //!< frames put on a wire by any port (data, ACK, CNP, PFC)
+    std::array<uint64_t, 8> dropsByPriority{}; //!< switch drops (buffer, no route) per priority
+    uint8_t losslessPriorities{0}; //!< bit p set: priority p is lossless (PFC) in the switches
 
     /**
      * Write as a JSON object (fixed key order, integers only: byte-identical across runs).

@@ -693,6 +693,14 @@ RoceHelper::CollectStatistics() const
     for (const auto& sw : m_switches)
     {
         st.dropsBuffer += sw->GetDrops(RoceSwitch::DROP_BUFFER);
+        for (uint8_t p = 0; p < PfcNetDevice::N_PRIORITIES; ++p)
+        {
+            st.dropsByPriority[p] += sw->GetDropsByPriority(p);
+        }
+        for (uint8_t p = 0; p < PfcNetDevice::N_PRIORITIES; ++p)
+        {
+            st.losslessPriorities |= sw->GetMmu()->IsLossless(p) ? (1u << p) : 0;
+        }
         st.dropsNoRoute += sw->GetDrops(RoceSwitch::DROP_NO_ROUTE);
         st.dropsNotIpv4 += sw->GetDrops(RoceSwitch::DROP_NOT_IPV4);
         st.ecnMarks += sw->GetEcnMarks();

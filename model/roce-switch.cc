@@ -314,6 +314,7 @@ RoceSwitch::PortReceive(uint32_t inPort, const Ptr<Packet>& packet, uint16_t typ
     if (outPort == GetNPorts())
     {
         ++m_drops[DROP_NO_ROUTE];
+        ++m_dropsByPriority[priority];
         m_dropTrace(packet, DROP_NO_ROUTE);
         return true;
     }
@@ -331,6 +332,7 @@ RoceSwitch::PortReceive(uint32_t inPort, const Ptr<Packet>& packet, uint16_t typ
     if (pool == RoceSwitchMmu::DROPPED)
     {
         ++m_drops[DROP_BUFFER];
+        ++m_dropsByPriority[priority];
         m_dropTrace(packet, DROP_BUFFER);
         return true;
     }
@@ -373,6 +375,7 @@ RoceSwitch::ReceiveRemapped(Ptr<Packet> packet,
     if (pool == RoceSwitchMmu::DROPPED)
     {
         ++m_drops[DROP_BUFFER];
+        ++m_dropsByPriority[outPriority];
         m_dropTrace(packet, DROP_BUFFER);
         return true;
     }
@@ -532,6 +535,14 @@ uint64_t
 RoceSwitch::GetDrops(DropCause cause) const
 {
     return m_drops[cause];
+}
+
+uint64_t
+RoceSwitch::GetDropsByPriority(uint8_t priority) const
+{
+    NS_ABORT_MSG_IF(priority >= PfcNetDevice::N_PRIORITIES,
+                    "RoceSwitch::GetDropsByPriority: priority " << +priority);
+    return m_dropsByPriority[priority];
 }
 
 uint64_t

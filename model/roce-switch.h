@@ -144,6 +144,11 @@ class RoceSwitch : public Object, public PfcPortOwner
 
     /// @return frames dropped for a cause
     uint64_t GetDrops(DropCause cause) const;
+    /**
+     * @param priority a priority (0..7)
+     * @return frames of that priority dropped here, for lack of buffer or of a route
+     */
+    uint64_t GetDropsByPriority(uint8_t priority) const;
     /// @return ECN marks made
     uint64_t GetEcnMarks() const;
     /// @return frames forwarded
@@ -236,6 +241,7 @@ class RoceSwitch : public Object, public PfcPortOwner
     Time m_latency;      //!< forwarding latency
     bool m_initialized;  //!< Initialize() done
     std::array<uint64_t, DROP_CAUSE_COUNT> m_drops; //!< drops per cause
+    std::array<uint64_t, 8> m_dropsByPriority{};    //!< buffer and no-route drops per priority
     uint64_t m_ecnMarks;                            //!< CE marks
     uint64_t m_forwarded;                           //!< frames forwarded
     std::vector<uint8_t> m_remap; //!< (in, out, priority) -> priority; empty: no rules
