@@ -44,6 +44,7 @@ SOURCES = [
     'model/roce-switch-mmu.cc',
     'model/roce-switch.cc',
     'model/timely-congestion-control.cc',
+    'model/wire-clock.cc',
     'helper/collective-helper.cc',
     'helper/command-line-values.cc',
     'helper/deadlock-check.cc',
@@ -111,6 +112,7 @@ HEADERS = [
     'model/roce-switch-mmu.h',
     'model/roce-switch.h',
     'model/timely-congestion-control.h',
+    'model/wire-clock.h',
     'helper/collective-helper.h',
     'helper/command-line-values.h',
     'helper/deadlock-check.h',
@@ -167,6 +169,7 @@ TESTS = [
     'test/run-record-test.cc',
     'test/scenario-test.cc',
     'test/source-lists-test.cc',
+    'test/wire-clock-test.cc',
 ]
 
 EXAMPLES = [
