@@ -44,6 +44,7 @@ SOURCES = [
     'model/roce-switch-mmu.cc',
     'model/roce-switch.cc',
     'model/timely-congestion-control.cc',
+    'model/wire-clock.cc',
     'helper/collective-helper.cc',
     'helper/command-line-values.cc',
     'helper/deadlock-check.cc',
@@ -112,6 +113,7 @@ HEADERS = [
     'model/roce-switch-mmu.h',
     'model/roce-switch.h',
     'model/timely-congestion-control.h',
+    'model/wire-clock.h',
     'helper/collective-helper.h',
     'helper/command-line-values.h',
     'helper/deadlock-check.h',
@@ -173,6 +175,7 @@ TESTS = [
     'test/scenario-test.cc',
     'test/source-lists-test.cc',
     'test/timely-test.cc',
+    'test/wire-clock-test.cc',
 ]
 
 EXAMPLES = [

@@ -166,11 +166,7 @@ IbRcTransport::Hops(uint32_t src, uint32_t dst) const
                                                                                v);
                 latency = v.Get();
             }
-            const DataRate rate = port->GetDataRate();
-            hops.push_back(
-                PathHop{[rate](uint32_t bytes) { return rate.CalculateBytesTxTime(bytes); },
-                        link.delay,
-                        latency});
+            hops.push_back(PathHop{port->GetDataRate(), link.delay, latency});
             break;
         }
     }

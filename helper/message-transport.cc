@@ -8,6 +8,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/simulator.h"
+#include "ns3/wire-clock.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -456,18 +457,14 @@ StoreAndForward(const std::vector<uint32_t>& packets, const std::vector<PathHop>
     {
         const int64_t delay = hop.delay.GetTimeStep();
         const int64_t latency = hop.latency.GetTimeStep();
+        WireClock wire(hop.rate);
         int64_t linkFree = 0;
-        uint32_t lastSize = 0;
-        int64_t lastWire = 0;
         for (std::size_t j = 0; j < packets.size(); ++j)
         {
-            if (packets[j] != lastSize)
-            {
-                lastSize = packets[j];
-                lastWire = hop.wireTime(packets[j]).GetTimeStep();
-            }
-            linkFree = std::max(ready[j], linkFree) + lastWire;
-            ready[j] = linkFree + delay + latency;
+            const int64_t start = std::max(ready[j], linkFree);
+            linkFree = wire.Send(start, packets[j]);
+            // As the channels deliver: at least one time step after the packet started.
+            ready[j] = std::max(linkFree, start + 1) + delay + latency;
         }
     }
     return TimeStep(ready.empty() ? 0 : ready.back());

@@ -324,16 +324,19 @@ class MessageTransport
  */
 struct PathHop
 {
-    std::function<Time(uint32_t)> wireTime; //!< time a packet of so many bytes takes to send
-    Time delay;                             //!< propagation delay
-    Time latency;                           //!< forwarding latency of the switch at its far end
+    DataRate rate; //!< the link's rate
+    Time delay;    //!< propagation delay
+    Time latency;  //!< forwarding latency of the switch at its far end
 };
 
 /**
  * @ingroup interconnect
  * Store and forward: when the last of some packets, sent back to back from the source, has
  * arrived at the end of a path (every hop waits for a whole packet, then its link and delay).
- * @param packets their sizes, in order
+ * Each link serializes as the devices do, on a WireClock rounding to nearest: back-to-back
+ * packets end at their exact cumulative time, and a packet after an idle gap starts afresh; a
+ * packet arrives at least one time step after it started, as the channels deliver it.
+ * @param packets their sizes on the wire (every per-packet overhead included), in order
  * @param path the hops
  * @return that time, from the first packet's start
  */

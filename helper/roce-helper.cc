@@ -28,6 +28,7 @@
 #include "ns3/trace-helper.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -570,18 +571,18 @@ Hops(const std::vector<Ptr<PfcNetDevice>>& path)
             nextSwitch->GetAttribute("ForwardingLatency", v);
             latency = v.Get();
         }
-        hops.push_back(PathHop{[device](uint32_t bytes) { return device->GetWireTime(bytes); },
-                               device->GetChannelDelay(),
-                               latency});
+        hops.push_back(PathHop{device->GetDataRate(), device->GetChannelDelay(), latency});
     }
     return hops;
 }
 
-/// StoreAndForward over a path of ports.
+/// StoreAndForward over a path of ports, of frames given without FCS (as the devices count).
 Time
 StoreAndForward(const std::vector<uint32_t>& frames, const std::vector<Ptr<PfcNetDevice>>& path)
 {
-    return ns3::StoreAndForward(frames, Hops(path));
+    std::vector<uint32_t> wire(frames.size());
+    std::transform(frames.begin(), frames.end(), wire.begin(), &PfcNetDevice::WireBytes);
+    return ns3::StoreAndForward(wire, Hops(path));
 }
 
 } // namespace

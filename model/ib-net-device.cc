@@ -205,6 +205,7 @@ IbNetDevice::Configure()
     }
     m_configured = true;
     m_rate = LinkRate(m_speed, m_width);
+    m_wireClock.SetRate(m_rate);
     if (m_mtu != 256 && m_mtu != 512 && m_mtu != 1024 && m_mtu != 2048 && m_mtu != 4096)
     {
         InterconnectConfigError("ns3::IbNetDevice::Mtu",
@@ -514,7 +515,10 @@ void
 IbNetDevice::StartTransmission(Ptr<Packet> packet, uint8_t vl, bool flowControl, uint32_t wireBytes)
 {
     m_txBusy = true;
-    const Time txTime = m_rate.CalculateBytesTxTime(wireBytes);
+    // Back-to-back packets end at their exact cumulative wire time, rounded (WireClock); the
+    // channel delivers even a packet that took 0 steps (a credit update) one step after its start.
+    const int64_t now = Simulator::Now().GetTimeStep();
+    const Time txTime = TimeStep(m_wireClock.Send(now, wireBytes) - now);
     m_phyTxBegin(packet);
     m_sniffer(packet, vl, flowControl, true);
     m_channel->TransmitStart(packet, this, txTime, vl, flowControl);

@@ -7,6 +7,8 @@
 #ifndef IB_NET_DEVICE_H
 #define IB_NET_DEVICE_H
 
+#include "wire-clock.h"
+
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -49,9 +51,11 @@ class Packet;
  * limit). Service levels map to VLs by the SlToVl table.
  *
  * Packets are given whole (LRH to ICRC); the 2-byte VCRC is counted on the wire and in credits,
- * not carried. The owner (a switch, a channel adapter) gets each received data packet with its
- * VL and calls Release() when the packet has left the receive buffer; without an owner the
- * buffer is released at once (a sink).
+ * not carried. A packet occupies the wire for its bytes x 8 / rate; packets sent back to back,
+ * flow-control packets included, end at their exact cumulative time rounded to the nearest time
+ * step (WireClock), so a long burst takes exactly its wire time. The owner (a switch, a channel
+ * adapter) gets each received data packet with its VL and calls Release() when the packet has
+ * left the receive buffer; without an owner the buffer is released at once (a sink).
  */
 class IbNetDevice : public NetDevice
 {
@@ -295,6 +299,7 @@ class IbNetDevice : public NetDevice
     uint32_t m_highLimit;             //!< HighPriorityLimit
     bool m_configured;                //!< attributes applied
     DataRate m_rate;                  //!< data rate
+    WireClock m_wireClock;            //!< packet ends at m_rate, exact over a burst
     std::array<uint8_t, 16> m_slToVl; //!< SL -> VL
     ArbTable m_high;                  //!< high-priority table
     ArbTable m_low;                   //!< low-priority table

@@ -131,6 +131,7 @@ PfcNetDevice::PfcNetDevice()
       m_ifIndex(0),
       m_mtu(1500),
       m_rate(DataRate("100Gbps")),
+      m_wireClock(m_rate),
       m_scheduler(STRICT_PRIORITY),
       m_queueLimit(0),
       m_pauseQuanta(0xFFFF),
@@ -193,7 +194,7 @@ PfcNetDevice::SetDataRate(DataRate rate)
         InterconnectConfigError("ns3::PfcNetDevice::DataRate", "0bps", "a rate above 0 bps");
     }
     m_rate = rate;
-    m_wireTimeCache.fill(WireTimeSlot{});
+    m_wireClock.SetRate(rate);
 }
 
 DataRate
@@ -258,15 +259,7 @@ PfcNetDevice::WireBytes(uint32_t frameBytes)
 Time
 PfcNetDevice::GetWireTime(uint32_t bytes) const
 {
-    // A fabric carries few distinct frame sizes (full data frames, ACKs, CNPs, PFC): remember
-    // the last wire time per size slot instead of dividing with int64x64_t every frame.
-    WireTimeSlot& slot = m_wireTimeCache[bytes % m_wireTimeCache.size()];
-    if (slot.bytes != bytes)
-    {
-        slot.bytes = bytes;
-        slot.time = m_rate.CalculateBytesTxTime(WireBytes(bytes));
-    }
-    return slot.time;
+    return m_wireClock.GetTxTime(WireBytes(bytes));
 }
 
 Ptr<Packet>
@@ -444,11 +437,15 @@ PfcNetDevice::StartTransmission(Ptr<Packet> frame, uint16_t etherType)
 {
     NS_LOG_FUNCTION(this << frame << etherType);
     ++m_framesSent;
-    const uint32_t frameBytes = frame->GetSize() + ETHERNET_HEADER;
-    m_txBytes += WireBytes(frameBytes);
-    const Time txTime = GetWireTime(frameBytes);
+    const uint32_t wireBytes = WireBytes(frame->GetSize() + ETHERNET_HEADER);
+    m_txBytes += wireBytes;
+    // Back-to-back frames end at their exact cumulative wire time, rounded (WireClock); the
+    // channel delivers even a frame that took 0 steps one step after its start.
+    const int64_t now = Simulator::Now().GetTimeStep();
+    const int64_t end = m_wireClock.Send(now, wireBytes);
+    const Time txTime = TimeStep(end - now);
     // No completion event per frame: one is scheduled only when a frame waits (ArmCompletion).
-    m_busyUntil = Simulator::Now() + txTime;
+    m_busyUntil = TimeStep(end);
     if (!m_phyTxBeginTrace.IsEmpty() || !m_snifferTrace.IsEmpty())
     {
         Ptr<const Packet> seen = WithEthernetHeader(frame, etherType, true);

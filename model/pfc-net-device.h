@@ -7,6 +7,8 @@
 #ifndef PFC_NET_DEVICE_H
 #define PFC_NET_DEVICE_H
 
+#include "wire-clock.h"
+
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -68,6 +70,9 @@ class PfcPortOwner
  * weighted round robin. PFC frames bypass the queues and go out next, whatever is paused. A
  * frame occupies the wire for its bytes plus preamble/SFD (8), FCS (4) and inter-frame gap (12),
  * padded to the 64-byte minimum frame; the packet itself carries the Ethernet header but no FCS.
+ * Frames sent back to back end at their exact cumulative wire time (bits / rate) rounded to the
+ * nearest time step, so a long burst takes exactly its wire time; after an idle wire the next
+ * frame starts afresh (WireClock).
  *
  * PFC, receiving: a PFC frame with non-zero quanta for priority p stops the scheduler from
  * starting frames of p for quanta x 512 bit times (at this port's rate) from its arrival; a
@@ -193,6 +198,9 @@ class PfcNetDevice : public NetDevice
     void SetDataRate(DataRate rate);
 
     /**
+     * The time a frame sent alone occupies the wire, rounded to the nearest time step. Frames
+     * sent back to back take exactly their bits / rate together (see WireClock): each may take
+     * a step more or less than this.
      * @param bytes frame size without FCS
      * @return the time the frame occupies the wire, all per-frame overheads included
      */
@@ -261,13 +269,6 @@ class PfcNetDevice : public NetDevice
     void DoDispose() override;
 
   private:
-    /// A remembered wire time.
-    struct WireTimeSlot
-    {
-        uint32_t bytes{0xFFFFFFFF}; //!< frame size (none yet)
-        Time time;                  //!< its wire time at m_rate
-    };
-
     /// A frame waiting in an egress queue.
     struct Item
     {
@@ -307,8 +308,8 @@ class PfcNetDevice : public NetDevice
     uint32_t m_ifIndex;                  //!< interface index
     uint16_t m_mtu;                      //!< largest IPv4 packet, bytes
     DataRate m_rate;                     //!< line rate
-    mutable std::array<WireTimeSlot, 16> m_wireTimeCache; //!< wire time per frame size
-    Scheduler m_scheduler;                                //!< egress scheduler
+    WireClock m_wireClock;               //!< frame ends at m_rate, exact
+    Scheduler m_scheduler;               //!< egress scheduler
     uint32_t m_queueLimit;  //!< frames per priority queue before enqueue drops (0 = none)
     uint16_t m_pauseQuanta; //!< quanta in the pause frames this port sends
     double m_pauseRefresh;  //!< refresh period as a fraction of the pause time

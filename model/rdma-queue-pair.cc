@@ -112,6 +112,7 @@ RdmaQueuePair::RdmaQueuePair()
       m_sndUna(0),
       m_highestSent(0),
       m_ackHigh(0),
+      m_pacer(WireClock::DOWN),
       m_window(0),
       m_ePsn(0),
       m_msn(0),
@@ -156,6 +157,7 @@ RdmaQueuePair::Setup(uint32_t qpn,
     m_priority = priority;
     m_lineRate = lineRate;
     m_rate = lineRate;
+    m_pacer.SetRate(lineRate);
     m_nextPostPsn = m_initialPsn;
     m_sndNxt = m_initialPsn;
     m_sndUna = m_initialPsn;
@@ -400,8 +402,8 @@ RdmaQueuePair::OnSent(uint32_t wireBytes)
         m_cc->OnSend(this, wireBytes);
     }
     // The next frame of this queue pair may start when this one would have finished at the
-    // current rate: rate pacing on frame boundaries.
-    m_nextSend = Simulator::Now() + m_rate.CalculateBytesTxTime(wireBytes);
+    // current rate: rate pacing on frame boundaries, exact over frames sent on their pace.
+    m_nextSend = TimeStep(m_pacer.Send(Simulator::Now().GetTimeStep(), wireBytes));
 }
 
 void
@@ -730,10 +732,15 @@ RdmaQueuePair::GetRate() const
 void
 RdmaQueuePair::SetRate(DataRate rate)
 {
+    const DataRate before = m_rate;
     m_rate = rate.GetBitRate() > m_lineRate.GetBitRate() ? m_lineRate : rate;
     if (m_rate.GetBitRate() == 0)
     {
         m_rate = DataRate(1); // 1 bit/s: the CC stopped the flow; keep the arithmetic finite
+    }
+    if (m_rate != before)
+    {
+        m_pacer.SetRate(m_rate);
     }
 }
 

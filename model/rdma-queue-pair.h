@@ -9,6 +9,7 @@
 
 #include "rdma-congestion-control.h"
 #include "rdma-int-tag.h"
+#include "wire-clock.h"
 
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
@@ -109,7 +110,11 @@ struct RdmaRxVerdict
  * parses the headers; the queue pair decides.
  *
  * Sending pace: the congestion-control object sets the rate and optionally a window; the NIC
- * does not send a packet of this queue pair before GetNextSendTime() nor past the window.
+ * does not send a packet of this queue pair before GetNextSendTime() nor past the window. The
+ * next send time is the end of the frame just sent at the current rate, on a WireClock that
+ * rounds down: frames sent on their pace take exactly their bits / rate together, and at the
+ * line rate the pace is never later than the port's own (rounded to nearest) frame ends. A frame
+ * sent later than its pace allowed, or a new rate, starts the pace afresh.
  */
 class RdmaQueuePair : public Object
 {
@@ -357,6 +362,7 @@ class RdmaQueuePair : public Object
     uint32_t m_ackHigh;              //!< highest cumulative acknowledgement seen (one past)
     std::deque<int64_t> m_sendTimes; //!< last send time (time steps) of PSNs from sndUna on
     DataRate m_rate;                 //!< current rate
+    WireClock m_pacer;               //!< frame ends at m_rate, rounded down
     uint64_t m_window;               //!< window, bytes (0 = none)
     Time m_nextSend;                 //!< earliest next transmission
     EventId m_timer;                 //!< retransmission timer
