@@ -147,21 +147,24 @@ CollectiveHelper::RingAllReduce(const std::vector<uint32_t>& hosts,
     {
         step[i][(i + 1) % n] = chunk;
     }
-    // 2 (n - 1) phases, each posted when the previous one completes.
+    // 2 (n - 1) phases, each posted when the previous one completes. The step holds itself
+    // weakly; whoever waits to call it (the pending phase, the first event) holds it, so a run
+    // that stops mid-way frees it with those events.
     auto phases = std::make_shared<uint32_t>(2 * (n - 1));
     auto next = std::make_shared<std::function<void()>>();
-    *next = [this, hosts, step, phases, next, done]() {
+    std::weak_ptr<std::function<void()>> self = next;
+    *next = [this, hosts, step, phases, self, done]() {
         if (*phases == 0)
         {
             if (done)
             {
                 done();
             }
-            *next = nullptr; // break the self-reference
             return;
         }
         --*phases;
-        RunMatrix("ring-allreduce-step", hosts, step, Simulator::Now(), *next);
+        auto again = self.lock();
+        RunMatrix("ring-allreduce-step", hosts, step, Simulator::Now(), [again]() { (*again)(); });
     };
     Simulator::Schedule(start - Simulator::Now(), InCurrentWorkload([next]() { (*next)(); }));
 }

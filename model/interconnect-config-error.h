@@ -7,6 +7,7 @@
 #ifndef INTERCONNECT_CONFIG_ERROR_H
 #define INTERCONNECT_CONFIG_ERROR_H
 
+#include <stdexcept>
 #include <string>
 
 namespace ns3
@@ -28,6 +29,31 @@ namespace ns3
 [[noreturn]] void InterconnectConfigError(const std::string& parameter,
                                           const std::string& value,
                                           const std::string& accepted);
+
+/**
+ * @ingroup interconnect
+ * What InterconnectConfigError throws instead of ending the program, once
+ * InterconnectConfigErrorsThrow(true) was called (a fuzzer or a long-lived program that wants to
+ * carry on after a bad input).
+ */
+class InterconnectConfigException : public std::runtime_error
+{
+  public:
+    /// @param parameter the parameter @param message the whole message ("error: ...")
+    InterconnectConfigException(const std::string& parameter, const std::string& message);
+    /// @return the parameter the message names
+    const std::string& GetParameter() const;
+
+  private:
+    std::string m_parameter; //!< the parameter
+};
+
+/**
+ * @ingroup interconnect
+ * @param enable true: InterconnectConfigError throws InterconnectConfigException from now on;
+ *        false (the default): it prints the message and ends the program with status 1
+ */
+void InterconnectConfigErrorsThrow(bool enable);
 
 } // namespace ns3
 

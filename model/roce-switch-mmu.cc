@@ -174,8 +174,12 @@ RoceSwitchMmu::Configure(const std::vector<DataRate>& rates,
             // and one we are sending ahead of the pause (2 x max frame), the pause frame itself,
             // and the 802.1Qbb response allowance (3840 bit times).
             const double oneWayBytes = rates[i].GetBitRate() * delays[i].GetSeconds() / 8.0;
-            m_headroom[i] = static_cast<uint32_t>(std::ceil(2 * oneWayBytes - 1e-6)) +
-                            2 * maxFrameBytes + 64 + 3840 / 8;
+            const double headroom =
+                std::ceil(2 * oneWayBytes - 1e-6) + 2.0 * maxFrameBytes + 64 + 3840 / 8;
+            // Saturated, not wrapped: a cable too long for any buffer (the check below names
+            // it) must not come out as a small headroom.
+            m_headroom[i] =
+                headroom >= 4294967295.0 ? 4294967295u : static_cast<uint32_t>(headroom);
         }
         reserved += static_cast<uint64_t>(m_headroom[i]) * losslessCount;
     }

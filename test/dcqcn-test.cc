@@ -9,6 +9,8 @@
 // Variant HpccSim from the rules of the HPCC authors' simulator (rdma-hw.cc of
 // alibaba-edu/High-Precision-Congestion-Control).
 
+#include "lone-queue-pair.h"
+
 #include "ns3/core-module.h"
 #include "ns3/dcqcn-congestion-control.h"
 #include "ns3/rdma-queue-pair.h"
@@ -28,13 +30,7 @@ class DcqcnTest : public ::testing::Test
   protected:
     void SetUp() override
     {
-        qp = CreateObject<RdmaQueuePair>();
-        qp->Setup(0x100,
-                  Ipv4Address("10.0.0.1"),
-                  Ipv4Address("10.0.0.2"),
-                  50000,
-                  3,
-                  DataRate("40Gbps"));
+        qp = test::LoneQueuePair(DataRate("40Gbps"));
         cc = CreateObject<DcqcnCongestionControl>();
     }
 

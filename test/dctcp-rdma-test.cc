@@ -8,6 +8,8 @@
 // from Alizadeh et al., "Data Center TCP (DCTCP)", SIGCOMM 2010, section 3.1, and RFC 8257
 // section 3.3 (see dctcp-rdma-congestion-control.h).
 
+#include "lone-queue-pair.h"
+
 #include "ns3/core-module.h"
 #include "ns3/dctcp-rdma-congestion-control.h"
 #include "ns3/rdma-psn.h"
@@ -25,13 +27,7 @@ class DctcpRdmaTest : public ::testing::Test
   protected:
     void SetUp() override
     {
-        qp = CreateObject<RdmaQueuePair>();
-        qp->Setup(0x100,
-                  Ipv4Address("10.0.0.1"),
-                  Ipv4Address("10.0.0.2"),
-                  50000,
-                  3,
-                  DataRate("25Gbps"));
+        qp = test::LoneQueuePair(DataRate("25Gbps"));
         cc = CreateObject<DctcpRdmaCongestionControl>();
         qp->SetCongestionControl(cc);
     }

@@ -7,6 +7,8 @@
 // HPCC's inputs and its estimate: switches stamp one INT hop per egress, the ACK echoes the
 // stack, and a lone flow's estimated utilization converges to eta.
 
+#include "lone-queue-pair.h"
+
 #include "ns3/core-module.h"
 #include "ns3/interconnect-module.h"
 
@@ -119,13 +121,7 @@ class HpccWindowTest : public ::testing::Test
   protected:
     void SetUp() override
     {
-        qp = CreateObject<RdmaQueuePair>();
-        qp->Setup(0x100,
-                  Ipv4Address("10.0.0.1"),
-                  Ipv4Address("10.0.0.2"),
-                  50000,
-                  3,
-                  DataRate("25Gbps"));
+        qp = test::LoneQueuePair(DataRate("25Gbps"));
         cc = CreateObject<HpccCongestionControl>();
         cc->SetAttribute("BaseRtt", TimeValue(MicroSeconds(10)));
     }

@@ -13,6 +13,7 @@
 #include "ns3/pfc-net-device.h"
 #include "ns3/roce-helper.h"
 
+#include <array>
 #include <gtest/gtest.h>
 
 using namespace ns3;
@@ -176,20 +177,26 @@ TEST_F(PfcNetDeviceTest, DwrrSplitsTheLinkByWeight)
 {
     a->SetAttribute("Scheduler", StringValue("Dwrr"));
     a->SetAttribute("DwrrWeights", StringValue("1,3,1,1,1,1,1,1"));
-    uint64_t bytes[2] = {0, 0};
+    // A pointer to the counters and a plain pointer to the device: Bind copies what it is given
+    // (a C array too, since ns-3.38), and a Ptr to the device in its own trace would keep it
+    // alive forever.
+    std::array<uint64_t, 2> bytes{0, 0};
     bool done = false;
     a->TraceConnectWithoutContext(
         "PhyTxBegin",
-        MakeCallback(+[](uint64_t* b, bool* stop, Ptr<PfcNetDevice> dev, Ptr<const Packet> p) {
+        MakeCallback(+[](std::array<uint64_t, 2>* b,
+                         bool* stop,
+                         PfcNetDevice* dev,
+                         Ptr<const Packet> p) {
             const uint32_t size = p->GetSize();
             if (*stop || (size != 1014 && size != 714))
             {
                 return; // the opening frame on priority 7, or past the measurement
             }
-            b[size == 1014 ? 0 : 1] += size;
+            (*b)[size == 1014 ? 0 : 1] += size;
             // Measure while both queues are backlogged.
             *stop = dev->GetQueueFrames(0) == 0 || dev->GetQueueFrames(1) == 0;
-        }).Bind(bytes, &done, a));
+        }).Bind(&bytes, &done, PeekPointer(a)));
     Simulator::Schedule(Time(0), [this]() {
         a->Enqueue(Frame(9000), 7, 0); // occupies the wire while the queues fill
         for (int i = 0; i < 400; ++i)

@@ -140,15 +140,16 @@ TEST_F(RoceSwitchTest, PausePropagatesUpstreamAndReleases)
     h.Link(hosts[4], s2);
     h.Link(hosts[5], s2);
     h.Finalize();
-    std::map<Ptr<PfcNetDevice>, uint16_t> lastQuanta;
+    // Keyed by plain pointer: a Ptr to the device in its own trace would keep it alive forever.
+    std::map<PfcNetDevice*, uint16_t> lastQuanta;
     auto watch = [&lastQuanta](Ptr<PfcNetDevice> d) {
         d->TraceConnectWithoutContext("PfcTx",
-                                      MakeCallback(+[](std::map<Ptr<PfcNetDevice>, uint16_t>* m,
-                                                       Ptr<PfcNetDevice> dev,
+                                      MakeCallback(+[](std::map<PfcNetDevice*, uint16_t>* m,
+                                                       PfcNetDevice* dev,
                                                        uint8_t,
                                                        uint16_t q) {
                                           (*m)[dev] = q;
-                                      }).Bind(&lastQuanta, d));
+                                      }).Bind(&lastQuanta, PeekPointer(d)));
     };
     Ptr<RoceSwitch> sw1 = h.GetSwitch(0);
     Ptr<RoceSwitch> sw2 = h.GetSwitch(1);

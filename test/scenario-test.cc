@@ -6,6 +6,7 @@
 
 // Scenario files: defaults filled in, overrides applied, and a mistake in any section named.
 
+#include "ns3/interconnect-config-error.h"
 #include "ns3/scenario.h"
 
 #include <gtest/gtest.h>
@@ -172,4 +173,27 @@ TEST(Scenario, QueuePairMappingAndSizeBuckets)
     ExpectError(R"({"output": {"sizeBuckets": [1000, 1000]}})",
                 "error: output.sizeBuckets = \\[1000,1000\\]: accepted: flow-size bucket edges");
     ExpectError(R"({"output": {"sizeBuckets": [0]}})", "error: output.sizeBuckets.0 = 0");
+}
+
+TEST(Scenario, ErrorsCanThrowInsteadOfEndingTheProgram)
+{
+    // A fuzzer, or a program that wants to carry on after a bad input, gets an exception that
+    // names the key; by default the program ends (the other tests here check that).
+    InterconnectConfigErrorsThrow(true);
+    try
+    {
+        Scenario::ParseOrExit(R"({"nic": {"queuePairs": "many"}})", "test.json", {});
+        ADD_FAILURE() << "no exception";
+    }
+    catch (const InterconnectConfigException& e)
+    {
+        EXPECT_EQ(e.GetParameter(), "nic.queuePairs");
+        EXPECT_NE(std::string(e.what()).find("error: nic.queuePairs = \"many\": accepted:"),
+                  std::string::npos)
+            << e.what();
+    }
+    InterconnectConfigErrorsThrow(false);
+    EXPECT_EXIT(Scenario::ParseOrExit(R"({"seed": 0})", "test.json", {}),
+                ::testing::ExitedWithCode(1),
+                "error: seed = 0");
 }

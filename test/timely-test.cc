@@ -8,6 +8,8 @@
 // Mittal et al., "TIMELY: RTT-based Congestion Control for the Datacenter", SIGCOMM 2015,
 // Algorithm 1 (see timely-congestion-control.h).
 
+#include "lone-queue-pair.h"
+
 #include "ns3/core-module.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/timely-congestion-control.h"
@@ -24,13 +26,7 @@ class TimelyTest : public ::testing::Test
   protected:
     void SetUp() override
     {
-        qp = CreateObject<RdmaQueuePair>();
-        qp->Setup(0x100,
-                  Ipv4Address("10.0.0.1"),
-                  Ipv4Address("10.0.0.2"),
-                  50000,
-                  3,
-                  DataRate("25Gbps"));
+        qp = test::LoneQueuePair(DataRate("25Gbps"));
         cc = CreateObject<TimelyCongestionControl>();
     }
 
