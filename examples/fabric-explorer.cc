@@ -200,6 +200,10 @@ main(int argc, char* argv[])
     RngSeedManager::SetSeed(seed);
     RngSeedManager::SetRun(run);
 
+    if (ranks < 1 || ranks > 65536)
+    {
+        InterconnectConfigError("--ranks", std::to_string(ranks), "1..65536");
+    }
     if (partition != "auto" && partition != "group" && partition != "slab")
     {
         InterconnectConfigError("--partition", partition, "auto, group or slab");

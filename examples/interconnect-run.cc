@@ -555,6 +555,16 @@ main(int argc, char* argv[])
         rails.erase(std::unique(rails.begin(), rails.end()), rails.end());
         nicsPerServer = static_cast<uint32_t>(rails.size());
         gpusPerServer = static_cast<uint32_t>(first.gpus.size());
+        if (s.String("fabric.kind") == "rail-optimized" &&
+            s.Int("fabric.nicsPerServer") != static_cast<int64_t>(nicsPerServer))
+        {
+            // Otherwise the fabric's servers and the preset's would not line up: hosts of one
+            // fabric server would become NICs of two GPU servers.
+            InterconnectConfigError("fabric.nicsPerServer",
+                                    std::to_string(s.Int("fabric.nicsPerServer")),
+                                    std::to_string(nicsPerServer) + ", the compute NICs of a " +
+                                        s.String("server.preset") + " server (server.preset)");
+        }
         if (hosts % nicsPerServer != 0)
         {
             InterconnectConfigError("server.preset",

@@ -140,6 +140,11 @@ FabricHelper::Describe() const
                                 std::to_string(m_delay.GetNanoSeconds()) + "ns",
                                 "a delay >= 0");
     }
+    Size size{0, 0, 0};
+    if (EstimateSize(size))
+    {
+        CheckMemory(size); // before a node is made: a huge fabric takes long to create
+    }
     Fabric fabric(GetKind());
     DoCreate(fabric);
     NS_ABORT_MSG_IF(fabric.GetNHosts() == 0, GetName() << ": no hosts");
@@ -150,16 +155,29 @@ FabricHelper::Describe() const
     return fabric;
 }
 
+bool
+FabricHelper::EstimateSize(Size& /* size */) const
+{
+    return false;
+}
+
 void
 FabricHelper::CheckMemory(const Fabric& fabric) const
 {
+    CheckMemory(Size{static_cast<double>(fabric.GetNHosts()),
+                     static_cast<double>(fabric.GetNSwitches()),
+                     static_cast<double>(fabric.GetNLinks())});
+}
+
+void
+FabricHelper::CheckMemory(const Size& size) const
+{
     // Measured on this module's builds (k=8, 16 and 24 fat-trees): about 200 bytes per route
     // entry (every switch has one per host) and 20 KB per node and per link for the simulation
-    // objects. A fabric whose estimate exceeds the machine's memory is refused before a byte of
-    // it is allocated, rather than ending in std::bad_alloc after minutes of building.
-    const double routes = static_cast<double>(fabric.GetNHosts()) * fabric.GetNSwitches();
-    const double nodes = fabric.GetNHosts() + fabric.GetNSwitches();
-    const double estimate = routes * 200 + (nodes + fabric.GetNLinks()) * 20e3;
+    // objects. A fabric whose estimate exceeds the machine's memory is refused before it is
+    // built, rather than ending in std::bad_alloc after minutes of building.
+    const double estimate =
+        size.hosts * size.switches * 200 + (size.hosts + size.switches + size.links) * 20e3;
     const long pages = sysconf(_SC_PHYS_PAGES);
     const long pageSize = sysconf(_SC_PAGE_SIZE);
     const double physical = pages > 0 && pageSize > 0 ? static_cast<double>(pages) * pageSize : 0;
@@ -168,11 +186,11 @@ FabricHelper::CheckMemory(const Fabric& fabric) const
         char figures[256];
         std::snprintf(figures,
                       sizeof(figures),
-                      "%s: %u hosts, %u switches, %u links, about %.1f GB to simulate",
+                      "%s: %.0f hosts, %.0f switches, %.0f links, about %.1f GB to simulate",
                       GetKind().c_str(),
-                      fabric.GetNHosts(),
-                      fabric.GetNSwitches(),
-                      fabric.GetNLinks(),
+                      size.hosts,
+                      size.switches,
+                      size.links,
                       estimate / 1e9);
         InterconnectConfigError(GetName() + " size",
                                 figures,

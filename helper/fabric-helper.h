@@ -94,6 +94,21 @@ class FabricHelper
      * @param fabric an empty fabric
      */
     virtual void DoCreate(Fabric& fabric) const = 0;
+
+    /// The size of a fabric before it is created, for the memory estimate.
+    struct Size
+    {
+        double hosts;    //!< hosts
+        double switches; //!< switches
+        double links;    //!< links
+    };
+
+    /**
+     * @param[out] size the fabric's size, from the parameters alone
+     * @return whether the helper can tell (the default cannot: the check then waits for the
+     *         created fabric)
+     */
+    virtual bool EstimateSize(Size& size) const;
     /**
      * Compute and set the routes; the default is RouteShortestPaths().
      * @param fabric the fabric with its nodes and links
@@ -151,6 +166,12 @@ class FabricHelper
      * @param fabric the fabric with its nodes and links, before routing
      */
     void CheckMemory(const Fabric& fabric) const;
+
+    /**
+     * End the program if a fabric of this size would not fit the machine's memory.
+     * @param size its hosts, switches and links
+     */
+    void CheckMemory(const Size& size) const;
 
     DataRate m_hostRate;                    //!< rate of the hosts' links
     DataRate m_fabricRate;                  //!< rate of the links between switches

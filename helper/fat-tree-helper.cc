@@ -69,4 +69,12 @@ FatTreeHelper::DoCreate(Fabric& fabric) const
     }
 }
 
+bool
+FatTreeHelper::EstimateSize(Size& size) const
+{
+    const double k = m_k;
+    size = Size{k * k * k / 4, 5 * k * k / 4, 3 * k * k * k / 4};
+    return true;
+}
+
 } // namespace ns3

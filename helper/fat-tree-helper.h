@@ -38,6 +38,7 @@ class FatTreeHelper : public FabricHelper
     std::string GetName() const override;
     std::string GetKind() const override;
     void DoCreate(Fabric& fabric) const override;
+    bool EstimateSize(Size& size) const override;
 
   private:
     uint32_t m_k; //!< the radix

@@ -76,4 +76,14 @@ SpineLeafHelper::DoCreate(Fabric& fabric) const
     }
 }
 
+bool
+SpineLeafHelper::EstimateSize(Size& size) const
+{
+    const double hosts = static_cast<double>(m_leaves) * m_hostsPerLeaf;
+    size = Size{hosts,
+                static_cast<double>(m_leaves) + m_spines,
+                hosts + static_cast<double>(m_leaves) * m_spines};
+    return true;
+}
+
 } // namespace ns3

@@ -46,6 +46,7 @@ class SpineLeafHelper : public FabricHelper
     std::string GetName() const override;
     std::string GetKind() const override;
     void DoCreate(Fabric& fabric) const override;
+    bool EstimateSize(Size& size) const override;
 
   private:
     uint32_t m_leaves;       //!< leaf switches

@@ -221,4 +221,18 @@ TorusHelper::DoRoute(Fabric& fabric) const
                           " past a wrap-around link, back at each turn");
 }
 
+bool
+TorusHelper::EstimateSize(Size& size) const
+{
+    double switches = 1;
+    for (uint32_t d : m_dimensions)
+    {
+        switches *= d;
+    }
+    size = Size{switches * m_hostsPerSwitch,
+                switches,
+                switches * m_dimensions.size() + switches * m_hostsPerSwitch};
+    return true;
+}
+
 } // namespace ns3

@@ -63,6 +63,7 @@ class TorusHelper : public FabricHelper
     std::string GetName() const override;
     std::string GetKind() const override;
     void DoCreate(Fabric& fabric) const override;
+    bool EstimateSize(Size& size) const override;
     void DoRoute(Fabric& fabric) const override;
 
   private:
