@@ -517,8 +517,15 @@ main(int argc, char* argv[])
     {
         roce.AssignStreams(1);
     }
+    // Queue pairs: "auto" gives every message of the open-loop workloads its own (as the
+    // published RDMA simulators do) and the collectives one connection per endpoint pair (as
+    // NCCL and MPI keep theirs); any other value holds for every workload.
     QueuePairMapping mapping;
-    QueuePairMapping::Parse(s.String("nic.queuePairs"), &mapping); // checked with the scenario
+    const bool autoMapping = s.String("nic.queuePairs") == "auto";
+    if (!autoMapping)
+    {
+        QueuePairMapping::Parse(s.String("nic.queuePairs"), &mapping); // checked already
+    }
     network.SetQueuePairMapping(mapping);
     const uint32_t hosts = fabric.GetNHosts();
     if (rank == 0)
@@ -534,6 +541,10 @@ main(int argc, char* argv[])
     // GPU servers: every `nics` consecutive hosts are the compute NICs of one server, whose GPUs
     // become the endpoints of the collectives and MoE layers.
     CollectiveHelper collectives(network);
+    if (!autoMapping)
+    {
+        collectives.SetQueuePairMapping(mapping);
+    }
     uint32_t nicsPerServer = 0;
     uint32_t gpusPerServer = 0;
     if (s.String("server.preset") != "none")
@@ -1110,7 +1121,7 @@ main(int argc, char* argv[])
     f = OpenOrExit(out + "/summary.json");
     std::fprintf(f, "{\n  \"name\": %s,\n", RunRecord::JsonQuote(s.String("name")).c_str());
     std::fprintf(f, "  \"fabric\": %s,\n", RunRecord::JsonQuote(fabric.Describe()).c_str());
-    std::fprintf(f, "  \"queuePairs\": \"%s\",\n", mapping.ToString().c_str());
+    std::fprintf(f, "  \"queuePairs\": \"%s\",\n", s.String("nic.queuePairs").c_str());
     std::fprintf(f, "%s,\n", stats.ToJsonMembers("  ").c_str());
     {
         // Drops by cause, and per priority with the lossless ones named: "lossless" must be 0

@@ -18,8 +18,31 @@ namespace ns3
 {
 
 CollectiveHelper::CollectiveHelper(MessageTransport& network)
-    : m_network(network)
+    : m_network(network),
+      m_mapping(QueuePairMapping::PerHostPair())
 {
+}
+
+void
+CollectiveHelper::SetQueuePairMapping(const QueuePairMapping& mapping)
+{
+    m_mapping = mapping;
+}
+
+uint64_t
+CollectiveHelper::Post(uint32_t src,
+                       uint32_t dst,
+                       uint64_t bytes,
+                       Time at,
+                       RdmaQueuePair::CompletionCallback done)
+{
+    // The collectives' own mapping for this message, the transport's for the others.
+    const QueuePairMapping outer = m_network.GetQueuePairMapping();
+    m_network.SetQueuePairMapping(m_mapping);
+    const uint64_t id =
+        m_network.Post(src, dst, RdmaVerb::WRITE, bytes, at, m_network.GetDefaultPriority(), done);
+    m_network.SetQueuePairMapping(outer);
+    return id;
 }
 
 Time
@@ -102,19 +125,16 @@ CollectiveHelper::RunMatrix(const std::string& kind,
             {
                 continue;
             }
-            m_network.Post(
-                hosts[i],
-                hosts[j],
-                RdmaVerb::WRITE,
-                bytes[i][j],
-                start,
-                m_network.GetDefaultPriority(),
-                RdmaQueuePair::CompletionCallback([outstanding, finish](const RdmaCompletion&) {
-                    if (--*outstanding == 0)
-                    {
-                        (*finish)();
-                    }
-                }));
+            Post(hosts[i],
+                 hosts[j],
+                 bytes[i][j],
+                 start,
+                 RdmaQueuePair::CompletionCallback([outstanding, finish](const RdmaCompletion&) {
+                     if (--*outstanding == 0)
+                     {
+                         (*finish)();
+                     }
+                 }));
         }
     }
 }
@@ -360,14 +380,11 @@ CollectiveHelper::RunGpuMatrix(const std::vector<uint32_t>& gpus,
             }
             else
             {
-                m_network.Post(
-                    m_nicHost[si][gpus[i] % g],
-                    m_nicHost[sj][gpus[j] % g],
-                    RdmaVerb::WRITE,
-                    bytes[i][j],
-                    start,
-                    m_network.GetDefaultPriority(),
-                    RdmaQueuePair::CompletionCallback([one](const RdmaCompletion&) { one(); }));
+                Post(m_nicHost[si][gpus[i] % g],
+                     m_nicHost[sj][gpus[j] % g],
+                     bytes[i][j],
+                     start,
+                     RdmaQueuePair::CompletionCallback([one](const RdmaCompletion&) { one(); }));
             }
         }
     }

@@ -76,6 +76,14 @@ class CollectiveHelper
     explicit CollectiveHelper(MessageTransport& network);
 
     /**
+     * How the collectives' messages share queue pairs. By default one connection per pair of
+     * endpoints carries every phase both ways, as NCCL and MPI keep theirs; the transport's own
+     * mapping (a queue pair per message by default) stays for other workloads.
+     * @param mapping the mapping
+     */
+    void SetQueuePairMapping(const QueuePairMapping& mapping);
+
+    /**
      * Make GPUs the endpoints (see the class description).
      * @param servers the servers, each with the same number of GPUs
      * @param nicHost per server, per GPU: the host index (in the network) of its NIC
@@ -206,6 +214,13 @@ class CollectiveHelper
      */
     std::function<void()> InCurrentWorkload(std::function<void()> f) const;
 
+    /// Post a WRITE of a phase under the collectives' queue-pair mapping.
+    uint64_t Post(uint32_t src,
+                  uint32_t dst,
+                  uint64_t bytes,
+                  Time at,
+                  RdmaQueuePair::CompletionCallback done);
+
     /// The GPU-endpoint version of LowerBound.
     Time GpuLowerBound(const std::vector<uint32_t>& gpus, const Matrix& bytes) const;
 
@@ -213,6 +228,7 @@ class CollectiveHelper
     std::vector<std::vector<uint32_t>> m_nicHost; //!< per server, per GPU: its NIC's host
 
     MessageTransport& m_network;             //!< the network
+    QueuePairMapping m_mapping;              //!< how the collectives' messages share QPs
     std::vector<CollectiveRecord> m_records; //!< phases
 };
 

@@ -746,14 +746,18 @@ Scenario::ParseOrExit(const std::string& text,
                               KInt("ackInterval", 1, 1, 1024),
                               KDuration("retransmitTimeout", "1ms", 1),
                               KBool("outOfOrderReceive", false),
-                              KText("queuePairs", "per-flow")});
+                              KText("queuePairs", "auto")});
     RdmaCongestionControl::ResolveName("nic.cc", out["nic"]["cc"].get<std::string>());
     QueuePairMapping mapping;
-    if (!QueuePairMapping::Parse(out["nic"]["queuePairs"].get<std::string>(), &mapping))
+    if (out["nic"]["queuePairs"] != "auto" &&
+        !QueuePairMapping::Parse(out["nic"]["queuePairs"].get<std::string>(), &mapping))
     {
         InterconnectConfigError("nic.queuePairs",
                                 out["nic"]["queuePairs"].dump(),
-                                QueuePairMapping::Accepted());
+                                "auto (a queue pair per message of poisson, incast and "
+                                "permutation workloads, one connection per endpoint pair for "
+                                "collectives), or for all workloads " +
+                                    QueuePairMapping::Accepted());
     }
 
     // iWARP's TCP (link.technology "iwarp"; kept but unused with "roce", so that one value

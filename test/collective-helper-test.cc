@@ -162,6 +162,37 @@ TEST_F(CollectiveHelperTest, MoeLayersAlternateDispatchAndCombine)
     }
 }
 
+TEST_F(CollectiveHelperTest, APhaseKeepsOneConnectionPerPairBothWays)
+{
+    // Two all-to-all phases among 4 hosts: by default one connection per pair of hosts carries
+    // both directions and both phases, 6 connections and 12 queue pairs in all, as NCCL keeps
+    // its peers' connections; a queue pair per message makes 2 x 12 pairs, 48 queue pairs.
+    for (const bool perFlow : {false, true})
+    {
+        RoceHelper roce;
+        FatTreeHelper(4).Build(roce);
+        CollectiveHelper collectives(roce);
+        if (perFlow)
+        {
+            collectives.SetQueuePairMapping(QueuePairMapping::PerFlow());
+        }
+        const std::vector<uint32_t> hosts = {0, 1, 4, 9};
+        collectives.AllToAll(hosts, 20000, MicroSeconds(1), [&]() {
+            collectives.AllToAll(hosts, 20000, Simulator::Now());
+        });
+        Simulator::Run();
+        uint32_t qps = 0;
+        for (uint32_t h = 0; h < 16; ++h)
+        {
+            qps += roce.GetNic(h)->GetNQueuePairs();
+        }
+        EXPECT_EQ(qps, perFlow ? 48u : 12u);
+        ASSERT_EQ(collectives.GetRecords().size(), 2u);
+        EXPECT_FALSE(collectives.GetRecords()[1].end.IsZero());
+        Simulator::Destroy();
+    }
+}
+
 TEST_F(CollectiveHelperTest, LoneFlowAcrossAFatTreeHasSlowdownOne)
 {
     // One 1 MB WRITE between pods of an idle k=4 fat-tree (5 hops): its FCT is the ideal one.

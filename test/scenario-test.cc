@@ -158,7 +158,7 @@ TEST(Scenario, DistributedRunsTakeWhatRanksCanSplit)
 
 TEST(Scenario, QueuePairMappingAndSizeBuckets)
 {
-    EXPECT_EQ(Scenario::ParseOrExit("{}", "test.json", {}).String("nic.queuePairs"), "per-flow");
+    EXPECT_EQ(Scenario::ParseOrExit("{}", "test.json", {}).String("nic.queuePairs"), "auto");
     // A count is kept as its text, from a file or from --set.
     EXPECT_EQ(Scenario::ParseOrExit(R"({"nic": {"queuePairs": 4}})", "test.json", {})
                   .String("nic.queuePairs"),
@@ -166,10 +166,10 @@ TEST(Scenario, QueuePairMappingAndSizeBuckets)
     EXPECT_EQ(
         Scenario::ParseOrExit("{}", "test.json", {"nic.queuePairs=8"}).String("nic.queuePairs"),
         "8");
-    ExpectError(R"({"nic": {"queuePairs": "per-message"}})",
-                "error: nic.queuePairs = \"per-message\": accepted: per-flow .*per-host-pair");
-    ExpectError(R"({"nic": {"queuePairs": 0}})",
-                "error: nic.queuePairs = \"0\": accepted: per-flow");
+    ExpectError(
+        R"({"nic": {"queuePairs": "per-message"}})",
+        "error: nic.queuePairs = \"per-message\": accepted: auto .*per-flow .*per-host-pair");
+    ExpectError(R"({"nic": {"queuePairs": 0}})", "error: nic.queuePairs = \"0\": accepted: auto");
     ExpectError(R"({"output": {"sizeBuckets": [1000, 1000]}})",
                 "error: output.sizeBuckets = \\[1000,1000\\]: accepted: flow-size bucket edges");
     ExpectError(R"({"output": {"sizeBuckets": [0]}})", "error: output.sizeBuckets.0 = 0");
