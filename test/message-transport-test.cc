@@ -71,6 +71,19 @@ IbShortBehindLong(const QueuePairMapping& mapping)
     return s;
 }
 
+/// The short flow finishes first and near its ideal FCT with a queue pair per flow, and waits
+/// for the long one with one per host pair.
+void
+ExpectOwnQueuePairHelps(ShortFlow (*run)(const QueuePairMapping&))
+{
+    const ShortFlow perFlow = run(QueuePairMapping());
+    const ShortFlow shared = run(QueuePairMapping::PerHostPair());
+    EXPECT_LT(perFlow.slowdown, 2.5);
+    EXPECT_TRUE(perFlow.finishedFirst);
+    EXPECT_GT(shared.slowdown, 30);
+    EXPECT_FALSE(shared.finishedFirst);
+}
+
 } // namespace
 
 TEST(QueuePairMappingTest, ParsesTheScenarioForms)
@@ -98,22 +111,12 @@ TEST(QueuePairMappingTest, AShortFlowDoesNotWaitBehindALongOneWithPerFlowQueuePa
     // finishes within about twice its ideal FCT (about 12 us across the fat-tree), long before
     // the long one. On one queue pair per host pair it waits for the 10 MB ahead of it: about
     // 10e6 x 8 / 100e9 = 800 us, a slowdown above 30.
-    const ShortFlow perFlow = RoceShortBehindLong(QueuePairMapping());
-    const ShortFlow shared = RoceShortBehindLong(QueuePairMapping::PerHostPair());
-    EXPECT_LT(perFlow.slowdown, 2.5);
-    EXPECT_TRUE(perFlow.finishedFirst);
-    EXPECT_GT(shared.slowdown, 30);
-    EXPECT_FALSE(shared.finishedFirst);
+    ExpectOwnQueuePairHelps(&RoceShortBehindLong);
 }
 
 TEST(QueuePairMappingTest, TheSameOnInfiniBand)
 {
-    const ShortFlow perFlow = IbShortBehindLong(QueuePairMapping());
-    const ShortFlow shared = IbShortBehindLong(QueuePairMapping::PerHostPair());
-    EXPECT_LT(perFlow.slowdown, 2.5);
-    EXPECT_TRUE(perFlow.finishedFirst);
-    EXPECT_GT(shared.slowdown, 30);
-    EXPECT_FALSE(shared.finishedFirst);
+    ExpectOwnQueuePairHelps(&IbShortBehindLong);
 }
 
 TEST(QueuePairMappingTest, APoolIsTakenInTurn)
