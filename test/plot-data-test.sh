@@ -44,6 +44,10 @@ name='q"x,y$(touch pwned)`touch pwned2`;touch pwned3'
 for f in pwned pwned2 pwned3; do
     [ ! -e "$dir/$f" ] && [ ! -e "$dir/run/$f" ] || fail "the scenario name ran a command ($f)"
 done
+# Without a double quote, the same name would have run through the old shell string.
+(cd "$dir" && "$runner" "$scenario" --set stopTime=300us --set 'name=q$(touch pwned4)' \
+    >name2.out 2>name2.err) || fail "run with a hostile name failed: $(cat "$dir/name2.err")"
+[ ! -e "$dir/pwned4" ] || fail "the scenario name ran a command (pwned4)"
 out="$dir/results/$name"
 [ -s "$out/plots/fct-cdf.png" ] || fail "no plots for the hostile name"
 grep -qF '"name": "q\"x,y$(touch pwned)`touch pwned2`;touch pwned3",' "$out/summary.json" ||
