@@ -503,8 +503,12 @@ main(int argc, char* argv[])
         ib = std::make_unique<IbRcTransport>(subnetManager.Build(*fabricHelper));
         for (const auto& adapter : ib->GetSubnet().adapters)
         {
-            adapter->SetAttribute("CongestionControl",
-                                  BooleanValue(s.Bytes("ib.fecnThreshold") > 0));
+            // Any RDMA congestion control, on the switches' FECN marks (and HPCC on their INT).
+            adapter->SetAttribute("CongestionControl", StringValue(cc));
+            if (!(cc == "ns3::DcqcnCongestionControl" && s.String("nic.dcqcnPreset") == "hpcc-sim"))
+            {
+                adapter->SetAttribute("CnpInterval", TimeValue(s.Duration("nic.cnpInterval")));
+            }
         }
         ib->SetDefaultServiceLevel(static_cast<uint8_t>(s.Int("ib.sl")));
         ib->SetQueuePairAttribute("AckInterval", UintegerValue(s.Int("nic.ackInterval")));

@@ -240,7 +240,7 @@ IbRcTransport::CollectStatistics() const
     for (const auto& adapter : m_subnet.adapters)
     {
         st.cnpsSent += adapter->GetCnpsSent();
-        st.cnpsReceived += adapter->GetBecnsReceived();
+        st.cnpsReceived += adapter->GetCnpsReceived();
     }
     for (const auto& qp : m_allQps)
     {

@@ -726,7 +726,7 @@ RoceHelper::CollectStatistics() const
     for (const auto& nic : m_nics)
     {
         st.cnpsSent += nic->GetCnpsSent();
-        st.dataFrames += nic->GetDataFramesSent();
+        st.dataFrames += nic->GetDataPacketsSent();
         for (uint32_t i = 0; i < nic->GetNQueuePairs(); ++i)
         {
             Ptr<RdmaQueuePair> qp = nic->GetQueuePair(0x100 + i);

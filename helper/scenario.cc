@@ -738,6 +738,20 @@ Scenario::ParseOrExit(const std::string& text,
     {
         nic["queuePairs"] = nic["queuePairs"].dump(); // a count, as "4"
     }
+    // The congestion control defaults to each technology's own: DCQCN on RoCEv2, IB congestion
+    // control on InfiniBand (whose notification point answers every FECN, IBTA annex A10, so
+    // its CNP interval defaults to 0). Either runs on either link.
+    const bool ibLink = out["link"]["technology"].get<std::string>() == "infiniband";
+    if (nic.is_object() && !nic.contains("cc"))
+    {
+        nic["cc"] = ibLink ? "ib-cc" : "dcqcn";
+    }
+    const bool ibCc = nic.is_object() && nic["cc"].is_string() &&
+                      (nic["cc"] == "ib-cc" || nic["cc"] == "ns3::IbCongestionControl");
+    if (nic.is_object() && !nic.contains("cnpInterval") && ibCc)
+    {
+        nic["cnpInterval"] = "0s";
+    }
     out["nic"] = CheckObject("nic",
                              nic,
                              {KText("cc", "dcqcn"),

@@ -186,6 +186,7 @@ DcqcnCongestionControl::ApplyPreset(const std::string& name, DataRate lineRate)
         Config::SetDefault("ns3::DcqcnCongestionControl::ClampTargetRate", BooleanValue(true));
         Config::SetDefault("ns3::DcqcnCongestionControl::Variant", StringValue("Paper"));
         Config::SetDefault("ns3::RdmaNic::CnpInterval", TimeValue(MicroSeconds(50)));
+        Config::SetDefault("ns3::IbHostAdapter::CnpInterval", TimeValue(MicroSeconds(50)));
     }
     else if (name == "hpcc-sim")
     {
@@ -213,6 +214,7 @@ DcqcnCongestionControl::ApplyPreset(const std::string& name, DataRate lineRate)
         // Its receivers signal every CE-marked packet (ECN echoed per ACK), not one CNP per
         // 50 us: the reaction point's 4 us decrease interval does the pacing.
         Config::SetDefault("ns3::RdmaNic::CnpInterval", TimeValue(Time(0)));
+        Config::SetDefault("ns3::IbHostAdapter::CnpInterval", TimeValue(Time(0)));
     }
     else
     {

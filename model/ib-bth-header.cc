@@ -347,6 +347,8 @@ IbBthHeader::OpcodeName(uint8_t opcode)
         return "RC_ACKNOWLEDGE";
     case ROCE_CNP:
         return "ROCE_CNP";
+    case IB_CNP:
+        return "IB_CNP";
     default: {
         char name[32];
         std::snprintf(name, sizeof(name), "UNKNOWN_0x%02X", static_cast<unsigned>(opcode));

@@ -68,6 +68,9 @@ class IbBthHeader : public Header
     /// RoCEv2 Congestion Notification Packet (IBTA RoCEv2 annex A17.9.3): BTH with BECN set,
     /// 16 reserved bytes, ICRC.
     static constexpr uint8_t ROCE_CNP = 0x81;
+    /// InfiniBand Congestion Notification Packet (IBTA annex A10, opcode class CNP, 100 00000):
+    /// BTH with BECN set, 16 reserved bytes, ICRC.
+    static constexpr uint8_t IB_CNP = 0x80;
 
     /// The serialized size of the header, in bytes.
     static constexpr uint32_t SIZE = 12;

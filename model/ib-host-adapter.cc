@@ -9,14 +9,10 @@
 #include "ib-bth-header.h"
 #include "ib-lrh-header.h"
 #include "interconnect-config-error.h"
-#include "rdma-congestion-control.h"
-#include "rdma-transport.h"
 
 #include "ns3/abort.h"
-#include "ns3/boolean.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
-#include "ns3/uinteger.h"
 
 #include <algorithm>
 
@@ -29,84 +25,55 @@ namespace
 {
 /// Bytes of the invariant CRC at the end of every transport packet.
 constexpr uint32_t ICRC = 4;
+/// Dequeue tags: the adapter counts only its data packets against the per-VL limit.
+constexpr uint32_t TAG_CONTROL = 0;
+constexpr uint32_t TAG_DATA = 1;
+/// Data packets per VL the adapter keeps in its port's queue.
+constexpr uint32_t PORT_SLOTS = 2;
 } // namespace
 
 TypeId
 IbHostAdapter::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::IbHostAdapter")
-                            .SetParent<Object>()
-                            .SetGroupName("Interconnect")
-                            .AddConstructor<IbHostAdapter>()
-                            .AddAttribute("CongestionControl",
-                                          "Answer FECN with BECN and pace flows by their CCT "
-                                          "index (IBTA annex A10)",
-                                          BooleanValue(false),
-                                          MakeBooleanAccessor(&IbHostAdapter::m_cc),
-                                          MakeBooleanChecker())
-                            .AddAttribute("CctiIncrease",
-                                          "CCT index increase per BECN",
-                                          UintegerValue(1),
-                                          MakeUintegerAccessor(&IbHostAdapter::m_cctiIncrease),
-                                          MakeUintegerChecker<uint32_t>(1, 127))
-                            .AddAttribute("CctiLimit",
-                                          "Largest CCT index",
-                                          UintegerValue(127),
-                                          MakeUintegerAccessor(&IbHostAdapter::m_cctiLimit),
-                                          MakeUintegerChecker<uint32_t>(1, 16383))
-                            .AddAttribute("CctiTimer",
-                                          "Interval at which every CCT index above 0 drops by 1",
-                                          TimeValue(MicroSeconds(2)),
-                                          MakeTimeAccessor(&IbHostAdapter::m_cctiTimer),
-                                          MakeTimeChecker(NanoSeconds(1)))
-                            .AddAttribute("CctStep",
-                                          "Inter-packet delay per CCT index (CCT[i] = i x step)",
-                                          TimeValue(NanoSeconds(50)),
-                                          MakeTimeAccessor(&IbHostAdapter::m_cctStep),
-                                          MakeTimeChecker(Time(0)))
-                            .AddTraceSource("Message",
-                                            "A message arrived whole: source LID, bytes",
-                                            MakeTraceSourceAccessor(&IbHostAdapter::m_messageTrace),
-                                            "ns3::IbHostAdapter::MessageTracedCallback");
+    static TypeId tid =
+        TypeId("ns3::IbHostAdapter")
+            .SetParent<RdmaChannelAdapter>()
+            .SetGroupName("Interconnect")
+            .AddConstructor<IbHostAdapter>()
+            .AddAttribute("CnpInterval",
+                          "At most one CNP per queue pair per interval (notification point). "
+                          "Default: 0, a CNP for every FECN-marked packet (IBTA annex A10).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&IbHostAdapter::m_cnpInterval),
+                          MakeTimeChecker(Time(0)))
+            .AddTraceSource("Message",
+                            "A raw message arrived whole: source LID, bytes",
+                            MakeTraceSourceAccessor(&IbHostAdapter::m_messageTrace),
+                            "ns3::IbHostAdapter::MessageTracedCallback");
     return tid;
 }
 
 IbHostAdapter::IbHostAdapter()
-    : m_cc(false),
-      m_cctiIncrease(1),
-      m_cctiLimit(127),
-      m_cctiTimer(MicroSeconds(2)),
-      m_cctStep(NanoSeconds(50)),
-      m_nextFlow(0),
-      m_cnpsSent(0),
-      m_becns(0),
-      m_lid(0),
+    : m_lid(0),
       m_lmc(0),
       m_psn(0),
       m_bytesReceived(0),
       m_misdelivered(0),
-      m_acksSent(0),
-      m_unknownQp(0),
       m_qpMtuSet(false)
 {
-    m_qpFactory.SetTypeId(RdmaQueuePair::GetTypeId());
-    m_inPort.fill(0);
+    SetLink(RdmaChannelAdapter::MAX_CLASSES, PORT_SLOTS, IbBthHeader::IB_CNP, true);
 }
 
 void
 IbHostAdapter::DoDispose()
 {
-    m_pumpEvent.Cancel();
-    m_cctiEvent.Cancel();
-    m_flows.clear();
-    m_qps.clear();
     if (m_device)
     {
         m_device->SetIbReceiveCallback(IbNetDevice::IbReceiveCallback());
         m_device->SetDequeueCallback(IbNetDevice::IbDequeueCallback());
     }
     m_device = nullptr;
-    Object::DoDispose();
+    RdmaChannelAdapter::DoDispose();
 }
 
 void
@@ -116,24 +83,6 @@ IbHostAdapter::Install(Ptr<IbNetDevice> device, uint16_t lid)
     m_lid = lid;
     device->SetIbReceiveCallback(MakeCallback(&IbHostAdapter::Receive, this));
     device->SetDequeueCallback(MakeCallback(&IbHostAdapter::Dequeued, this));
-}
-
-IbHostAdapter::Flow&
-IbHostAdapter::GetFlow(uint16_t dlid, uint8_t sl)
-{
-    for (Flow& f : m_flows)
-    {
-        if (f.dlid == dlid && f.sl == sl)
-        {
-            return f;
-        }
-    }
-    Flow f;
-    f.dlid = dlid;
-    f.sl = sl;
-    f.vl = m_device->GetVlOfSl(sl);
-    m_flows.push_back(f);
-    return m_flows.back();
 }
 
 void
@@ -167,9 +116,9 @@ void
 IbHostAdapter::Send(uint16_t dlid, uint64_t bytes, uint8_t sl)
 {
     NS_ABORT_MSG_IF(bytes == 0, "IbHostAdapter::Send: an empty message");
+    NS_ABORT_MSG_IF(sl > 15, "IbHostAdapter::Send: SL " << +sl << " (0..15)");
     const uint64_t mtu = m_device->GetMtu();
-    Flow& flow = GetFlow(dlid, sl);
-    const uint8_t vl = flow.vl;
+    const uint8_t vl = m_device->GetVlOfSl(sl);
     for (uint64_t offset = 0; offset < bytes; offset += mtu)
     {
         const uint32_t payload = static_cast<uint32_t>(std::min(mtu, bytes - offset));
@@ -184,111 +133,9 @@ IbHostAdapter::Send(uint16_t dlid, uint64_t bytes, uint8_t sl)
         bth.SetPsn(m_psn);
         m_psn = (m_psn + 1) & 0xFFFFFF;
         p->AddHeader(bth);
-        IbLrhHeader lrh;
-        lrh.SetVl(vl);
-        lrh.SetSl(sl);
-        lrh.SetLnh(IbLrhHeader::IBA_LOCAL);
-        lrh.SetDlid(dlid);
-        lrh.SetSlid(m_lid);
-        lrh.SetPktLen(static_cast<uint16_t>((p->GetSize() + IbLrhHeader::SIZE + 3) / 4));
-        p->AddHeader(lrh);
-        flow.pending.push_back(p);
+        AddLrh(p, dlid, sl);
+        QueueDatagram(p, vl);
     }
-    Pump();
-}
-
-void
-IbHostAdapter::Pump()
-{
-    const Time now = Simulator::Now();
-    Time earliest = Time::Max();
-    bool progress = true;
-    while (progress)
-    {
-        progress = false;
-        for (std::size_t n = 0; n < m_flows.size(); ++n)
-        {
-            Flow& f = m_flows[(m_nextFlow + n) % m_flows.size()];
-            if ((f.pending.empty() && f.active.empty()) || m_inPort[f.vl] >= 2)
-            {
-                continue;
-            }
-            if (f.nextSend > now)
-            {
-                earliest = std::min(earliest, f.nextSend);
-                continue;
-            }
-            Ptr<Packet> p;
-            if (!f.pending.empty())
-            {
-                p = f.pending.front();
-                f.pending.pop_front();
-                f.bytesSent += p->GetSize() - IbLrhHeader::SIZE - 12 - ICRC;
-            }
-            else
-            {
-                p = NextQueuePairPacket(f, earliest);
-                if (!p)
-                {
-                    continue;
-                }
-            }
-            if (m_cc && f.ccti > 0)
-            {
-                // The next packet starts no sooner than this one's time plus CCT[ccti].
-                f.nextSend =
-                    now +
-                    m_device->GetDataRate().CalculateBytesTxTime(p->GetSize() + IbNetDevice::VCRC) +
-                    m_cctStep * f.ccti;
-            }
-            ++m_inPort[f.vl];
-            m_device->EnqueueVl(p, f.vl, 1);
-            m_nextFlow = (m_nextFlow + n + 1) % m_flows.size();
-            progress = true;
-            break;
-        }
-    }
-    if (earliest != Time::Max() &&
-        (!m_pumpEvent.IsRunning() || Simulator::GetDelayLeft(m_pumpEvent) > earliest - now))
-    {
-        m_pumpEvent.Cancel();
-        m_pumpEvent = Simulator::Schedule(earliest - now, &IbHostAdapter::Pump, this);
-    }
-}
-
-Ptr<Packet>
-IbHostAdapter::NextQueuePairPacket(Flow& flow, Time& earliest)
-{
-    const Time now = Simulator::Now();
-    for (std::size_t n = flow.active.size(); n > 0 && !flow.active.empty(); --n)
-    {
-        const uint32_t index = flow.active.front();
-        flow.active.pop_front();
-        Ptr<RdmaQueuePair> qp = m_qps[index];
-        if (!qp->HasPacketToSend())
-        {
-            m_qpActive[index] = false;
-            continue;
-        }
-        flow.active.push_back(index); // round robin among the flow's queue pairs
-        if (qp->GetNextSendTime() > now)
-        {
-            earliest = std::min(earliest, qp->GetNextSendTime());
-            continue;
-        }
-        RdmaTxDescriptor d;
-        if (!qp->NextPacket(d))
-        {
-            continue;
-        }
-        Ptr<Packet> p = Create<Packet>(d.payload + ICRC);
-        AddRdmaTransportHeaders(p, d, qp->GetPeerQpn());
-        AddLrh(p, flow.dlid, flow.sl);
-        qp->OnSent(p->GetSize() + IbNetDevice::VCRC);
-        flow.bytesSent += d.payload;
-        return p;
-    }
-    return nullptr;
 }
 
 void
@@ -307,7 +154,7 @@ IbHostAdapter::AddLrh(Ptr<Packet> packet, uint16_t dlid, uint8_t sl) const
 void
 IbHostAdapter::SetQueuePairAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_qpFactory.Set(name, value);
+    RdmaChannelAdapter::SetQueuePairAttribute(name, value);
     m_qpMtuSet = m_qpMtuSet || name == "Mtu";
 }
 
@@ -316,7 +163,7 @@ IbHostAdapter::CreateQueuePair(uint16_t dlid, uint8_t sl)
 {
     NS_ABORT_MSG_UNLESS(m_device, "IbHostAdapter::CreateQueuePair before Install");
     NS_ABORT_MSG_IF(sl > 15, "IbHostAdapter::CreateQueuePair: SL " << +sl << " (0..15)");
-    Ptr<RdmaQueuePair> qp = m_qpFactory.Create<RdmaQueuePair>();
+    Ptr<RdmaQueuePair> qp = NewQueuePair();
     if (!m_qpMtuSet)
     {
         qp->SetMtu(m_device->GetMtu());
@@ -328,25 +175,9 @@ IbHostAdapter::CreateQueuePair(uint16_t dlid, uint8_t sl)
                                 "at most the port's IB MTU, ns3::IbNetDevice::Mtu = " +
                                     std::to_string(m_device->GetMtu()));
     }
-    const uint32_t index = static_cast<uint32_t>(m_qps.size());
-    // The engine names endpoints by IPv4 address; on IB they are LIDs.
-    qp->Setup(FIRST_QPN + index,
-              Ipv4Address(m_lid),
-              Ipv4Address(dlid),
-              0,
-              sl,
-              m_device->GetDataRate());
-    qp->SetCongestionControl(CreateObject<RdmaCongestionControl>()); // IB CC paces the flow
-    qp->SetWakeCallback(MakeCallback(&IbHostAdapter::Activate, this).Bind(index));
-    GetFlow(dlid, sl);
-    uint32_t flow = 0;
-    while (m_flows[flow].dlid != dlid || m_flows[flow].sl != sl)
-    {
-        ++flow;
-    }
-    m_qps.push_back(qp);
-    m_qpFlow.push_back(flow);
-    m_qpActive.push_back(false);
+    // One path per DLID (the LMC picks it): no entropy field to fill.
+    qp->Setup(NextQpn(), IbLidAddress(m_lid), IbLidAddress(dlid), 0, sl, m_device->GetDataRate());
+    AddQueuePair(qp, m_device->GetVlOfSl(sl));
     return qp;
 }
 
@@ -372,101 +203,40 @@ IbHostAdapter::ConnectPair(Ptr<IbHostAdapter> a,
     return {qa, qb};
 }
 
-Ptr<RdmaQueuePair>
-IbHostAdapter::GetQueuePair(uint32_t qpn) const
+Ptr<Packet>
+IbHostAdapter::NewTransportPacket(uint32_t payload) const
 {
-    return qpn >= FIRST_QPN && qpn - FIRST_QPN < m_qps.size() ? m_qps[qpn - FIRST_QPN] : nullptr;
+    return Create<Packet>(payload + ICRC);
+}
+
+uint8_t
+IbHostAdapter::AddLinkHeaders(Ptr<Packet> packet, Ptr<RdmaQueuePair> qp, FrameKind) const
+{
+    // Data, ACKs and CNPs alike on the queue pair's own path SL (on a torus the way back
+    // crosses other datelines than the way there).
+    const uint8_t sl = qp->GetPriority();
+    AddLrh(packet, IbLidOf(qp->GetPeerAddress()), sl);
+    return m_device->GetVlOfSl(sl);
 }
 
 uint32_t
-IbHostAdapter::GetNQueuePairs() const
+IbHostAdapter::GetWireBytes(Ptr<const Packet> packet) const
 {
-    return static_cast<uint32_t>(m_qps.size());
-}
-
-uint64_t
-IbHostAdapter::GetAcksSent() const
-{
-    return m_acksSent;
-}
-
-uint64_t
-IbHostAdapter::GetUnknownQpPackets() const
-{
-    return m_unknownQp;
+    return packet->GetSize() + IbNetDevice::VCRC;
 }
 
 void
-IbHostAdapter::Activate(uint32_t index)
+IbHostAdapter::Transmit(Ptr<Packet> packet, uint8_t txClass, bool data)
 {
-    if (!m_qpActive[index])
-    {
-        m_qpActive[index] = true;
-        m_flows[m_qpFlow[index]].active.push_back(index);
-    }
-    Pump();
-}
-
-void
-IbHostAdapter::ReceiveForQueuePair(const IbLrhHeader& lrh,
-                                   const IbBthHeader& bth,
-                                   Ptr<Packet> packet)
-{
-    Ptr<RdmaQueuePair> qp = GetQueuePair(bth.GetDestQp());
-    if (!qp)
-    {
-        ++m_unknownQp;
-        return;
-    }
-    const uint32_t index = bth.GetDestQp() - FIRST_QPN;
-    const RdmaDelivery got = DeliverRdmaPacket(qp, bth, packet, false, nullptr);
-    if (got.verdict.sendAck || got.verdict.sendNak)
-    {
-        // ACK or NAK at once, ahead of the pacing, on this queue pair's own path SL (on a
-        // torus the way back crosses other datelines than the way there).
-        Ptr<Packet> ack = Create<Packet>(ICRC);
-        AddRdmaAckHeaders(ack,
-                          qp->GetPeerQpn(),
-                          got.verdict.ackPsn,
-                          got.verdict.sendNak,
-                          got.verdict.msn,
-                          false);
-        const uint8_t sl = qp->GetPriority();
-        AddLrh(ack, lrh.GetSlid(), sl);
-        ++m_acksSent;
-        m_device->EnqueueVl(ack, m_device->GetVlOfSl(sl), 0);
-    }
-    if (got.activate)
-    {
-        Activate(index);
-    }
+    m_device->EnqueueVl(packet, txClass, data ? TAG_DATA : TAG_CONTROL);
 }
 
 void
 IbHostAdapter::Dequeued(Ptr<Packet> /* packet */, uint8_t vl, uint32_t tag)
 {
-    if (tag == 1)
+    if (tag == TAG_DATA)
     {
-        --m_inPort[vl];
-        Pump();
-    }
-}
-
-void
-IbHostAdapter::CctiTimer()
-{
-    bool any = false;
-    for (Flow& f : m_flows)
-    {
-        if (f.ccti > 0)
-        {
-            --f.ccti;
-            any = any || f.ccti > 0;
-        }
-    }
-    if (any)
-    {
-        m_cctiEvent = Simulator::Schedule(m_cctiTimer, &IbHostAdapter::CctiTimer, this);
+        DataDequeued(vl);
     }
 }
 
@@ -487,43 +257,9 @@ IbHostAdapter::Receive(Ptr<IbNetDevice> device, Ptr<Packet> packet, uint8_t vl)
         ++m_misdelivered;
         return;
     }
-    if (bth.GetOpcode() == IbBthHeader::ROCE_CNP)
+    if (bth.GetDestQp() >= FIRST_QPN || bth.GetOpcode() == GetCnpOpcode())
     {
-        // A congestion notification: the flow to its sender on this SL slows down.
-        if (m_cc && bth.GetBecn())
-        {
-            ++m_becns;
-            Flow& f = GetFlow(lrh.GetSlid(), lrh.GetSl());
-            f.ccti = std::min(f.ccti + m_cctiIncrease, m_cctiLimit);
-            if (!m_cctiEvent.IsRunning())
-            {
-                m_cctiEvent = Simulator::Schedule(m_cctiTimer, &IbHostAdapter::CctiTimer, this);
-            }
-        }
-        return;
-    }
-    if (m_cc && bth.GetFecn())
-    {
-        // Tell the source: a CNP with BECN on the same SL.
-        Ptr<Packet> cnp = Create<Packet>(16 + ICRC); // reserved bytes, as RoCEv2's CNP
-        IbBthHeader back;
-        back.SetOpcode(IbBthHeader::ROCE_CNP);
-        back.SetBecn(true);
-        cnp->AddHeader(back);
-        IbLrhHeader to;
-        to.SetVl(m_device->GetVlOfSl(lrh.GetSl()));
-        to.SetSl(lrh.GetSl());
-        to.SetLnh(IbLrhHeader::IBA_LOCAL);
-        to.SetDlid(lrh.GetSlid());
-        to.SetSlid(m_lid);
-        to.SetPktLen(static_cast<uint16_t>((cnp->GetSize() + IbLrhHeader::SIZE + 3) / 4));
-        cnp->AddHeader(to);
-        ++m_cnpsSent;
-        m_device->EnqueueVl(cnp, to.GetVl(), 0);
-    }
-    if (bth.GetDestQp() >= FIRST_QPN)
-    {
-        ReceiveForQueuePair(lrh, bth, packet);
+        ReceiveTransport(bth, packet, bth.GetFecn());
         return;
     }
     const uint64_t payload = packet->GetSize() - ICRC;
@@ -563,44 +299,6 @@ uint64_t
 IbHostAdapter::GetMisdelivered() const
 {
     return m_misdelivered;
-}
-
-uint32_t
-IbHostAdapter::GetCcti(uint16_t dlid, uint8_t sl) const
-{
-    for (const Flow& f : m_flows)
-    {
-        if (f.dlid == dlid && f.sl == sl)
-        {
-            return f.ccti;
-        }
-    }
-    return 0;
-}
-
-uint64_t
-IbHostAdapter::GetBytesSent(uint16_t dlid, uint8_t sl) const
-{
-    for (const Flow& f : m_flows)
-    {
-        if (f.dlid == dlid && f.sl == sl)
-        {
-            return f.bytesSent;
-        }
-    }
-    return 0;
-}
-
-uint64_t
-IbHostAdapter::GetCnpsSent() const
-{
-    return m_cnpsSent;
-}
-
-uint64_t
-IbHostAdapter::GetBecnsReceived() const
-{
-    return m_becns;
 }
 
 } // namespace ns3

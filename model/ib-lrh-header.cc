@@ -151,4 +151,32 @@ IbLrhHeader::Print(std::ostream& os) const
        << " slid=" << m_slid << " len=" << m_pktLen * 4;
 }
 
+namespace
+{
+/// The Address type of LIDs, registered on first use.
+uint8_t
+LidAddressType()
+{
+    static const uint8_t type = Address::Register();
+    return type;
+}
+} // namespace
+
+Address
+IbLidAddress(uint16_t lid)
+{
+    const uint8_t bytes[2] = {static_cast<uint8_t>(lid >> 8), static_cast<uint8_t>(lid & 0xFF)};
+    return Address(LidAddressType(), bytes, 2);
+}
+
+uint16_t
+IbLidOf(const Address& address)
+{
+    NS_ABORT_MSG_UNLESS(address.CheckCompatible(LidAddressType(), 2),
+                        "IbLidOf: " << address << " is not a LID");
+    uint8_t bytes[2];
+    address.CopyTo(bytes);
+    return static_cast<uint16_t>((bytes[0] << 8) | bytes[1]);
+}
+
 } // namespace ns3

@@ -7,6 +7,7 @@
 #ifndef IB_LRH_HEADER_H
 #define IB_LRH_HEADER_H
 
+#include "ns3/address.h"
 #include "ns3/header.h"
 
 #include <cstdint>
@@ -91,6 +92,22 @@ class IbLrhHeader : public Header
     uint16_t m_slid;   //!< SLID
     uint16_t m_pktLen; //!< PktLen
 };
+
+/**
+ * @ingroup interconnect
+ * A LID as an ns3::Address (an address type of its own), so that a queue pair names its ends
+ * the same way on every link (an Ipv4Address on RoCEv2).
+ * @param lid the LID
+ * @return the address
+ */
+Address IbLidAddress(uint16_t lid);
+
+/**
+ * @ingroup interconnect
+ * @param address an address made by IbLidAddress
+ * @return its LID (the program stops on any other address)
+ */
+uint16_t IbLidOf(const Address& address);
 
 } // namespace ns3
 

@@ -8,6 +8,7 @@
 
 #include "ib-bth-header.h"
 #include "ib-lrh-header.h"
+#include "rdma-int-tag.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -58,12 +59,20 @@ IbSwitch::GetTypeId()
                                           "not mark FECN",
                                           TimeValue(MicroSeconds(5)),
                                           MakeTimeAccessor(&IbSwitch::m_victimWindow),
-                                          MakeTimeChecker(Time(0)));
+                                          MakeTimeChecker(Time(0)))
+                            .AddAttribute("IntEnabled",
+                                          "Append in-band telemetry (egress bytes sent, VL "
+                                          "queue, time, line rate) to packets that carry an "
+                                          "RdmaIntTag, as HPCC needs; others are untouched.",
+                                          BooleanValue(true),
+                                          MakeBooleanAccessor(&IbSwitch::m_intEnabled),
+                                          MakeBooleanChecker());
     return tid;
 }
 
 IbSwitch::IbSwitch()
     : m_cutThrough(false),
+      m_intEnabled(true),
       m_fecnThreshold(0),
       m_forwarded(0),
       m_noRoute(0),
@@ -91,7 +100,7 @@ IbSwitch::AddPort(Ptr<IbNetDevice> device)
     m_ports.push_back(device);
     device->SetCutThrough(m_cutThrough);
     device->SetIbReceiveCallback(MakeCallback(&IbSwitch::Receive, this).Bind(index));
-    device->SetDequeueCallback(MakeCallback(&IbSwitch::Dequeued, this));
+    device->SetDequeueCallback(MakeCallback(&IbSwitch::Dequeued, this).Bind(index));
     return index;
 }
 
@@ -204,11 +213,27 @@ IbSwitch::Receive(uint32_t inPort, Ptr<IbNetDevice> device, Ptr<Packet> packet, 
 }
 
 void
-IbSwitch::Dequeued(Ptr<Packet> packet, uint8_t /* vl */, uint32_t tag)
+IbSwitch::Dequeued(uint32_t outPort, Ptr<Packet> packet, uint8_t vl, uint32_t tag)
 {
     // The packet left the switch: its blocks leave the input port's buffer.
     m_ports[tag >> 8]->Release(static_cast<uint8_t>(tag & 0xFF),
                                IbNetDevice::Blocks(packet->GetSize()));
+    if (m_intEnabled)
+    {
+        RdmaIntTag intTag;
+        // The tag grows by a hop: remove and add it (ReplacePacketTag keeps the old size).
+        if (packet->PeekPacketTag(intTag) && !intTag.IsEcho())
+        {
+            packet->RemovePacketTag(intTag);
+            // HPCC's INT hop (SIGCOMM 2019, 4.1): the egress as the packet leaves it.
+            Ptr<IbNetDevice> port = m_ports[outPort];
+            intTag.Push(RdmaIntHop{port->GetTxBytes(),
+                                   static_cast<uint32_t>(port->GetQueueBytes(vl)),
+                                   Simulator::Now().GetTimeStep(),
+                                   port->GetDataRate().GetBitRate()});
+            packet->AddPacketTag(intTag);
+        }
+    }
 }
 
 } // namespace ns3

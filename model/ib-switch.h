@@ -30,7 +30,9 @@ namespace ns3
  * counted. Store and forward (cut-through is not modelled). With FecnThreshold, a packet that
  * joins an output VL queue at least that long is marked FECN (IBTA annex A10), unless the port
  * waited for credits on that VL within VictimWindow: then it is a victim of congestion further
- * on, not its root.
+ * on, not its root. With IntEnabled, a data packet that carries an RdmaIntTag (its queue pair's
+ * congestion control asks for telemetry, e.g. HPCC) gets a hop appended as it leaves an output
+ * port: the port's bytes sent, its VL's queue, the time and the line rate.
  */
 class IbSwitch : public Object
 {
@@ -74,13 +76,14 @@ class IbSwitch : public Object
   private:
     /// A packet arrived on a port.
     void Receive(uint32_t inPort, Ptr<IbNetDevice> device, Ptr<Packet> packet, uint8_t vl);
-    /// A packet left an output port: free its input buffer.
-    void Dequeued(Ptr<Packet> packet, uint8_t vl, uint32_t tag);
+    /// A packet left output port `outPort`: free its input buffer; append INT.
+    void Dequeued(uint32_t outPort, Ptr<Packet> packet, uint8_t vl, uint32_t tag);
 
     std::vector<Ptr<IbNetDevice>> m_ports; //!< ports
     std::vector<uint32_t> m_lft;           //!< DLID -> port
     Time m_latency;                        //!< port-to-port latency
     bool m_cutThrough;                     //!< virtual cut-through
+    bool m_intEnabled;                     //!< append INT hops
     uint32_t m_fecnThreshold;              //!< FECN marking threshold, bytes (0: off)
     Time m_victimWindow;                   //!< credit waits within this make a port a victim
     uint64_t m_forwarded;                  //!< packets forwarded

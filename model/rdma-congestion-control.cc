@@ -43,6 +43,7 @@ RdmaCongestionControl::ResolveName(const std::string& option, const std::string&
         {"hpcc", "ns3::HpccCongestionControl"},
         {"timely", "ns3::TimelyCongestionControl"},
         {"dctcp", "ns3::DctcpRdmaCongestionControl"},
+        {"ib-cc", "ns3::IbCongestionControl"},
     };
     for (const auto& [shortName, typeName] : SHORT_NAMES)
     {
@@ -57,10 +58,11 @@ RdmaCongestionControl::ResolveName(const std::string& option, const std::string&
     {
         return name;
     }
-    InterconnectConfigError(option,
-                            name,
-                            "none, dcqcn, hpcc, timely, dctcp, or the TypeId name of a subclass "
-                            "of ns3::RdmaCongestionControl");
+    InterconnectConfigError(
+        option,
+        name,
+        "none, dcqcn, hpcc, timely, dctcp, ib-cc, or the TypeId name of a subclass "
+        "of ns3::RdmaCongestionControl");
 }
 
 void

@@ -98,7 +98,7 @@ RdmaQueuePair::GetTypeId()
 RdmaQueuePair::RdmaQueuePair()
     : m_qpn(0),
       m_peerQpn(0),
-      m_sourcePort(0),
+      m_entropy(0),
       m_priority(3),
       m_mtu(1024),
       m_initialPsn(0),
@@ -144,16 +144,16 @@ RdmaQueuePair::DoDispose()
 
 void
 RdmaQueuePair::Setup(uint32_t qpn,
-                     Ipv4Address local,
-                     Ipv4Address peer,
-                     uint16_t sourcePort,
+                     const Address& local,
+                     const Address& peer,
+                     uint16_t entropy,
                      uint8_t priority,
                      DataRate lineRate)
 {
     m_qpn = qpn;
     m_local = local;
     m_peer = peer;
-    m_sourcePort = sourcePort;
+    m_entropy = entropy;
     m_priority = priority;
     m_lineRate = lineRate;
     m_rate = lineRate;
@@ -404,6 +404,10 @@ RdmaQueuePair::OnSent(uint32_t wireBytes)
     // The next frame of this queue pair may start when this one would have finished at the
     // current rate: rate pacing on frame boundaries, exact over frames sent on their pace.
     m_nextSend = TimeStep(m_pacer.Send(Simulator::Now().GetTimeStep(), wireBytes));
+    if (!m_interPacketDelay.IsZero())
+    {
+        m_nextSend += m_interPacketDelay;
+    }
 }
 
 void
@@ -744,6 +748,18 @@ RdmaQueuePair::SetRate(DataRate rate)
     }
 }
 
+void
+RdmaQueuePair::SetInterPacketDelay(Time delay)
+{
+    m_interPacketDelay = delay;
+}
+
+Time
+RdmaQueuePair::GetInterPacketDelay() const
+{
+    return m_interPacketDelay;
+}
+
 uint64_t
 RdmaQueuePair::GetWindow() const
 {
@@ -785,22 +801,22 @@ RdmaQueuePair::GetPeerQpn() const
     return m_peerQpn;
 }
 
-Ipv4Address
+const Address&
 RdmaQueuePair::GetLocalAddress() const
 {
     return m_local;
 }
 
-Ipv4Address
+const Address&
 RdmaQueuePair::GetPeerAddress() const
 {
     return m_peer;
 }
 
 uint16_t
-RdmaQueuePair::GetSourcePort() const
+RdmaQueuePair::GetEntropy() const
 {
-    return m_sourcePort;
+    return m_entropy;
 }
 
 uint8_t

@@ -11,10 +11,10 @@
 #include "rdma-int-tag.h"
 #include "wire-clock.h"
 
+#include "ns3/address.h"
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
-#include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
@@ -139,16 +139,17 @@ class RdmaQueuePair : public Object
     /**
      * Set identity and addressing (done by the NIC when it creates the queue pair).
      * @param qpn local queue pair number
-     * @param local local address
+     * @param local local address (of the link's kind: an Ipv4Address on RoCEv2, a LID made by
+     *        IbLidAddress on InfiniBand)
      * @param peer peer address
-     * @param sourcePort UDP source port (ECMP entropy)
-     * @param priority egress priority of data
+     * @param entropy path entropy for multipath switches (on RoCEv2 the UDP source port)
+     * @param priority egress priority of data (on InfiniBand the SL)
      * @param lineRate the NIC's line rate
      */
     void Setup(uint32_t qpn,
-               Ipv4Address local,
-               Ipv4Address peer,
-               uint16_t sourcePort,
+               const Address& local,
+               const Address& peer,
+               uint16_t entropy,
                uint8_t priority,
                DataRate lineRate);
 
@@ -236,6 +237,14 @@ class RdmaQueuePair : public Object
     void SetRate(DataRate rate);
     /// @return the window in bytes (0 = none)
     uint64_t GetWindow() const;
+    /**
+     * A gap the congestion control adds after each packet's transmission at the current rate
+     * (IBTA annex A10's inter-packet delay).
+     * @param delay the gap (0: none)
+     */
+    void SetInterPacketDelay(Time delay);
+    /// @return the inter-packet delay
+    Time GetInterPacketDelay() const;
     /// @param bytes the window in bytes (0 = none)
     void SetWindow(uint64_t bytes);
     /// @return payload bytes sent and not yet acknowledged
@@ -249,11 +258,11 @@ class RdmaQueuePair : public Object
     /// @return peer queue pair number
     uint32_t GetPeerQpn() const;
     /// @return local address
-    Ipv4Address GetLocalAddress() const;
+    const Address& GetLocalAddress() const;
     /// @return peer address
-    Ipv4Address GetPeerAddress() const;
-    /// @return UDP source port
-    uint16_t GetSourcePort() const;
+    const Address& GetPeerAddress() const;
+    /// @return path entropy (on RoCEv2 the UDP source port)
+    uint16_t GetEntropy() const;
     /// @return egress priority of data
     uint8_t GetPriority() const;
     /// @return the earliest time the next packet may start
@@ -336,13 +345,13 @@ class RdmaQueuePair : public Object
     void GoBackN(uint32_t psn);
 
     // identity
-    uint32_t m_qpn;        //!< local QPN
-    uint32_t m_peerQpn;    //!< peer QPN
-    Ipv4Address m_local;   //!< local address
-    Ipv4Address m_peer;    //!< peer address
-    uint16_t m_sourcePort; //!< UDP source port
-    uint8_t m_priority;    //!< data priority
-    DataRate m_lineRate;   //!< NIC line rate
+    uint32_t m_qpn;      //!< local QPN
+    uint32_t m_peerQpn;  //!< peer QPN
+    Address m_local;     //!< local address
+    Address m_peer;      //!< peer address
+    uint16_t m_entropy;  //!< path entropy
+    uint8_t m_priority;  //!< data priority
+    DataRate m_lineRate; //!< NIC line rate
 
     // attributes
     uint32_t m_mtu;         //!< payload per packet
@@ -365,6 +374,7 @@ class RdmaQueuePair : public Object
     WireClock m_pacer;               //!< frame ends at m_rate, rounded down
     uint64_t m_window;               //!< window, bytes (0 = none)
     Time m_nextSend;                 //!< earliest next transmission
+    Time m_interPacketDelay;         //!< gap after each packet (IB congestion control)
     EventId m_timer;                 //!< retransmission timer
     Ptr<RdmaCongestionControl> m_cc; //!< congestion control
     Callback<void> m_wake;           //!< tell the NIC there is something to send

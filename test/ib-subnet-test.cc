@@ -11,6 +11,8 @@
 #include "ns3/fat-tree-helper.h"
 #include "ns3/ib-bth-header.h"
 #include "ns3/ib-channel.h"
+#include "ns3/ib-congestion-control.h"
+#include "ns3/ib-host-adapter.h"
 #include "ns3/ib-lrh-header.h"
 #include "ns3/ib-subnet-helper.h"
 #include "ns3/network-module.h"
@@ -202,15 +204,16 @@ TEST_F(IbSubnetTest, SpineLeafToo)
 TEST_F(IbSubnetTest, CongestionControlFreesTheVictimOfAHotSpot)
 {
     // Two leaves of four EDR 4x hosts under one spine, every link 100 Gb/s. Hosts 0-2 (leaf 0)
-    // and 5-6 (leaf 1) send to host 4 (a hot spot on leaf 1); host 3 (leaf 0) sends to host 7
-    // (leaf 1), a victim: it never crosses the hot spot's port. Without congestion control
-    // leaf 1's input buffer from the spine fills with packets waiting for the hot spot (its
-    // port serves three inputs, so a third of 100 Gb/s for the three remote senders together),
-    // the spine and leaf 0 wait for its credits, and the victim's packets wait behind the hot
-    // spot's: it gets a quarter of what that path drains, about 11 Gb/s. With FECN marking at
-    // the hot spot's port and BECN back to the senders, the congestors' CCT indexes rise, the
-    // hot spot's queue shrinks and the credits flow again: the victim gets about three times
-    // as much while the hot spot's link stays busy.
+    // and 5-6 (leaf 1) write to host 4 (a hot spot on leaf 1) over RC queue pairs; host 3
+    // (leaf 0) writes to host 7 (leaf 1), a victim: it never crosses the hot spot's port.
+    // Without congestion control leaf 1's input buffer from the spine fills with packets
+    // waiting for the hot spot (its port serves three inputs, so a third of 100 Gb/s for the
+    // three remote senders together), the spine and leaf 0 wait for its credits, and the
+    // victim's packets wait behind the hot spot's: it gets a quarter of what that path drains,
+    // about 11 Gb/s. With FECN marking at the hot spot's port and CNPs (BECN) back to the
+    // senders' queue pairs, the congestors' CCT indexes rise, the hot spot's queue shrinks and
+    // the credits flow again: the victim gets about three times as much while the hot spot's
+    // link stays busy.
     std::map<bool, double> queue;
     std::map<bool, double> victimRate;
     std::map<bool, double> hotRate;
@@ -224,7 +227,7 @@ TEST_F(IbSubnetTest, CongestionControlFreesTheVictimOfAHotSpot)
         const IbSubnet s = helper.Build(SpineLeafHelper(2, 1, 4));
         for (const auto& adapter : s.adapters)
         {
-            adapter->SetAttribute("CongestionControl", BooleanValue(cc));
+            adapter->SetAttribute("CongestionControl", StringValue(cc ? "ib-cc" : "none"));
         }
         // The victim's path (host, leaf 0, spine, leaf 1, host) is a remote congestor's but
         // for its last hop.
@@ -236,13 +239,30 @@ TEST_F(IbSubnetTest, CongestionControlFreesTheVictimOfAHotSpot)
         const uint32_t hotPort = leaf1->GetLft(s.GetLid(4));
         ASSERT_NE(hotPort, IbSwitch::NO_PORT);
         const uint64_t bytes = 20000000;
-        Simulator::Schedule(MicroSeconds(10), [&s, bytes]() {
-            for (uint32_t a : {0, 1, 2, 5, 6})
+        std::vector<Ptr<RdmaQueuePair>> hot;
+        for (uint32_t a : {0, 1, 2, 5, 6})
+        {
+            hot.push_back(IbHostAdapter::ConnectPair(s.adapters[a], s.adapters[4], 0).first);
+        }
+        const auto victimPair = IbHostAdapter::ConnectPair(s.adapters[3], s.adapters[7], 0);
+        Simulator::Schedule(MicroSeconds(10), [&hot, &victimPair, bytes]() {
+            for (const auto& qp : hot)
             {
-                s.adapters[a]->Send(s.GetLid(4), bytes, 0);
+                qp->Post(RdmaVerb::WRITE, bytes, RdmaQueuePair::CompletionCallback());
             }
-            s.adapters[3]->Send(s.GetLid(7), bytes, 0);
+            victimPair.first->Post(RdmaVerb::WRITE, bytes, RdmaQueuePair::CompletionCallback());
         });
+        // Payload the hot spot has received, over all its queue pairs.
+        auto hotBytes = [&s]() {
+            uint64_t sum = 0;
+            for (uint32_t q = 0; q < s.adapters[4]->GetNQueuePairs(); ++q)
+            {
+                sum += s.adapters[4]
+                           ->GetQueuePair(RdmaChannelAdapter::FIRST_QPN + q)
+                           ->GetBytesDelivered();
+            }
+            return sum;
+        };
         auto samples = std::make_shared<std::vector<uint64_t>>();
         for (int us = 200; us < 1000; ++us)
         {
@@ -253,8 +273,8 @@ TEST_F(IbSubnetTest, CongestionControlFreesTheVictimOfAHotSpot)
         uint64_t victim200 = 0;
         uint64_t hot200 = 0;
         Simulator::Schedule(MicroSeconds(200), [&]() {
-            victim200 = s.adapters[7]->GetBytesReceived();
-            hot200 = s.adapters[4]->GetBytesReceived();
+            victim200 = victimPair.second->GetBytesDelivered();
+            hot200 = hotBytes();
         });
         Simulator::Stop(MicroSeconds(1000));
         Simulator::Run();
@@ -264,17 +284,17 @@ TEST_F(IbSubnetTest, CongestionControlFreesTheVictimOfAHotSpot)
             sum += q;
         }
         queue[cc] = sum / samples->size();
-        victimRate[cc] = (s.adapters[7]->GetBytesReceived() - victim200) * 8 / 800e-6;
-        hotRate[cc] = (s.adapters[4]->GetBytesReceived() - hot200) * 8 / 800e-6;
+        victimRate[cc] = (victimPair.second->GetBytesDelivered() - victim200) * 8 / 800e-6;
+        hotRate[cc] = (hotBytes() - hot200) * 8 / 800e-6;
         for (uint32_t a : {0, 1, 2, 5, 6})
         {
             if (cc)
             {
-                EXPECT_GT(s.adapters[a]->GetBecnsReceived(), 0u) << "congestor " << a;
+                EXPECT_GT(s.adapters[a]->GetCnpsReceived(), 0u) << "congestor " << a;
             }
             else
             {
-                EXPECT_EQ(s.adapters[a]->GetBecnsReceived(), 0u);
+                EXPECT_EQ(s.adapters[a]->GetCnpsReceived(), 0u);
             }
         }
         EXPECT_EQ(CreditViolations(s), 0u);
@@ -294,15 +314,17 @@ TEST_F(IbSubnetTest, CongestionControlFreesTheVictimOfAHotSpot)
 namespace
 {
 
-/// A CNP with BECN set, as a responder sends it, from `from` to `to` on SL 0.
+/// A native CNP (opcode 0x80, BECN set), as a responder sends it, from `from` to queue pair
+/// `qpn` of `to`, on SL 0.
 void
-SendBecn(const IbSubnet& s, uint32_t from, uint32_t to)
+SendCnp(const IbSubnet& s, uint32_t from, uint32_t to, uint32_t qpn)
 {
     Ptr<IbNetDevice> device = s.adapters[from]->GetDevice();
     Ptr<Packet> cnp = Create<Packet>(16 + 4); // reserved bytes and ICRC
     IbBthHeader bth;
-    bth.SetOpcode(IbBthHeader::ROCE_CNP);
+    bth.SetOpcode(IbBthHeader::IB_CNP);
     bth.SetBecn(true);
+    bth.SetDestQp(qpn);
     cnp->AddHeader(bth);
     IbLrhHeader lrh;
     lrh.SetVl(device->GetVlOfSl(0));
@@ -315,33 +337,40 @@ SendBecn(const IbSubnet& s, uint32_t from, uint32_t to)
     device->EnqueueVl(cnp, lrh.GetVl(), 0);
 }
 
+/// @return the CCT index of a queue pair run by IbCongestionControl
+uint32_t
+Ccti(Ptr<RdmaQueuePair> qp)
+{
+    return DynamicCast<IbCongestionControl>(qp->GetCongestionControl())->GetCcti();
+}
+
 } // namespace
 
 TEST_F(IbSubnetTest, CctIndexRisesPerBecnAndFallsPerTimer)
 {
-    // IBTA annex A10 as the adapter implements it: each BECN raises the CCT index of the flow
-    // to the BECN's source by CctiIncrease, at most to CctiLimit; every CctiTimer (started by
-    // the first BECN) each index above 0 falls by one. Here CctiIncrease 50, CctiLimit 127,
-    // CctiTimer 2 us, three BECNs 300 ns apart.
+    // IBTA annex A10 as IbCongestionControl implements it: each CNP (BECN) raises the queue
+    // pair's CCT index by CctiIncrease, at most to CctiLimit; every CctiTimer (started by the
+    // first CNP) an index above 0 falls by one. Here CctiIncrease 50, CctiLimit 127, CctiTimer
+    // 2 us, three CNPs 300 ns apart.
     IbSubnetHelper helper;
     const IbSubnet s = helper.Build(SpineLeafHelper(1, 1, 2));
     for (const auto& adapter : s.adapters)
     {
-        adapter->SetAttribute("CongestionControl", BooleanValue(true));
-        adapter->SetAttribute("CctiIncrease", UintegerValue(50));
+        adapter->SetAttribute("CongestionControl", StringValue("ib-cc"));
     }
-    Ptr<IbHostAdapter> a = s.adapters[0];
-    const uint16_t lid = s.GetLid(1);
+    Ptr<RdmaQueuePair> qp = IbHostAdapter::ConnectPair(s.adapters[0], s.adapters[1], 0).first;
+    qp->GetCongestionControl()->SetAttribute("CctiIncrease", UintegerValue(50));
     for (int i = 0; i < 3; ++i)
     {
-        Simulator::Schedule(MicroSeconds(10) + NanoSeconds(300 * i), [&s]() { SendBecn(s, 1, 0); });
+        Simulator::Schedule(MicroSeconds(10) + NanoSeconds(300 * i),
+                            [&s, qp]() { SendCnp(s, 1, 0, qp->GetQpn()); });
     }
     // Every change of the index, sampled every 10 ns.
     std::vector<std::pair<Time, uint32_t>> changes;
     for (int ns = 0; ns < 300000; ns += 10)
     {
-        Simulator::Schedule(MicroSeconds(10) + NanoSeconds(ns), [&changes, a, lid]() {
-            const uint32_t ccti = a->GetCcti(lid, 0);
+        Simulator::Schedule(MicroSeconds(10) + NanoSeconds(ns), [&changes, qp]() {
+            const uint32_t ccti = Ccti(qp);
             if (changes.empty() || changes.back().second != ccti)
             {
                 changes.emplace_back(Simulator::Now(), ccti);
@@ -351,7 +380,7 @@ TEST_F(IbSubnetTest, CctIndexRisesPerBecnAndFallsPerTimer)
     Simulator::Stop(MicroSeconds(400));
     Simulator::Run();
     // Up: 0, 50, 100, then min(150, 127) = 127, 300 ns apart.
-    // Down: 127 - k at k x 2 us after the first BECN's arrival, k = 1..127.
+    // Down: 127 - k at k x 2 us after the first CNP's arrival, k = 1..127.
     ASSERT_EQ(changes.size(), 4u + 127u);
     EXPECT_EQ(changes[0].second, 0u);
     EXPECT_EQ(changes[1].second, 50u);
@@ -366,16 +395,17 @@ TEST_F(IbSubnetTest, CctIndexRisesPerBecnAndFallsPerTimer)
         const Time late = changes[3 + k].first - (arrival + MicroSeconds(2 * k));
         EXPECT_LE(Abs(late), NanoSeconds(10)) << "step " << k;
     }
-    EXPECT_EQ(a->GetBecnsReceived(), 3u);
+    EXPECT_EQ(s.adapters[0]->GetCnpsReceived(), 3u);
 }
 
-TEST_F(IbSubnetTest, CctIndexSpacesTheFlowsPackets)
+TEST_F(IbSubnetTest, CctIndexSpacesTheQueuePairsPackets)
 {
-    // A flow with CCT index i starts each packet no sooner than the previous start plus its
-    // wire time plus CCT[i] = i x CctStep. One BECN with CctiIncrease 10 (and a CctiTimer too
-    // long to lower it during the test): i = 10, 500 ns of extra gap. A 4096-byte packet is
-    // 4122 bytes on the wire (LRH 8, BTH 12, ICRC 4, VCRC 2): 329.76 ns at 100 Gb/s, so one
-    // every 829.76 ns: 4096 x 8 / 829.76 ns = 39.49 Gb/s of payload, against 99.37 without.
+    // A queue pair with CCT index i starts each packet no sooner than the previous start plus
+    // its wire time plus CCT[i] = i x CctStep. One CNP with CctiIncrease 10 (and a CctiTimer
+    // too long to lower it during the test): i = 10, 500 ns of extra gap. A 4096-byte WRITE
+    // packet is 4122 bytes on the wire (LRH 8, BTH 12, ICRC 4, VCRC 2): 329.76 ns at 100 Gb/s,
+    // so one every 829.76 ns: 4096 x 8 / 829.76 ns = 39.49 Gb/s of payload, against 99.37
+    // without.
     std::map<uint32_t, double> rate;
     for (uint32_t increase : {0u, 10u})
     {
@@ -383,26 +413,30 @@ TEST_F(IbSubnetTest, CctIndexSpacesTheFlowsPackets)
         const IbSubnet s = helper.Build(SpineLeafHelper(1, 1, 2));
         for (const auto& adapter : s.adapters)
         {
-            adapter->SetAttribute("CongestionControl", BooleanValue(true));
-            adapter->SetAttribute("CctiIncrease", UintegerValue(std::max(increase, 1u)));
-            adapter->SetAttribute("CctiTimer", TimeValue(Seconds(1)));
+            adapter->SetAttribute("CongestionControl", StringValue("ib-cc"));
         }
+        const auto pair = IbHostAdapter::ConnectPair(s.adapters[0], s.adapters[1], 0);
+        Ptr<RdmaQueuePair> qp = pair.first;
+        qp->GetCongestionControl()->SetAttribute("CctiIncrease",
+                                                 UintegerValue(std::max(increase, 1u)));
+        qp->GetCongestionControl()->SetAttribute("CctiTimer", TimeValue(Seconds(1)));
         if (increase > 0)
         {
-            Simulator::Schedule(MicroSeconds(1), [&s]() { SendBecn(s, 1, 0); });
+            Simulator::Schedule(MicroSeconds(1), [&s, qp]() { SendCnp(s, 1, 0, qp->GetQpn()); });
         }
-        Simulator::Schedule(MicroSeconds(10),
-                            [&s]() { s.adapters[0]->Send(s.GetLid(1), 2000000, 0); });
+        Simulator::Schedule(MicroSeconds(10), [qp]() {
+            qp->Post(RdmaVerb::WRITE, 2000000, RdmaQueuePair::CompletionCallback());
+        });
         uint64_t at60 = 0;
         Simulator::Schedule(MicroSeconds(60),
-                            [&s, &at60]() { at60 = s.adapters[1]->GetBytesReceived(); });
+                            [&pair, &at60]() { at60 = pair.second->GetBytesDelivered(); });
         uint64_t at160 = 0;
         Simulator::Schedule(MicroSeconds(160),
-                            [&s, &at160]() { at160 = s.adapters[1]->GetBytesReceived(); });
+                            [&pair, &at160]() { at160 = pair.second->GetBytesDelivered(); });
         Simulator::Stop(MilliSeconds(1));
         Simulator::Run();
-        EXPECT_EQ(s.adapters[0]->GetCcti(s.GetLid(1), 0), increase);
-        EXPECT_EQ(s.adapters[1]->GetBytesReceived(), 2000000u);
+        EXPECT_EQ(Ccti(qp), increase);
+        EXPECT_EQ(pair.second->GetBytesDelivered(), 2000000u);
         rate[increase] = (at160 - at60) * 8 / 100e-6;
         Simulator::Destroy();
     }

@@ -110,6 +110,33 @@ TEST(Scenario, OneValueSwitchesRoceToIwarp)
     EXPECT_EQ(ResolveTcpCongestionControl("tcp.cc", "ns3::TcpVegas"), "ns3::TcpVegas");
 }
 
+TEST(Scenario, CongestionControlDefaultsToEachTechnologysOwnAndRunsOnAny)
+{
+    // DCQCN on RoCEv2; IB congestion control on InfiniBand, whose notification point answers
+    // every FECN (CNP interval 0); any algorithm on either, with the interval given or 50 us.
+    const Scenario roce = Scenario::ParseOrExit("{}", "test.json", {});
+    EXPECT_EQ(roce.String("nic.cc"), "dcqcn");
+    EXPECT_EQ(roce.Duration("nic.cnpInterval"), MicroSeconds(50));
+    const Scenario ib = Scenario::ParseOrExit("{}", "test.json", {"link.technology=infiniband"});
+    EXPECT_EQ(ib.String("nic.cc"), "ib-cc");
+    EXPECT_EQ(ib.Duration("nic.cnpInterval"), Time(0));
+    for (const char* cc : {"dcqcn", "hpcc", "timely", "dctcp", "none"})
+    {
+        const Scenario s =
+            Scenario::ParseOrExit("{}",
+                                  "test.json",
+                                  {"link.technology=infiniband", std::string("nic.cc=") + cc});
+        EXPECT_EQ(s.String("nic.cc"), cc);
+        EXPECT_EQ(s.Duration("nic.cnpInterval"), MicroSeconds(50)) << cc;
+    }
+    const Scenario given =
+        Scenario::ParseOrExit("{}",
+                              "test.json",
+                              {"link.technology=infiniband", "nic.cnpInterval=4us"});
+    EXPECT_EQ(given.Duration("nic.cnpInterval"), MicroSeconds(4));
+    EXPECT_EQ(Scenario::ParseOrExit("{}", "test.json", {"nic.cc=ib-cc"}).String("nic.cc"), "ib-cc");
+}
+
 TEST(Scenario, GpuServersAndHierarchicalCollectives)
 {
     const Scenario s = Scenario::ParseOrExit(

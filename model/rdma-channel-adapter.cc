@@ -1,0 +1,449 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-channel-adapter.h"
+
+#include "rdma-congestion-control.h"
+#include "rdma-int-tag.h"
+#include "rdma-transport.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaChannelAdapter");
+
+NS_OBJECT_ENSURE_REGISTERED(RdmaChannelAdapter);
+
+TypeId
+RdmaChannelAdapter::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaChannelAdapter")
+            .SetParent<Object>()
+            .SetGroupName("Interconnect")
+            .AddAttribute("CongestionControl",
+                          "TypeId name (or short name: none, dcqcn, hpcc, timely, dctcp, ib-cc) "
+                          "of the congestion-control algorithm each queue pair gets, a subclass "
+                          "of ns3::RdmaCongestionControl, which itself is \"none\": line rate.",
+                          StringValue("ns3::RdmaCongestionControl"),
+                          MakeStringAccessor(&RdmaChannelAdapter::m_ccTypeId),
+                          MakeStringChecker())
+            .AddAttribute("HostReadRate",
+                          "Rate at which the adapter can read message payload from memory (the "
+                          "GPU-to-NIC or host-memory-to-NIC PCIe path; see IntraHostHelper::"
+                          "NicSendingRate). Data packets of all queue pairs together carry "
+                          "payload no faster than this. 0 (default): no limit.",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&RdmaChannelAdapter::m_hostReadRate),
+                          MakeDataRateChecker())
+            .AddTraceSource("Completion",
+                            "A message of any of this adapter's queue pairs completed",
+                            MakeTraceSourceAccessor(&RdmaChannelAdapter::m_completionTrace),
+                            "ns3::RdmaQueuePair::CompletionTracedCallback")
+            .AddTraceSource("CnpSent",
+                            "A CNP was sent; the argument is the local QPN that received the "
+                            "marked data",
+                            MakeTraceSourceAccessor(&RdmaChannelAdapter::m_cnpSentTrace),
+                            "ns3::TracedValueCallback::Uint32")
+            .AddTraceSource("CnpReceived",
+                            "A CNP was received; the argument is the local QPN it slows",
+                            MakeTraceSourceAccessor(&RdmaChannelAdapter::m_cnpReceivedTrace),
+                            "ns3::TracedValueCallback::Uint32");
+    return tid;
+}
+
+RdmaChannelAdapter::RdmaChannelAdapter()
+    : m_cnpInterval(0),
+      m_classes(MAX_CLASSES),
+      m_portSlots(1),
+      m_cnpOpcode(IbBthHeader::IB_CNP),
+      m_cnpBecn(true),
+      m_ccTypeId("ns3::RdmaCongestionControl"),
+      m_hostReadRate(0),
+      m_hostReadDone(0),
+      m_inTrySend(false),
+      m_trySendAgain(false),
+      m_cnpsSent(0),
+      m_cnpsReceived(0),
+      m_acksSent(0),
+      m_dataSent(0),
+      m_unknownQp(0)
+{
+    NS_LOG_FUNCTION(this);
+    m_qpFactory.SetTypeId(RdmaQueuePair::GetTypeId());
+    m_dataInPort.fill(0);
+}
+
+void
+RdmaChannelAdapter::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_wakeEvent.Cancel();
+    for (auto& qp : m_qps)
+    {
+        if (qp)
+        {
+            qp->Dispose();
+        }
+    }
+    m_qps.clear();
+    for (auto& datagrams : m_datagrams)
+    {
+        datagrams.clear();
+    }
+    Object::DoDispose();
+}
+
+void
+RdmaChannelAdapter::SetLink(uint8_t classes, uint32_t portSlots, uint8_t cnpOpcode, bool cnpBecn)
+{
+    NS_ABORT_MSG_IF(classes == 0 || classes > MAX_CLASSES || portSlots == 0,
+                    "RdmaChannelAdapter::SetLink: " << +classes << " classes, " << portSlots
+                                                    << " port slots");
+    m_classes = classes;
+    m_portSlots = portSlots;
+    m_cnpOpcode = cnpOpcode;
+    m_cnpBecn = cnpBecn;
+}
+
+void
+RdmaChannelAdapter::SetQueuePairAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_qpFactory.Set(name, value);
+}
+
+Ptr<RdmaQueuePair>
+RdmaChannelAdapter::NewQueuePair() const
+{
+    return m_qpFactory.Create<RdmaQueuePair>();
+}
+
+uint32_t
+RdmaChannelAdapter::NextQpn() const
+{
+    return FIRST_QPN + static_cast<uint32_t>(m_qps.size());
+}
+
+void
+RdmaChannelAdapter::AddQueuePair(Ptr<RdmaQueuePair> qp, uint8_t txClass)
+{
+    NS_ABORT_MSG_IF(qp->GetQpn() != NextQpn(),
+                    "RdmaChannelAdapter::AddQueuePair: QPN " << qp->GetQpn() << ", expected "
+                                                             << NextQpn());
+    NS_ABORT_MSG_IF(txClass >= m_classes, "RdmaChannelAdapter: class " << +txClass);
+    const uint32_t index = static_cast<uint32_t>(m_qps.size());
+    const TypeId tid = TypeId::LookupByName(
+        RdmaCongestionControl::ResolveName(GetInstanceTypeId().GetName() + "::CongestionControl",
+                                           m_ccTypeId));
+    ObjectFactory ccFactory;
+    ccFactory.SetTypeId(tid);
+    qp->SetWakeCallback(MakeCallback(&RdmaChannelAdapter::Activate, this).Bind(index));
+    qp->TraceConnectWithoutContext("Completion",
+                                   MakeCallback(&RdmaChannelAdapter::Completed, this));
+    m_qps.push_back(qp);
+    m_qpClass.push_back(txClass);
+    m_inActive.push_back(false);
+    m_lastCnp.push_back(Time(0));
+    m_cnpEver.push_back(false);
+    qp->SetCongestionControl(ccFactory.Create<RdmaCongestionControl>());
+}
+
+uint32_t
+RdmaChannelAdapter::ReserveQueuePair()
+{
+    const uint32_t qpn = NextQpn();
+    m_qps.push_back(nullptr);
+    m_qpClass.push_back(0);
+    m_inActive.push_back(false);
+    m_lastCnp.push_back(Time(0));
+    m_cnpEver.push_back(false);
+    return qpn;
+}
+
+uint32_t
+RdmaChannelAdapter::IndexOf(uint32_t qpn) const
+{
+    if (qpn < FIRST_QPN || qpn - FIRST_QPN >= m_qps.size())
+    {
+        return static_cast<uint32_t>(m_qps.size());
+    }
+    return qpn - FIRST_QPN;
+}
+
+Ptr<RdmaQueuePair>
+RdmaChannelAdapter::GetQueuePair(uint32_t qpn) const
+{
+    const uint32_t i = IndexOf(qpn);
+    return i < m_qps.size() ? m_qps[i] : nullptr;
+}
+
+uint32_t
+RdmaChannelAdapter::GetNQueuePairs() const
+{
+    return static_cast<uint32_t>(m_qps.size());
+}
+
+uint8_t
+RdmaChannelAdapter::GetCnpOpcode() const
+{
+    return m_cnpOpcode;
+}
+
+void
+RdmaChannelAdapter::Activate(uint32_t index)
+{
+    if (!m_inActive[index])
+    {
+        m_inActive[index] = true;
+        m_active[m_qpClass[index]].push_back(index);
+    }
+    TrySend();
+}
+
+void
+RdmaChannelAdapter::QueueDatagram(Ptr<Packet> packet, uint8_t txClass)
+{
+    NS_ABORT_MSG_IF(txClass >= m_classes, "RdmaChannelAdapter: class " << +txClass);
+    m_datagrams[txClass].push_back(packet);
+    TrySend();
+}
+
+void
+RdmaChannelAdapter::TrySend()
+{
+    if (m_inTrySend)
+    {
+        m_trySendAgain = true; // called back from the port while sending: loop once more
+        return;
+    }
+    m_inTrySend = true;
+    const Time now = Simulator::Now();
+    Time earliest = Time::Max();
+    do
+    {
+        m_trySendAgain = false;
+        earliest = Time::Max();
+        for (uint8_t cls = 0; cls < m_classes; ++cls)
+        {
+            auto& datagrams = m_datagrams[cls];
+            while (!datagrams.empty() && m_dataInPort[cls] < m_portSlots)
+            {
+                Ptr<Packet> p = datagrams.front();
+                datagrams.pop_front();
+                ++m_dataInPort[cls];
+                Transmit(p, cls, true);
+            }
+            auto& active = m_active[cls];
+            // Visit each queue pair of this class at most once per pass.
+            for (std::size_t n = active.size(); n > 0 && !active.empty(); --n)
+            {
+                if (m_dataInPort[cls] >= m_portSlots)
+                {
+                    break;
+                }
+                if (m_hostReadFree > now)
+                {
+                    earliest = std::min(earliest, m_hostReadFree); // payload still being read
+                    break;
+                }
+                const uint32_t index = active.front();
+                active.pop_front();
+                Ptr<RdmaQueuePair> qp = m_qps[index];
+                if (!qp->HasPacketToSend())
+                {
+                    m_inActive[index] = false;
+                    continue;
+                }
+                if (qp->GetNextSendTime() > now)
+                {
+                    earliest = std::min(earliest, qp->GetNextSendTime());
+                    active.push_back(index);
+                    continue;
+                }
+                RdmaTxDescriptor d;
+                active.push_back(index); // round robin: to the back, whatever happens
+                if (!qp->NextPacket(d))
+                {
+                    continue;
+                }
+                if (m_hostReadRate.GetBitRate() > 0 && d.payload > 0)
+                {
+                    // Exact (fractional-nanosecond) read times, so that rounding to the
+                    // scheduler's resolution does not accumulate over the packets of a burst.
+                    const double t = now.GetSeconds();
+                    const double start = t - m_hostReadDone < 1e-9 ? m_hostReadDone : t;
+                    m_hostReadDone = start + d.payload * 8.0 / m_hostReadRate.GetBitRate();
+                    m_hostReadFree =
+                        NanoSeconds(static_cast<int64_t>(std::ceil(m_hostReadDone * 1e9)));
+                }
+                Ptr<Packet> p = BuildPacket(qp, d);
+                qp->OnSent(GetWireBytes(p));
+                ++m_dataSent;
+                ++m_dataInPort[cls];
+                Transmit(p, cls, true);
+            }
+        }
+    } while (m_trySendAgain);
+    m_inTrySend = false;
+    if (earliest != Time::Max())
+    {
+        if (!m_wakeEvent.IsRunning() || Simulator::GetDelayLeft(m_wakeEvent) > earliest - now)
+        {
+            m_wakeEvent.Cancel();
+            m_wakeEvent = Simulator::Schedule(earliest - now, &RdmaChannelAdapter::TrySend, this);
+        }
+    }
+}
+
+void
+RdmaChannelAdapter::DataDequeued(uint8_t txClass)
+{
+    --m_dataInPort[txClass];
+    TrySend();
+}
+
+Ptr<Packet>
+RdmaChannelAdapter::BuildPacket(Ptr<RdmaQueuePair> qp, const RdmaTxDescriptor& d) const
+{
+    Ptr<Packet> p = NewTransportPacket(d.payload);
+    if (d.payload > 0 && qp->GetCongestionControl()->NeedsInt())
+    {
+        p->AddPacketTag(RdmaIntTag()); // switches append their hops
+    }
+    AddRdmaTransportHeaders(p, d, qp->GetPeerQpn());
+    AddLinkHeaders(p, qp, FrameKind::DATA);
+    return p;
+}
+
+void
+RdmaChannelAdapter::SendAck(Ptr<RdmaQueuePair> qp,
+                            const RdmaRxVerdict& verdict,
+                            const RdmaIntTag* intStack)
+{
+    Ptr<Packet> p = NewTransportPacket(0);
+    if (intStack)
+    {
+        RdmaIntTag echo = *intStack;
+        echo.SetEcho(); // the ACK's path must not add to the data path's telemetry
+        p->AddPacketTag(echo);
+    }
+    // BECN: the acknowledged data arrived congestion-marked (IBTA annex A10).
+    AddRdmaAckHeaders(p,
+                      qp->GetPeerQpn(),
+                      verdict.ackPsn,
+                      verdict.sendNak,
+                      verdict.msn,
+                      verdict.ecnEcho);
+    const uint8_t cls = AddLinkHeaders(p, qp, FrameKind::ACK);
+    ++m_acksSent;
+    Transmit(p, cls, false);
+}
+
+void
+RdmaChannelAdapter::SendCnp(uint32_t index)
+{
+    const Time now = Simulator::Now();
+    if (m_cnpEver[index] && now - m_lastCnp[index] < m_cnpInterval)
+    {
+        return;
+    }
+    m_cnpEver[index] = true;
+    m_lastCnp[index] = now;
+    Ptr<RdmaQueuePair> qp = m_qps[index];
+    Ptr<Packet> p = NewTransportPacket(CNP_PAYLOAD);
+    IbBthHeader bth;
+    bth.SetOpcode(m_cnpOpcode);
+    bth.SetBecn(m_cnpBecn);
+    bth.SetDestQp(qp->GetPeerQpn());
+    bth.SetPsn(0);
+    p->AddHeader(bth);
+    const uint8_t cls = AddLinkHeaders(p, qp, FrameKind::CNP);
+    ++m_cnpsSent;
+    m_cnpSentTrace(qp->GetQpn());
+    Transmit(p, cls, false);
+}
+
+void
+RdmaChannelAdapter::ReceiveTransport(const IbBthHeader& bth, Ptr<Packet> packet, bool marked)
+{
+    const uint8_t opcode = bth.GetOpcode();
+    const uint32_t index = IndexOf(bth.GetDestQp());
+    if (index == m_qps.size() || !m_qps[index])
+    {
+        ++m_unknownQp;
+        return;
+    }
+    Ptr<RdmaQueuePair> qp = m_qps[index];
+    if (opcode == m_cnpOpcode)
+    {
+        ++m_cnpsReceived;
+        m_cnpReceivedTrace(qp->GetQpn());
+        qp->ReceiveCnp();
+        return;
+    }
+    RdmaIntTag intTag;
+    const bool hasInt = packet->PeekPacketTag(intTag);
+    const bool request =
+        opcode != IbBthHeader::RC_ACKNOWLEDGE && !IbBthHeader::IsReadResponse(opcode);
+    if (marked && opcode != IbBthHeader::RC_ACKNOWLEDGE)
+    {
+        SendCnp(index);
+    }
+    const RdmaDelivery got = DeliverRdmaPacket(qp, bth, packet, marked, hasInt ? &intTag : nullptr);
+    if (request && (got.verdict.sendAck || got.verdict.sendNak))
+    {
+        SendAck(qp, got.verdict, hasInt ? &intTag : nullptr);
+    }
+    if (got.activate)
+    {
+        Activate(index);
+    }
+}
+
+void
+RdmaChannelAdapter::Completed(const RdmaCompletion& completion)
+{
+    m_completionTrace(completion);
+}
+
+uint64_t
+RdmaChannelAdapter::GetCnpsSent() const
+{
+    return m_cnpsSent;
+}
+
+uint64_t
+RdmaChannelAdapter::GetCnpsReceived() const
+{
+    return m_cnpsReceived;
+}
+
+uint64_t
+RdmaChannelAdapter::GetAcksSent() const
+{
+    return m_acksSent;
+}
+
+uint64_t
+RdmaChannelAdapter::GetDataPacketsSent() const
+{
+    return m_dataSent;
+}
+
+uint64_t
+RdmaChannelAdapter::GetUnknownQpPackets() const
+{
+    return m_unknownQp;
+}
+
+} // namespace ns3

@@ -1,0 +1,249 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_CHANNEL_ADAPTER_H
+#define RDMA_CHANNEL_ADAPTER_H
+
+#include "ib-bth-header.h"
+#include "rdma-queue-pair.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/object-factory.h"
+#include "ns3/object.h"
+#include "ns3/packet.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+class RdmaIntTag;
+
+/**
+ * @ingroup interconnect
+ * @brief The transport side of an RDMA NIC (a channel adapter), the same on every link:
+ * its queue pairs, their scheduling onto the port, ACK/NAK and CNP generation, counters and
+ * completions. A link binding derives from it and adds what goes around the BTH and how the
+ * port is driven: RdmaNic (RoCEv2: Ethernet, IPv4, UDP, a PFC port) and IbHostAdapter (native
+ * InfiniBand: LRH, VLs, credits).
+ *
+ * Queue pairs are numbered from FIRST_QPN (0 and 1 are the IBTA's management queue pairs) and
+ * name their ends by an ns3::Address of the link's kind (an Ipv4Address on RoCEv2, a LID on
+ * InfiniBand, see IbLidAddress). Each queue pair gets the congestion control that the
+ * CongestionControl attribute names, whatever the link: any RdmaCongestionControl (DCQCN, HPCC,
+ * TIMELY, DCTCP-style, IB congestion control, or a user's) runs on RoCEv2 and InfiniBand alike.
+ *
+ * Scheduling: each queue pair sends on a transmit class of the port (a PFC priority, or the VL
+ * of its SL). Per class, the queue pairs with something to send take turns (round robin); one
+ * waits for its congestion-control rate (GetNextSendTime) and window. The port holds at most
+ * PortSlots data packets per class from the adapter, so that a pause (PFC, or no credit) stops
+ * the adapter at once and no large host queue forms. ACKs, NAKs and CNPs go out at once, ahead
+ * of that limit.
+ *
+ * Notification point: a data packet that arrives congestion-marked (IPv4 CE on RoCEv2, BTH
+ * FECN on InfiniBand) makes the adapter send a CNP (the link's CNP opcode, see GetCnpOpcode)
+ * to the sending queue pair, at most one per CnpInterval per queue pair; its ACK carries BECN.
+ */
+class RdmaChannelAdapter : public Object
+{
+  public:
+    /// The first QPN handed out (QPs 0 and 1 are the IBTA's management queue pairs).
+    static constexpr uint32_t FIRST_QPN = 0x100;
+    /// Transmit classes of a port: PFC priorities (8) or InfiniBand VLs (16).
+    static constexpr uint8_t MAX_CLASSES = 16;
+    /// Payload of a CNP after its BTH: 16 reserved bytes (IBTA annex A10; RoCEv2 annex A17).
+    static constexpr uint32_t CNP_PAYLOAD = 16;
+
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RdmaChannelAdapter();
+
+    /**
+     * Set an attribute of every queue pair this adapter creates from now on.
+     * @param name the RdmaQueuePair attribute
+     * @param value its value
+     */
+    virtual void SetQueuePairAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * Take the next QPN without creating its queue pair: in a distributed run, a queue pair of
+     * another rank's two hosts, numbered here as there so that later QPNs agree.
+     * @return the QPN taken
+     */
+    uint32_t ReserveQueuePair();
+
+    /// @param qpn a queue pair number @return the queue pair, or nullptr (none, or reserved)
+    Ptr<RdmaQueuePair> GetQueuePair(uint32_t qpn) const;
+    /// @return the number of queue pairs (reserved ones included)
+    uint32_t GetNQueuePairs() const;
+
+    /// @return CNPs sent (as notification point)
+    uint64_t GetCnpsSent() const;
+    /// @return CNPs received for this adapter's queue pairs
+    uint64_t GetCnpsReceived() const;
+    /// @return ACKs and NAKs sent
+    uint64_t GetAcksSent() const;
+    /// @return data packets of queue pairs sent (requests and READ responses, resent ones too)
+    uint64_t GetDataPacketsSent() const;
+    /// @return transport packets for this adapter that named a queue pair it does not have
+    uint64_t GetUnknownQpPackets() const;
+
+    /**
+     * Build a queue pair's data packet with the link's headers (for RoCEv2 from the IPv4
+     * header on, for InfiniBand from the LRH on). Exposed for tests and tools.
+     * @param qp the queue pair
+     * @param d what to send
+     * @return the packet
+     */
+    Ptr<Packet> BuildPacket(Ptr<RdmaQueuePair> qp, const RdmaTxDescriptor& d) const;
+
+    /// @return the BTH opcode of this link's congestion notification packets
+    uint8_t GetCnpOpcode() const;
+
+  protected:
+    /// What a link binding frames.
+    enum class FrameKind : uint8_t
+    {
+        DATA, //!< a queue pair's request or READ response
+        ACK,  //!< an ACK or NAK
+        CNP,  //!< a congestion notification
+    };
+
+    void DoDispose() override;
+
+    /**
+     * The link's constants; a binding calls this from its constructor.
+     * @param classes transmit classes of the port (at most MAX_CLASSES)
+     * @param portSlots data packets per class the port may hold from the adapter
+     * @param cnpOpcode the BTH opcode of a CNP
+     * @param cnpBecn set BECN in a CNP's BTH
+     */
+    void SetLink(uint8_t classes, uint32_t portSlots, uint8_t cnpOpcode, bool cnpBecn);
+
+    /// @return a queue pair from the factory (its attributes set), not yet numbered
+    Ptr<RdmaQueuePair> NewQueuePair() const;
+    /// @return the QPN the next queue pair gets
+    uint32_t NextQpn() const;
+    /**
+     * Take a queue pair that RdmaQueuePair::Setup numbered NextQpn(): it gets its congestion
+     * control and joins the scheduling.
+     * @param qp the queue pair
+     * @param txClass its transmit class on the port
+     */
+    void AddQueuePair(Ptr<RdmaQueuePair> qp, uint8_t txClass);
+
+    /**
+     * A transport packet for this adapter arrived, its link headers and BTH removed.
+     * @param bth its BTH
+     * @param packet what follows the BTH (AETH or RETH, payload, ICRC)
+     * @param marked it arrived congestion-marked (CE or FECN)
+     */
+    void ReceiveTransport(const IbBthHeader& bth, Ptr<Packet> packet, bool marked);
+
+    /**
+     * A data packet of this adapter's left the port's queue for the wire.
+     * @param txClass its class
+     */
+    void DataDequeued(uint8_t txClass);
+
+    /**
+     * Queue a packet that needs no queue pair (framed already), served ahead of the class's
+     * queue pairs; for unreliable traffic and tests.
+     * @param packet the packet
+     * @param txClass its class
+     */
+    void QueueDatagram(Ptr<Packet> packet, uint8_t txClass);
+
+    /**
+     * A transport packet for the link: its payload and ICRC.
+     * @param payload payload bytes
+     * @return the packet
+     */
+    virtual Ptr<Packet> NewTransportPacket(uint32_t payload) const = 0;
+    /**
+     * Put the link's headers on a packet whose outermost header is its BTH.
+     * @param packet the packet
+     * @param qp the queue pair it belongs to
+     * @param kind what it is
+     * @return the transmit class to send it on
+     */
+    virtual uint8_t AddLinkHeaders(Ptr<Packet> packet,
+                                   Ptr<RdmaQueuePair> qp,
+                                   FrameKind kind) const = 0;
+    /**
+     * @param packet a framed packet
+     * @return its bytes on the wire, for the queue pair's pacing
+     */
+    virtual uint32_t GetWireBytes(Ptr<const Packet> packet) const = 0;
+    /**
+     * Hand a framed packet to the port.
+     * @param packet the packet
+     * @param txClass its class
+     * @param data a data packet (counted against PortSlots until DataDequeued)
+     */
+    virtual void Transmit(Ptr<Packet> packet, uint8_t txClass, bool data) = 0;
+
+    Time m_cnpInterval; //!< notification point pacing (each binding declares the attribute)
+
+  private:
+    /// Queue pair `index` has something new to send.
+    void Activate(uint32_t index);
+    /// Send what may be sent now; schedule the next try.
+    void TrySend();
+    /// Send an ACK or NAK.
+    void SendAck(Ptr<RdmaQueuePair> qp, const RdmaRxVerdict& verdict, const RdmaIntTag* intStack);
+    /// Send a CNP to the sender of a marked packet (paced per queue pair).
+    void SendCnp(uint32_t index);
+    /// A queue pair's message completed.
+    void Completed(const RdmaCompletion& completion);
+    /// @return the index of a QPN, or the number of queue pairs if none
+    uint32_t IndexOf(uint32_t qpn) const;
+
+    uint8_t m_classes;         //!< transmit classes
+    uint32_t m_portSlots;      //!< data packets per class in the port
+    uint8_t m_cnpOpcode;       //!< the CNP's BTH opcode
+    bool m_cnpBecn;            //!< BECN in a CNP
+    ObjectFactory m_qpFactory; //!< creates queue pairs
+    std::string m_ccTypeId;    //!< congestion-control TypeId name
+    DataRate m_hostReadRate;   //!< payload DMA rate from memory (0: unlimited)
+    double m_hostReadDone;     //!< when the last payload read ends, seconds (exact)
+    Time m_hostReadFree;       //!< that time rounded up: when the next payload can be read
+
+    std::vector<Ptr<RdmaQueuePair>> m_qps; //!< by index (QPN - FIRST_QPN)
+    std::vector<uint8_t> m_qpClass;        //!< transmit class of each
+    std::vector<bool> m_inActive;          //!< in an active list
+    std::vector<Time> m_lastCnp;           //!< last CNP sent per queue pair
+    std::vector<bool> m_cnpEver;           //!< a CNP was ever sent for the queue pair
+    std::array<std::deque<uint32_t>, MAX_CLASSES> m_active;       //!< round robin per class
+    std::array<std::deque<Ptr<Packet>>, MAX_CLASSES> m_datagrams; //!< framed, no queue pair
+    std::array<uint32_t, MAX_CLASSES> m_dataInPort;               //!< data packets in the port
+    EventId m_wakeEvent;                                          //!< next rate-limited send
+    bool m_inTrySend;                                             //!< re-entrance guard
+    bool m_trySendAgain; //!< TrySend was asked for while running
+
+    uint64_t m_cnpsSent;     //!< CNPs sent
+    uint64_t m_cnpsReceived; //!< CNPs received
+    uint64_t m_acksSent;     //!< ACKs and NAKs sent
+    uint64_t m_dataSent;     //!< data packets sent
+    uint64_t m_unknownQp;    //!< packets for unknown queue pairs
+
+    TracedCallback<const RdmaCompletion&> m_completionTrace; //!< any queue pair's completion
+    TracedCallback<uint32_t> m_cnpSentTrace;     //!< CNP sent: the local QPN it concerns
+    TracedCallback<uint32_t> m_cnpReceivedTrace; //!< CNP received: the local QPN
+};
+
+} // namespace ns3
+
+#endif // RDMA_CHANNEL_ADAPTER_H
