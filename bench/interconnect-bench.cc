@@ -257,8 +257,9 @@ RunCase(const std::string& name,
 
 } // namespace
 
-int
-main(int argc, char* argv[])
+/// The program; main() reports the configuration errors it throws.
+static int
+Main(int argc, char* argv[])
 {
     std::string csv;
     std::string scheduler = "ns3::PriorityQueueScheduler";
@@ -411,4 +412,10 @@ main(int argc, char* argv[])
         std::fclose(out);
     }
     return status;
+}
+
+int
+main(int argc, char* argv[])
+{
+    return ns3::ReportConfigErrors([&]() { return Main(argc, argv); });
 }

@@ -30,8 +30,9 @@
 
 using namespace ns3;
 
-int
-main(int argc, char* argv[])
+/// The program; main() reports the configuration errors it throws.
+static int
+Main(int argc, char* argv[])
 {
     std::string cc = "dcqcn";
     std::string preset = "paper";
@@ -155,7 +156,7 @@ main(int argc, char* argv[])
     record.Set("interval", std::to_string(sampling.GetNanoSeconds()) + "ns");
     record.CaptureSeed();
     record.CaptureAttributeDefaults("Interconnect");
-    roce.WriteOutputsOrExit(out, record);
+    roce.WriteOutputs(out, record);
     if (!series.WriteRatesCsv(out + "/rates.csv") || !series.WriteQueuesCsv(out + "/queue.csv"))
     {
         std::cerr << "error: cannot write rates.csv or queue.csv in " << out << std::endl;
@@ -183,4 +184,10 @@ main(int argc, char* argv[])
     std::printf("  wrote %s/{rates,queue,flows}.csv, summary.json, config.json\n", out.c_str());
     Simulator::Destroy();
     return 0;
+}
+
+int
+main(int argc, char* argv[])
+{
+    return ns3::ReportConfigErrors([&]() { return Main(argc, argv); });
 }

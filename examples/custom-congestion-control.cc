@@ -83,8 +83,9 @@ NS_OBJECT_ENSURE_REGISTERED(ExampleAimdCongestionControl);
 
 } // namespace ns3
 
-int
-main(int argc, char* argv[])
+/// The program; main() reports the configuration errors it throws.
+static int
+Main(int argc, char* argv[])
 {
     std::string cc = "ns3::ExampleAimdCongestionControl";
     std::string duration = "10ms";
@@ -126,7 +127,7 @@ main(int argc, char* argv[])
     record.Set("duration", std::to_string(stop.GetNanoSeconds()) + "ns");
     record.CaptureSeed();
     record.CaptureAttributeDefaults("Interconnect");
-    roce.WriteOutputsOrExit(out, record);
+    roce.WriteOutputs(out, record);
     series.WriteRatesCsv(out + "/rates.csv");
     series.WriteQueuesCsv(out + "/queue.csv");
     const Time half = stop / 2;
@@ -142,4 +143,10 @@ main(int argc, char* argv[])
     std::printf("  wrote %s/{rates,queue,flows}.csv, summary.json, config.json\n", out.c_str());
     Simulator::Destroy();
     return 0;
+}
+
+int
+main(int argc, char* argv[])
+{
+    return ns3::ReportConfigErrors([&]() { return Main(argc, argv); });
 }

@@ -93,8 +93,9 @@ Derangement(uint32_t n)
 
 } // namespace
 
-int
-main(int argc, char* argv[])
+/// The program; main() reports the configuration errors it throws.
+static int
+Main(int argc, char* argv[])
 {
     std::string topology = "fat-tree";
     uint32_t k = 4;
@@ -307,7 +308,7 @@ main(int argc, char* argv[])
     record.Set("partition", partition);
     record.CaptureSeed();
     record.CaptureAttributeDefaults("Interconnect");
-    roce.WriteOutputsOrExit(out, record);
+    roce.WriteOutputs(out, record);
 
     std::printf("fabric-explorer: %s\n", fabric.Describe().c_str());
     std::printf("  routing: %s; built in %.2f s\n", fabric.GetRoutingName().c_str(), buildSeconds);
@@ -343,4 +344,10 @@ main(int argc, char* argv[])
                 out.c_str());
     Simulator::Destroy();
     return completed == roce.GetFlows().size() ? 0 : 1;
+}
+
+int
+main(int argc, char* argv[])
+{
+    return ns3::ReportConfigErrors([&]() { return Main(argc, argv); });
 }

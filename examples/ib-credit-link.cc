@@ -32,8 +32,9 @@
 
 using namespace ns3;
 
-int
-main(int argc, char* argv[])
+/// The program; main() reports the configuration errors it throws.
+static int
+Main(int argc, char* argv[])
 {
     std::string speed = "EDR";
     uint32_t width = 4;
@@ -129,7 +130,7 @@ main(int argc, char* argv[])
     record.Set("pcapFormat", pcapFormat);
     record.CaptureSeed();
     record.CaptureAttributeDefaults("Interconnect");
-    record.WriteOrExit(out + "/config.json");
+    record.Write(out + "/config.json");
 
     if (incast > 0)
     {
@@ -286,4 +287,10 @@ main(int argc, char* argv[])
                 pcap.empty() ? "" : (", and captures in " + pcap).c_str());
     Simulator::Destroy();
     return 0;
+}
+
+int
+main(int argc, char* argv[])
+{
+    return ns3::ReportConfigErrors([&]() { return Main(argc, argv); });
 }

@@ -349,8 +349,9 @@ Columns(std::vector<std::size_t> columns)
 
 } // namespace
 
-int
-main(int argc, char* argv[])
+/// The program; main() reports the configuration errors it throws.
+static int
+Main(int argc, char* argv[])
 {
     std::string path;
     std::vector<std::string> sets;
@@ -395,7 +396,7 @@ main(int argc, char* argv[])
         Usage();
         return 2;
     }
-    const Scenario s = Scenario::LoadOrExit(path, sets);
+    const Scenario s = Scenario::Load(path, sets);
     if (out.empty())
     {
         out = "results/" + s.String("name");
@@ -669,7 +670,7 @@ main(int argc, char* argv[])
         }
         if (kind == "poisson")
         {
-            PoissonTraffic traffic(FlowSizeDistribution::LoadOrExit(w + "cdf", s.String(w + "cdf")),
+            PoissonTraffic traffic(FlowSizeDistribution::Read(w + "cdf", s.String(w + "cdf")),
                                    s.Double(w + "load"),
                                    s.Rate("fabric.hostRate"));
             traffic.SetWindow(start, s.Duration(w + "stop"));
@@ -1308,4 +1309,10 @@ main(int argc, char* argv[])
         }
     }
     return partial ? 128 + static_cast<int>(g_interrupted) : 0;
+}
+
+int
+main(int argc, char* argv[])
+{
+    return ns3::ReportConfigErrors([&]() { return Main(argc, argv); });
 }

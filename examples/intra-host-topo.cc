@@ -28,8 +28,9 @@
 
 using namespace ns3;
 
-int
-main(int argc, char* argv[])
+/// The program; main() reports the configuration errors it throws.
+static int
+Main(int argc, char* argv[])
 {
     std::string preset = "dgx-h100";
     std::string out = "results/intra-host-topo";
@@ -138,7 +139,7 @@ main(int argc, char* argv[])
     record.Set("smpBandwidth", p.smpBandwidth);
     record.Set("gpuDirect", p.gpuDirect);
     record.Set("a2aBytes", bytes);
-    record.WriteOrExit(out + "/config.json");
+    record.Write(out + "/config.json");
     const std::string matrix = IntraHostHelper::TopologyMatrix(s);
     std::cout << preset << ": " << s.gpus.size() << " GPUs, " << s.nics.size() << " NIC ports, "
               << s.numa.size() << " NUMA nodes"
@@ -205,4 +206,10 @@ main(int argc, char* argv[])
     Simulator::Destroy();
     std::cout << "wrote " << out << "/config.json, topo.txt, paths.csv" << std::endl;
     return 0;
+}
+
+int
+main(int argc, char* argv[])
+{
+    return ns3::ReportConfigErrors([&]() { return Main(argc, argv); });
 }

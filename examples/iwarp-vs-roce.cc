@@ -127,7 +127,7 @@ RunOnce(const Setup& s, RoceHelper::Transport transport, RoceStatistics& stats)
     record.Set("pcap", s.pcap);
     record.CaptureSeed();
     record.CaptureAttributeDefaults("Interconnect");
-    roce.WriteOutputsOrExit(s.out + "/" + name, record);
+    roce.WriteOutputs(s.out + "/" + name, record);
     stats = roce.CollectStatistics();
     std::vector<FlowRecord> flows = roce.GetFlows();
     Simulator::Destroy();
@@ -136,8 +136,9 @@ RunOnce(const Setup& s, RoceHelper::Transport transport, RoceStatistics& stats)
 
 } // namespace
 
-int
-main(int argc, char* argv[])
+/// The program; main() reports the configuration errors it throws.
+static int
+Main(int argc, char* argv[])
 {
     uint32_t hostsPerLeaf = 4;
     std::string flowSize = "1MB";
@@ -286,4 +287,10 @@ main(int argc, char* argv[])
                 iwarpStats.dropsLink + iwarpStats.dropsBuffer);
     std::printf("  wrote %s, %s/roce/, %s/iwarp/\n", csv.c_str(), out.c_str(), out.c_str());
     return allDone ? 0 : 1;
+}
+
+int
+main(int argc, char* argv[])
+{
+    return ns3::ReportConfigErrors([&]() { return Main(argc, argv); });
 }

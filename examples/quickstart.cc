@@ -29,8 +29,9 @@
 
 using namespace ns3;
 
-int
-main(int argc, char* argv[])
+/// The program; main() reports the configuration errors it throws.
+static int
+Main(int argc, char* argv[])
 {
     std::string flowSize = "1MB";
     std::string rate = "100Gbps";
@@ -97,7 +98,7 @@ main(int argc, char* argv[])
     record.Set("transport", "roce");
     record.CaptureSeed();
     record.CaptureAttributeDefaults("Interconnect");
-    roce.WriteOutputsOrExit(out, record);
+    roce.WriteOutputs(out, record);
 
     const FlowRecord& f = roce.GetFlows().at(0);
     Simulator::Destroy();
@@ -116,4 +117,10 @@ main(int argc, char* argv[])
                 fct.GetDouble() / f.idealFct.GetDouble());
     std::printf("  wrote %s/flows.csv, summary.json and config.json\n", out.c_str());
     return 0;
+}
+
+int
+main(int argc, char* argv[])
+{
+    return ns3::ReportConfigErrors([&]() { return Main(argc, argv); });
 }

@@ -32,8 +32,9 @@
 
 using namespace ns3;
 
-int
-main(int argc, char* argv[])
+/// The program; main() reports the configuration errors it throws.
+static int
+Main(int argc, char* argv[])
 {
     uint32_t senders = 8;
     std::string flowSize = "1MB";
@@ -147,7 +148,7 @@ main(int argc, char* argv[])
     record.Set("pcap", pcapDir);
     record.CaptureSeed();
     record.CaptureAttributeDefaults("Interconnect");
-    roce.WriteOutputsOrExit(out, record);
+    roce.WriteOutputs(out, record);
     const RoceStatistics stats = roce.CollectStatistics();
 
     uint32_t completed = 0;
@@ -182,4 +183,10 @@ main(int argc, char* argv[])
                 out.c_str());
     Simulator::Destroy();
     return completed == senders ? 0 : 1;
+}
+
+int
+main(int argc, char* argv[])
+{
+    return ns3::ReportConfigErrors([&]() { return Main(argc, argv); });
 }

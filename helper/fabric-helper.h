@@ -29,7 +29,7 @@ class RoceHelper;
  *
  * 1. Describe(): the topology (a Fabric with nodes, links, rates and delays), its routes
  *    computed on the Boost.Graph graph, and its metrics. No simulation object exists yet; bad
- *    parameters end the program with a message naming them (InterconnectConfigError).
+ *    parameters are configuration errors naming them (InterconnectConfigError).
  * 2. Build(RoceHelper&): the same fabric as a RoCEv2 network: one RoceHelper host per host
  *    and one switch per switch (with the helper's device, switch, buffer and NIC attributes),
  *    each link with its own rate and delay, RoceHelper::Finalize without its own routes, then

@@ -313,7 +313,7 @@ class Fabric
      * dimension; "auto" is slab for tori and group otherwise; "given" takes `given` (a rank per
      * node id). A host without a group goes with its switch. A link across ranks must have a
      * delay above zero (it is the lookahead of the synchronisation): a partition that puts a
-     * zero-delay link across ranks ends the program with a message naming the link.
+     * zero-delay link across ranks is a configuration error naming the link.
      * @param policy auto, group, slab or given
      * @param ranks number of ranks (1..number of nodes)
      * @param given for "given": the rank of every node id

@@ -105,7 +105,7 @@ FlowSizeDistribution::Load(const std::string& path, std::string* error)
 }
 
 FlowSizeDistribution
-FlowSizeDistribution::LoadOrExit(const std::string& parameter, const std::string& path)
+FlowSizeDistribution::Read(const std::string& parameter, const std::string& path)
 {
     const std::string shipped = Shipped(path);
     FlowSizeDistribution d;

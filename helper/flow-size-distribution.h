@@ -39,13 +39,13 @@ class FlowSizeDistribution
     bool Load(const std::string& path, std::string* error);
 
     /**
-     * Read a CDF file, or end the program with a configuration error naming `parameter`.
+     * Read a CDF file; a configuration error (InterconnectConfigException) names `parameter`.
      * @param parameter the option or scenario key that named the file
      * @param path the file, or a shipped name (websearch, fb_hadoop, alistorage2019,
      *        googlerpc2008)
      * @return the distribution
      */
-    static FlowSizeDistribution LoadOrExit(const std::string& parameter, const std::string& path);
+    static FlowSizeDistribution Read(const std::string& parameter, const std::string& path);
 
     /**
      * @param name a shipped distribution's name

@@ -71,7 +71,7 @@ class IntraHostHelper
 
     /**
      * @param name a preset name
-     * @return its parameters; an unknown name ends the program with a message naming the
+     * @return its parameters; an unknown name is a configuration error naming the
      *         accepted ones (parameter `parameter`)
      * @param parameter what to call the value in that message
      */
@@ -79,7 +79,7 @@ class IntraHostHelper
                                       const std::string& parameter = "preset");
 
     /**
-     * Build a server. Out-of-range numbers end the program with a message naming them.
+     * Build a server. Out-of-range numbers are configuration errors naming them.
      * @param p the parameters
      * @return the server
      */

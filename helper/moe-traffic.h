@@ -40,7 +40,7 @@ class MoeTraffic
 
     /**
      * Read a popularity as a scenario gives it: "uniform", "zipf:S" (0 <= S <= MAX_ZIPF) or
-     * "gini:G" (0 <= G < 1); anything else ends the program naming the key.
+     * "gini:G" (0 <= G < 1); anything else is a configuration error naming the key.
      * @param key the scenario key, for the message
      * @param text the value
      * @return the popularity

@@ -770,21 +770,22 @@ RoceHelper::AssignStreams(int64_t stream)
 }
 
 void
-RoceHelper::WriteOutputsOrExit(const std::string& dir, const RunRecord& record) const
+RoceHelper::WriteOutputs(const std::string& dir, const RunRecord& record) const
 {
     std::string error;
     if (!CreateOutputDirectory(dir, &error))
     {
-        std::cerr << "error: " << error << std::endl;
-        std::exit(1);
+        InterconnectOutputError(dir, error);
     }
-    if (!WriteFlowsCsv(dir + "/flows.csv") ||
-        !CollectStatistics().WriteJson(dir + "/summary.json", Simulator::GetEventCount()))
+    if (!WriteFlowsCsv(dir + "/flows.csv"))
     {
-        std::cerr << "error: cannot write the outputs in '" << dir << "'" << std::endl;
-        std::exit(1);
+        InterconnectOutputError(dir + "/flows.csv", "the file could not be written");
     }
-    record.WriteOrExit(dir + "/config.json");
+    if (!CollectStatistics().WriteJson(dir + "/summary.json", Simulator::GetEventCount()))
+    {
+        InterconnectOutputError(dir + "/summary.json", "the file could not be written");
+    }
+    record.Write(dir + "/config.json");
 }
 
 NodeContainer

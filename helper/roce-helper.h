@@ -225,12 +225,12 @@ class RoceHelper : public MessageTransport
 
     /**
      * Write a run's outputs into a directory (created if needed): flows.csv, summary.json (the
-     * statistics and the event count) and config.json (the record). On failure, print the
-     * reason and exit with status 1.
+     * statistics and the event count) and config.json (the record). An InterconnectConfigException
+     * names what could not be written.
      * @param dir the output directory
      * @param record the run's resolved configuration and seed
      */
-    void WriteOutputsOrExit(const std::string& dir, const RunRecord& record) const;
+    void WriteOutputs(const std::string& dir, const RunRecord& record) const;
 
     /// @return the flow records
     /// @return the counters of all switches, ports, NICs and queue pairs now

@@ -7,6 +7,7 @@
 #include "run-record.h"
 
 #include "ns3/interconnect-compat.h"
+#include "ns3/interconnect-config-error.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/type-id.h"
 
@@ -226,13 +227,12 @@ RunRecord::Write(const std::string& path, std::string* error) const
 }
 
 void
-RunRecord::WriteOrExit(const std::string& path) const
+RunRecord::Write(const std::string& path) const
 {
     std::string error;
     if (!Write(path, &error))
     {
-        std::cerr << "error: " << error << std::endl;
-        std::exit(1);
+        InterconnectOutputError(path, error);
     }
 }
 

@@ -28,7 +28,7 @@ namespace ns3
  *   RunRecord record("quickstart");
  *   record.Set("flowSize", flowSize);
  *   record.CaptureSeed();               // RngSeedManager's seed and run number
- *   record.WriteOrExit(outDir + "/config.json");
+ *   record.Write(outDir + "/config.json");
  * @endcode
  */
 class RunRecord
@@ -82,8 +82,8 @@ class RunRecord
      */
     bool Write(const std::string& path, std::string* error) const;
 
-    /// Write the record, or print the reason on stderr and exit with status 1.
-    void WriteOrExit(const std::string& path) const;
+    /// Write the record; an InterconnectConfigException says why it could not.
+    void Write(const std::string& path) const;
 
     /// @return the value recorded for key, already JSON-encoded, or "" if none.
     std::string GetEncoded(const std::string& key) const;

@@ -597,7 +597,7 @@ ApplySet(JsonValue& root, const std::string& set)
 } // namespace
 
 Scenario
-Scenario::LoadOrExit(const std::string& path, const std::vector<std::string>& sets)
+Scenario::Load(const std::string& path, const std::vector<std::string>& sets)
 {
     std::ifstream in(path);
     if (!in)
@@ -606,7 +606,7 @@ Scenario::LoadOrExit(const std::string& path, const std::vector<std::string>& se
     }
     std::ostringstream text;
     text << in.rdbuf();
-    Scenario s = ParseOrExit(text.str(), path, sets);
+    Scenario s = Parse(text.str(), path, sets);
     if (s.m_json["name"].get<std::string>().empty())
     {
         s.m_json["name"] = std::filesystem::path(path).stem().string();
@@ -615,9 +615,9 @@ Scenario::LoadOrExit(const std::string& path, const std::vector<std::string>& se
 }
 
 Scenario
-Scenario::ParseOrExit(const std::string& text,
-                      const std::string& origin,
-                      const std::vector<std::string>& sets)
+Scenario::Parse(const std::string& text,
+                const std::string& origin,
+                const std::vector<std::string>& sets)
 {
     JsonValue given;
     try

@@ -34,11 +34,11 @@ std::string ResolveTcpCongestionControl(const std::string& parameter, const std:
  * A scenario is a JSON object with the sections name, seed, run, stopTime, fabric, link,
  * switch, nic, workloads and output (doc/interconnect.rst lists every key, its type, default
  * and accepted values). Loading checks every key: an unknown key, a value of the wrong type or
- * out of range ends the program with a message that names the key (e.g. `fabric.k`), the value
- * and what is accepted. `--set path.to.key=value` overrides apply before the check (the value
- * is read as JSON when it parses, else as a string; `workloads.0.load` addresses an array
- * element). The resolved scenario holds every key with its value, defaults included, in a fixed
- * order: written as config.json and run again, it reproduces the run.
+ * out of range is a configuration error (InterconnectConfigException) whose message names the
+ * key (e.g. `fabric.k`), the value and what is accepted. `--set path.to.key=value` overrides apply
+ * before the check (the value is read as JSON when it parses, else as a string; `workloads.0.load`
+ * addresses an array element). The resolved scenario holds every key with its value, defaults
+ * included, in a fixed order: written as config.json and run again, it reproduces the run.
  */
 class Scenario
 {
@@ -49,7 +49,7 @@ class Scenario
      * @param sets overrides, "path.to.key=value"
      * @return the resolved scenario
      */
-    static Scenario LoadOrExit(const std::string& path, const std::vector<std::string>& sets);
+    static Scenario Load(const std::string& path, const std::vector<std::string>& sets);
 
     /**
      * The same from text.
@@ -58,9 +58,9 @@ class Scenario
      * @param sets overrides
      * @return the resolved scenario
      */
-    static Scenario ParseOrExit(const std::string& text,
-                                const std::string& origin,
-                                const std::vector<std::string>& sets);
+    static Scenario Parse(const std::string& text,
+                          const std::string& origin,
+                          const std::vector<std::string>& sets);
 
     /// @return the resolved scenario as JSON text (2-space indent, fixed key order)
     std::string ToJson() const;

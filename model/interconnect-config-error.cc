@@ -6,17 +6,10 @@
 
 #include "interconnect-config-error.h"
 
-#include <cstdlib>
 #include <iostream>
 
 namespace ns3
 {
-
-namespace
-{
-/// InterconnectConfigErrorsThrow's setting.
-bool g_throw = false;
-} // namespace
 
 InterconnectConfigException::InterconnectConfigException(const std::string& parameter,
                                                          const std::string& message)
@@ -32,23 +25,33 @@ InterconnectConfigException::GetParameter() const
 }
 
 void
-InterconnectConfigErrorsThrow(bool enable)
-{
-    g_throw = enable;
-}
-
-void
 InterconnectConfigError(const std::string& parameter,
                         const std::string& value,
                         const std::string& accepted)
 {
-    const std::string message = "error: " + parameter + " = " + value + ": accepted: " + accepted;
-    if (g_throw)
+    throw InterconnectConfigException(parameter,
+                                      "error: " + parameter + " = " + value +
+                                          ": accepted: " + accepted);
+}
+
+void
+InterconnectOutputError(const std::string& path, const std::string& reason)
+{
+    throw InterconnectConfigException("output", "error: cannot write " + path + ": " + reason);
+}
+
+int
+ReportConfigErrors(const std::function<int()>& body)
+{
+    try
     {
-        throw InterconnectConfigException(parameter, message);
+        return body();
     }
-    std::cerr << message << std::endl;
-    std::exit(1);
+    catch (const InterconnectConfigException& e)
+    {
+        std::cerr << e.what() << std::endl;
+        return 1;
+    }
 }
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 #ifndef INTERCONNECT_CONFIG_ERROR_H
 #define INTERCONNECT_CONFIG_ERROR_H
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -15,26 +16,12 @@ namespace ns3
 
 /**
  * @ingroup interconnect
- * Report a bad configuration value and end the program with exit status 1.
+ * @brief A bad configuration value, or an output that could not be written: the user's to fix,
+ * not a bug.
  *
- * Bad input (an attribute, a command-line value, a scenario key) is the user's to fix, not a bug:
- * the message names the parameter, the value given and what is accepted, e.g.
- * `error: ns3::PfcNetDevice::DataRate = 0bps: accepted: a rate above 0 bps`. It does not abort
- * (no core dump, no stack trace), unlike NS_FATAL_ERROR, which stays for programming errors.
- *
- * @param parameter the attribute or option, as the user spells it
- * @param value the value that was given
- * @param accepted what would have been accepted
- */
-[[noreturn]] void InterconnectConfigError(const std::string& parameter,
-                                          const std::string& value,
-                                          const std::string& accepted);
-
-/**
- * @ingroup interconnect
- * What InterconnectConfigError throws instead of ending the program, once
- * InterconnectConfigErrorsThrow(true) was called (a fuzzer or a long-lived program that wants to
- * carry on after a bad input).
+ * The module's code never ends the program: it throws this, and a program's main reports it
+ * (ReportConfigErrors: the message on stderr, exit status 1). NS_FATAL_ERROR and NS_ABORT stay
+ * for programming errors.
  */
 class InterconnectConfigException : public std::runtime_error
 {
@@ -50,10 +37,42 @@ class InterconnectConfigException : public std::runtime_error
 
 /**
  * @ingroup interconnect
- * @param enable true: InterconnectConfigError throws InterconnectConfigException from now on;
- *        false (the default): it prints the message and ends the program with status 1
+ * Report a bad configuration value: throw an InterconnectConfigException whose message names
+ * the parameter, the value given and what is accepted, e.g.
+ * `error: ns3::PfcNetDevice::DataRate = 0bps: accepted: a rate above 0 bps`.
+ *
+ * @param parameter the attribute or option, as the user spells it
+ * @param value the value that was given
+ * @param accepted what would have been accepted
  */
-void InterconnectConfigErrorsThrow(bool enable);
+[[noreturn]] void InterconnectConfigError(const std::string& parameter,
+                                          const std::string& value,
+                                          const std::string& accepted);
+
+/**
+ * @ingroup interconnect
+ * Report an output that could not be written: throw an InterconnectConfigException for
+ * parameter "output", with the message `error: cannot write PATH: REASON`.
+ * @param path the file or directory
+ * @param reason why
+ */
+[[noreturn]] void InterconnectOutputError(const std::string& path, const std::string& reason);
+
+/**
+ * @ingroup interconnect
+ * Run a program's body and report a configuration error it throws: the message on stderr and
+ * status 1, as a program's main returns it.
+ *
+ * @code
+ *   int main(int argc, char* argv[])
+ *   {
+ *       return ReportConfigErrors([&]() { return Run(argc, argv); });
+ *   }
+ * @endcode
+ * @param body the program
+ * @return what the body returned, or 1 after a configuration error
+ */
+int ReportConfigErrors(const std::function<int()>& body);
 
 } // namespace ns3
 

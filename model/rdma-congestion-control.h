@@ -57,8 +57,8 @@ class RdmaCongestionControl : public Object
 
     /**
      * The TypeId name of an algorithm given by its short name (none, dcqcn, hpcc, timely,
-     * dctcp, ib-cc) or by a TypeId name of this class or a subclass. Anything else ends the program
-     * with a configuration error naming `option`.
+     * dctcp, ib-cc) or by a TypeId name of this class or a subclass. Anything else is a
+     * configuration error naming `option`.
      * @param option the option or attribute being set, for the message
      * @param name the short or TypeId name
      * @return the TypeId name

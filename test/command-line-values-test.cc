@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "config-error-test.h"
+
 #include "ns3/command-line-values.h"
 
 #include <gtest/gtest.h>
@@ -21,44 +23,32 @@ TEST(CommandLineValues, BytesWithUnits)
 
 TEST(CommandLineValues, NegativeBytesAreRejectedNotWrapped)
 {
-    EXPECT_EXIT(CommandLineValues::Bytes("--bufferSize", "-5"),
-                ::testing::ExitedWithCode(1),
-                "error: --bufferSize = -5: accepted: a whole number of bytes");
+    EXPECT_CONFIG_ERROR(CommandLineValues::Bytes("--bufferSize", "-5"),
+                        "error: --bufferSize = -5: accepted: a whole number of bytes");
 }
 
 TEST(CommandLineValues, BytesOutOfRangeOrMalformedAreRejected)
 {
-    EXPECT_EXIT(CommandLineValues::Bytes("--flowSize", "0", 1),
-                ::testing::ExitedWithCode(1),
-                "--flowSize = 0: accepted: a whole number of bytes from 1");
-    EXPECT_EXIT(CommandLineValues::Bytes("--flowSize", "3TB"),
-                ::testing::ExitedWithCode(1),
-                "--flowSize = 3TB");
-    EXPECT_EXIT(CommandLineValues::Bytes("--flowSize", "99999999999999999999"),
-                ::testing::ExitedWithCode(1),
-                "--flowSize = 99999999999999999999");
-    EXPECT_EXIT(CommandLineValues::Bytes("--flowSize", "20000000000GiB"),
-                ::testing::ExitedWithCode(1),
-                "--flowSize = 20000000000GiB");
+    EXPECT_CONFIG_ERROR(CommandLineValues::Bytes("--flowSize", "0", 1),
+                        "--flowSize = 0: accepted: a whole number of bytes from 1");
+    EXPECT_CONFIG_ERROR(CommandLineValues::Bytes("--flowSize", "3TB"), "--flowSize = 3TB");
+    EXPECT_CONFIG_ERROR(CommandLineValues::Bytes("--flowSize", "99999999999999999999"),
+                        "--flowSize = 99999999999999999999");
+    EXPECT_CONFIG_ERROR(CommandLineValues::Bytes("--flowSize", "20000000000GiB"),
+                        "--flowSize = 20000000000GiB");
 }
 
 TEST(CommandLineValues, RatesAndTimes)
 {
     EXPECT_EQ(CommandLineValues::Rate("--rate", "25Gbps").GetBitRate(), 25000000000u);
     EXPECT_EQ(CommandLineValues::Duration("--delay", "1.5us"), NanoSeconds(1500));
-    EXPECT_EXIT(CommandLineValues::Rate("--rate", "0Gbps"),
-                ::testing::ExitedWithCode(1),
-                "--rate = 0Gbps: accepted: a rate above 0");
-    EXPECT_EXIT(CommandLineValues::Rate("--rate", "fast"),
-                ::testing::ExitedWithCode(1),
-                "--rate = fast");
+    EXPECT_CONFIG_ERROR(CommandLineValues::Rate("--rate", "0Gbps"),
+                        "--rate = 0Gbps: accepted: a rate above 0");
+    EXPECT_CONFIG_ERROR(CommandLineValues::Rate("--rate", "fast"), "--rate = fast");
     // ns-3's Time parser aborts on such text; ours reports it.
-    EXPECT_EXIT(CommandLineValues::Duration("--delay", "soon"),
-                ::testing::ExitedWithCode(1),
-                "--delay = soon: accepted: a time from 0ns to 86400s");
-    EXPECT_EXIT(CommandLineValues::Duration("--delay", "-1us"),
-                ::testing::ExitedWithCode(1),
-                "--delay = -1us");
+    EXPECT_CONFIG_ERROR(CommandLineValues::Duration("--delay", "soon"),
+                        "--delay = soon: accepted: a time from 0ns to 86400s");
+    EXPECT_CONFIG_ERROR(CommandLineValues::Duration("--delay", "-1us"), "--delay = -1us");
 }
 
 TEST(CommandLineValues, WhatNs3WouldAbortOrWrapIsRefused)
@@ -78,23 +68,20 @@ TEST(CommandLineValues, WhatNs3WouldAbortOrWrapIsRefused)
                              "nanGbps",
                              "1.6e3Gbps"})
     {
-        EXPECT_EXIT(CommandLineValues::Rate("--rate", rate),
-                    ::testing::ExitedWithCode(1),
-                    "--rate = .*: accepted: a rate above 0 and at most 100 Tb/s")
-            << rate;
+        SCOPED_TRACE(rate);
+        EXPECT_CONFIG_ERROR(CommandLineValues::Rate("--rate", rate),
+                            "--rate = .*: accepted: a rate above 0 and at most 100 Tb/s");
     }
     EXPECT_EQ(CommandLineValues::Rate("--rate", "400Gb/s").GetBitRate(), 400000000000u);
     EXPECT_EQ(CommandLineValues::Rate("--rate", "1600Gbps").GetBitRate(), 1600000000000u);
     EXPECT_EQ(CommandLineValues::Rate("--rate", "12.5GBps").GetBitRate(), 100000000000u);
     for (const char* time : {"1e30s", "1e12ms", "100000s", "1 us", "1e400s"})
     {
-        EXPECT_EXIT(CommandLineValues::Duration("--stop", time),
-                    ::testing::ExitedWithCode(1),
-                    "--stop = .*: accepted: a time from 0ns to 86400s")
-            << time;
+        SCOPED_TRACE(time);
+        EXPECT_CONFIG_ERROR(CommandLineValues::Duration("--stop", time),
+                            "--stop = .*: accepted: a time from 0ns to 86400s");
     }
     EXPECT_EQ(CommandLineValues::Duration("--stop", "86400s"), Seconds(86400));
-    EXPECT_EXIT(CommandLineValues::Duration("--stop", "0.5ns", NanoSeconds(1)),
-                ::testing::ExitedWithCode(1),
-                "--stop = 0.5ns: accepted: a time from 1ns");
+    EXPECT_CONFIG_ERROR(CommandLineValues::Duration("--stop", "0.5ns", NanoSeconds(1)),
+                        "--stop = 0.5ns: accepted: a time from 1ns");
 }

@@ -9,6 +9,7 @@
 // Variant HpccSim from the rules of the HPCC authors' simulator (rdma-hw.cc of
 // alibaba-edu/High-Precision-Congestion-Control).
 
+#include "config-error-test.h"
 #include "lone-queue-pair.h"
 
 #include "ns3/core-module.h"
@@ -132,9 +133,8 @@ TEST_F(DcqcnTest, RateNeverBelowMinRateNorAboveLineRate)
 
 TEST(DcqcnPreset, UnknownPresetIsAConfigurationError)
 {
-    EXPECT_EXIT(DcqcnCongestionControl::ApplyPreset("fast", DataRate("100Gbps")),
-                ::testing::ExitedWithCode(1),
-                "DCQCN preset = fast: accepted: paper or hpcc-sim");
+    EXPECT_CONFIG_ERROR(DcqcnCongestionControl::ApplyPreset("fast", DataRate("100Gbps")),
+                        "DCQCN preset = fast: accepted: paper or hpcc-sim");
 }
 
 TEST_F(DcqcnTest, AnIdleQueuePairCatchesUpWhatItsTimersWouldHaveDone)

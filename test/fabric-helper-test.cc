@@ -8,6 +8,8 @@
 // routes, equal-cost path counts, torus hop counts, metrics, exports, parameter errors, a
 // permutation workload at line rate with packet spray, and a 1024-host build.
 
+#include "config-error-test.h"
+
 #include "ns3/core-module.h"
 #include "ns3/fabric-helper.h"
 #include "ns3/fat-tree-helper.h"
@@ -350,65 +352,53 @@ TEST(FabricHelper, DotAndJsonExports)
 
 TEST(FabricHelperConfig, InvalidParametersNameThemselves)
 {
-    EXPECT_EXIT(FatTreeHelper(5).Describe(),
-                ::testing::ExitedWithCode(1),
-                "FatTreeHelper::k = 5: accepted: an even number >= 2");
-    EXPECT_EXIT(FatTreeHelper(0).Describe(),
-                ::testing::ExitedWithCode(1),
-                "FatTreeHelper::k = 0: accepted: an even number");
-    EXPECT_EXIT(SpineLeafHelper(4, 2, 0).Describe(),
-                ::testing::ExitedWithCode(1),
-                "SpineLeafHelper::hostsPerLeaf = 0: accepted: a whole number >= 1");
-    EXPECT_EXIT(SpineLeafHelper(4, 0, 8).Describe(),
-                ::testing::ExitedWithCode(1),
-                "SpineLeafHelper::spines = 0");
-    EXPECT_EXIT(TorusHelper({4, 1}).Describe(),
-                ::testing::ExitedWithCode(1),
-                "TorusHelper::dimensions\\[1\\] = 1: accepted: at least 2 switches");
-    EXPECT_EXIT(TorusHelper({4, 4, 4, 4}).Describe(),
-                ::testing::ExitedWithCode(1),
-                "TorusHelper::dimensions = 4 dimensions: accepted: 2 or 3 dimensions");
-    EXPECT_EXIT(
+    EXPECT_CONFIG_ERROR(FatTreeHelper(5).Describe(),
+                        "FatTreeHelper::k = 5: accepted: an even number >= 2");
+    EXPECT_CONFIG_ERROR(FatTreeHelper(0).Describe(),
+                        "FatTreeHelper::k = 0: accepted: an even number");
+    EXPECT_CONFIG_ERROR(SpineLeafHelper(4, 2, 0).Describe(),
+                        "SpineLeafHelper::hostsPerLeaf = 0: accepted: a whole number >= 1");
+    EXPECT_CONFIG_ERROR(SpineLeafHelper(4, 0, 8).Describe(), "SpineLeafHelper::spines = 0");
+    EXPECT_CONFIG_ERROR(TorusHelper({4, 1}).Describe(),
+                        "TorusHelper::dimensions\\[1\\] = 1: accepted: at least 2 switches");
+    EXPECT_CONFIG_ERROR(TorusHelper({4, 4, 4, 4}).Describe(),
+                        "TorusHelper::dimensions = 4 dimensions: accepted: 2 or 3 dimensions");
+    EXPECT_CONFIG_ERROR(
         {
             TorusHelper t({4, 4});
             t.SetHostsPerSwitch(0);
             t.Describe();
         },
-        ::testing::ExitedWithCode(1),
         "TorusHelper::hostsPerSwitch = 0");
     // 8 x 100G at 3:1 over 2 aggregation switches: 1.33 links each.
-    EXPECT_EXIT(
+    EXPECT_CONFIG_ERROR(
         {
             ThreeTierHelper t(2, 4, 2, 2, 8);
             t.SetAccessOversubscription(3);
             t.Describe();
         },
-        ::testing::ExitedWithCode(1),
         "ThreeTierHelper::accessOversubscription = 3: accepted: a ratio > 0 that gives a whole "
         "number .* \\(this one gives 1.33333\\)");
-    EXPECT_EXIT(
+    EXPECT_CONFIG_ERROR(
         {
             ThreeTierHelper t(2, 4, 2, 2, 8);
             t.SetAggregationOversubscription(0);
             t.Describe();
         },
-        ::testing::ExitedWithCode(1),
         "ThreeTierHelper::aggregationOversubscription = 0");
-    EXPECT_EXIT(
+    EXPECT_CONFIG_ERROR(
         {
             RailOptimizedHelper r(8, 4, 2);
             r.SetServersPerLeaf(3);
             r.Describe();
         },
-        ::testing::ExitedWithCode(1),
         "RailOptimizedHelper::serversPerLeaf = 3: accepted: 0 \\(all servers\\) or a divisor");
-    EXPECT_EXIT(
+    EXPECT_CONFIG_ERROR(
         {
             FatTreeHelper f(4);
             f.SetFabricRate(DataRate(0));
             f.Describe();
         },
-        ::testing::ExitedWithCode(1),
         "FatTreeHelper::fabricRate = 0bps: accepted: a rate above 0");
 }
 
@@ -646,9 +636,9 @@ TEST(FabricPartitionDeathTest, TheHelperRecordsThePartitionAndBuildsItOnlyWithMp
     EXPECT_EQ(f.GetPartition().lookahead, MicroSeconds(1));
     // A zero-delay link across ranks is refused as soon as the fabric is described.
     helper.SetDelay(Time(0));
-    EXPECT_EXIT(helper.Describe(),
-                ::testing::ExitedWithCode(1),
-                "partition = group over 2 ranks: accepted: no zero-delay link across ranks");
+    EXPECT_CONFIG_ERROR(
+        helper.Describe(),
+        "partition = group over 2 ranks: accepted: no zero-delay link across ranks");
 #ifndef NS3_MPI
     helper.SetDelay(MicroSeconds(1));
     RoceHelper roce;
@@ -662,17 +652,12 @@ TEST(FabricPartitionDeathTest, ZeroDelayLinkAcrossRanksIsRefused)
     helper.SetDelay(Time(0));
     const Fabric f = helper.Describe();
     EXPECT_EQ(f.Partition("group", 1).crossLinks, 0u); // fine on one rank
-    EXPECT_EXIT(f.Partition("group", 2),
-                ::testing::ExitedWithCode(1),
-                "partition = group over 2 ranks: accepted: no zero-delay link across ranks, "
-                "but .* has delay 0");
-    EXPECT_EXIT(f.Partition("group", 37),
-                ::testing::ExitedWithCode(1),
-                "ranks = 37: accepted: 1..36");
-    EXPECT_EXIT(f.Partition("round-robin", 2),
-                ::testing::ExitedWithCode(1),
-                "partition = round-robin: accepted: auto, group, slab or given");
-    EXPECT_EXIT(f.Partition("given", 2, {0, 1}),
-                ::testing::ExitedWithCode(1),
-                "one rank per node: 36");
+    EXPECT_CONFIG_ERROR(
+        f.Partition("group", 2),
+        "partition = group over 2 ranks: accepted: no zero-delay link across ranks, "
+        "but .* has delay 0");
+    EXPECT_CONFIG_ERROR(f.Partition("group", 37), "ranks = 37: accepted: 1..36");
+    EXPECT_CONFIG_ERROR(f.Partition("round-robin", 2),
+                        "partition = round-robin: accepted: auto, group, slab or given");
+    EXPECT_CONFIG_ERROR(f.Partition("given", 2, {0, 1}), "one rank per node: 36");
 }

@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "config-error-test.h"
+
 #include "ns3/flow-size-distribution.h"
 
 #include <cstdio>
@@ -41,13 +43,13 @@ TEST(FlowSizeDistribution, InterpolatesLinearlyAndHasTheExactMean)
 
 TEST(FlowSizeDistribution, ShippedWebSearchLoads)
 {
-    const FlowSizeDistribution d = FlowSizeDistribution::LoadOrExit("cdf", "websearch");
+    const FlowSizeDistribution d = FlowSizeDistribution::Read("cdf", "websearch");
     EXPECT_EQ(d.GetPoints().back().first, 30000000);
     EXPECT_GT(d.Mean(), 1e6); // WebSearch is heavy-tailed: mean of about 1.6 MB
     EXPECT_LT(d.Mean(), 2e6);
     for (const auto& name : FlowSizeDistribution::ShippedNames())
     {
-        EXPECT_GT(FlowSizeDistribution::LoadOrExit("cdf", name).Mean(), 0) << name;
+        EXPECT_GT(FlowSizeDistribution::Read("cdf", name).Mean(), 0) << name;
     }
 }
 
@@ -62,7 +64,7 @@ TEST(FlowSizeDistribution, BadFilesAreRejectedWithTheLine)
     EXPECT_NE(error.find("100 percent"), std::string::npos) << error;
     EXPECT_FALSE(d.Load(WriteTemp("d", "0 0\n100 abc\n"), &error));
     EXPECT_NE(error.find(":2: expected"), std::string::npos) << error;
-    EXPECT_EXIT(FlowSizeDistribution::LoadOrExit("workload.cdf", "/no/such/file"),
-                ::testing::ExitedWithCode(1),
-                "workload.cdf = /no/such/file: accepted: a CDF file .* websearch, fb_hadoop");
+    EXPECT_CONFIG_ERROR(
+        FlowSizeDistribution::Read("workload.cdf", "/no/such/file"),
+        "workload.cdf = /no/such/file: accepted: a CDF file .* websearch, fb_hadoop");
 }

@@ -8,6 +8,8 @@
 // loop exactly as predicted, never a packet without buffer), VL isolation, VL arbitration by
 // weight and the high-priority limit, link rates.
 
+#include "config-error-test.h"
+
 #include "ns3/core-module.h"
 #include "ns3/ib-channel.h"
 #include "ns3/ib-flow-control-header.h"
@@ -96,9 +98,8 @@ TEST(IbLinkRate, SpeedsAndWidths)
     EXPECT_EQ(IbNetDevice::LinkRate(IbNetDevice::HDR, 4).GetBitRate(), 200000000000u);
     EXPECT_EQ(IbNetDevice::LinkRate(IbNetDevice::NDR, 4).GetBitRate(), 400000000000u);
     EXPECT_EQ(IbNetDevice::LinkRate(IbNetDevice::XDR, 8).GetBitRate(), 1600000000000u);
-    EXPECT_EXIT(IbNetDevice::LinkRate(IbNetDevice::EDR, 3),
-                ::testing::ExitedWithCode(1),
-                "Width = 3: accepted: 1, 2, 4, 8 or 12");
+    EXPECT_CONFIG_ERROR(IbNetDevice::LinkRate(IbNetDevice::EDR, 3),
+                        "Width = 3: accepted: 1, 2, 4, 8 or 12");
     EXPECT_EQ(IbNetDevice::Blocks(62), 1u); // 62 + VCRC = 64
     EXPECT_EQ(IbNetDevice::Blocks(63), 2u);
     EXPECT_EQ(IbNetDevice::Blocks(PACKET), 65u);
@@ -261,11 +262,10 @@ TEST_F(IbLinkTest, BadAttributesAreNamed)
 {
     a->SetAttribute("VlArbitrationLow", StringValue("0:64,9:1"));
     a->SetAttribute("DataVls", UintegerValue(4));
-    EXPECT_EXIT(a->EnqueueVl(Create<Packet>(100), 0),
-                ::testing::ExitedWithCode(1),
-                "VlArbitrationLow = 0:64,9:1: accepted: up to 64 VL:weight entries, VL 0..3");
+    EXPECT_CONFIG_ERROR(
+        a->EnqueueVl(Create<Packet>(100), 0),
+        "VlArbitrationLow = 0:64,9:1: accepted: up to 64 VL:weight entries, VL 0..3");
     b->SetAttribute("ReceiveBufferBlocks", UintegerValue(10));
-    EXPECT_EXIT(b->EnqueueVl(Create<Packet>(100), 0),
-                ::testing::ExitedWithCode(1),
-                "ReceiveBufferBlocks = 10: accepted: at least 66 blocks");
+    EXPECT_CONFIG_ERROR(b->EnqueueVl(Create<Packet>(100), 0),
+                        "ReceiveBufferBlocks = 10: accepted: at least 66 blocks");
 }

@@ -6,6 +6,8 @@
 
 // Inside the host: PCIe bandwidth by the formula, and the fluid model's max-min fair sharing.
 
+#include "config-error-test.h"
+
 #include "ns3/core-module.h"
 #include "ns3/intra-host-fabric.h"
 #include "ns3/pcie-link.h"
@@ -46,12 +48,9 @@ TEST(PcieLink, TlpOverheadShrinksWithLargerPayloads)
     EXPECT_NEAR(PcieLink::Bandwidth(4, 16, 256), raw * 256 / (256 + 24), 1e-3);
     EXPECT_NEAR(PcieLink::Bandwidth(4, 16, 128), raw * 128 / (128 + 24), 1e-3);
     EXPECT_LT(PcieLink::Bandwidth(4, 16, 128), PcieLink::Bandwidth(4, 16, 512));
-    EXPECT_EXIT(PcieLink::Bandwidth(7, 16, 256),
-                ::testing::ExitedWithCode(1),
-                "PCIe generation = 7: accepted: 1..6");
-    EXPECT_EXIT(PcieLink::Bandwidth(4, 12, 256),
-                ::testing::ExitedWithCode(1),
-                "PCIe lanes = 12: accepted: 1, 2, 4, 8 or 16");
+    EXPECT_CONFIG_ERROR(PcieLink::Bandwidth(7, 16, 256), "PCIe generation = 7: accepted: 1..6");
+    EXPECT_CONFIG_ERROR(PcieLink::Bandwidth(4, 12, 256),
+                        "PCIe lanes = 12: accepted: 1, 2, 4, 8 or 16");
 }
 
 TEST_F(IntraHostFabricTest, ALoneTransferTakesSizeOverBottleneckPlusLatencies)

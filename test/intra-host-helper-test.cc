@@ -7,6 +7,8 @@
 // GPU server presets: the nvidia-smi topology labels of the real machines, the GPU-to-NIC path
 // that limits a NIC's sending rate, and an all-to-all over NVSwitch at the NVLink bound.
 
+#include "config-error-test.h"
+
 #include "ns3/core-module.h"
 #include "ns3/intra-host-helper.h"
 #include "ns3/pcie-link.h"
@@ -228,12 +230,11 @@ TEST_F(IntraHostHelperTest, AllToAllOverNvswitchFinishesAtTheNvlinkBound)
 
 TEST(IntraHostHelperDeathTest, UnknownPresetIsNamed)
 {
-    EXPECT_EXIT(IntraHostHelper::Preset("dgx-b300", "--preset"),
-                ::testing::ExitedWithCode(1),
-                "--preset = dgx-b300.*dgx-a100, dgx-h100, pcie-8gpu, nvl72");
+    EXPECT_CONFIG_ERROR(IntraHostHelper::Preset("dgx-b300", "--preset"),
+                        "--preset = dgx-b300.*dgx-a100, dgx-h100, pcie-8gpu, nvl72");
     IntraHostParameters p = IntraHostHelper::Preset("dgx-h100");
     p.pcieGeneration = 7;
-    EXPECT_EXIT(IntraHostHelper::Build(p), ::testing::ExitedWithCode(1), "PCIe generation = 7");
+    EXPECT_CONFIG_ERROR(IntraHostHelper::Build(p), "PCIe generation = 7");
 }
 
 TEST_F(IntraHostHelperTest, ZeroLatenciesAreAccepted)

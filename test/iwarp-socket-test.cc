@@ -7,6 +7,8 @@
 // iWARP connections over ns-3 TCP: the MPA exchange, the verbs, FPDU alignment, goodput against
 // the framing arithmetic, loss, and Terminate on malformed FPDUs.
 
+#include "config-error-test.h"
+
 #include "ns3/core-module.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/internet-module.h"
@@ -480,13 +482,12 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(IwarpHelperConfig, UnknownCongestionControlIsAConfigurationError)
 {
-    EXPECT_EXIT(
+    EXPECT_CONFIG_ERROR(
         {
             NodeContainer n(1);
             InternetStackHelper().Install(n);
             IwarpHelper::SetCongestionControl(n.Get(0), "ns3::TcpVegasX");
         },
-        ::testing::ExitedWithCode(1),
         "TCP congestion control = ns3::TcpVegasX: accepted: an ns-3 TcpCongestionOps TypeId "
         "name: .*ns3::TcpNewReno");
 }

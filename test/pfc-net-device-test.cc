@@ -6,6 +6,8 @@
 
 // The lossless Ethernet port: wire time, PFC pause/resume/expiry, strict priority and DWRR.
 
+#include "config-error-test.h"
+
 #include "ns3/core-module.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/pfc-channel.h"
@@ -212,22 +214,20 @@ TEST_F(PfcNetDeviceTest, DwrrSplitsTheLinkByWeight)
 
 TEST(PfcNetDeviceConfig, ZeroRateIsAConfigurationError)
 {
-    EXPECT_EXIT(
+    EXPECT_CONFIG_ERROR(
         {
             Ptr<PfcNetDevice> d = CreateObject<PfcNetDevice>();
             d->SetAttribute("DataRate", StringValue("0bps"));
         },
-        ::testing::ExitedWithCode(1),
         "ns3::PfcNetDevice::DataRate = 0bps: accepted: a rate above 0");
 }
 
 TEST(PfcNetDeviceConfig, BadDwrrWeightsAreAConfigurationError)
 {
-    EXPECT_EXIT(
+    EXPECT_CONFIG_ERROR(
         {
             Ptr<PfcNetDevice> d = CreateObject<PfcNetDevice>();
             d->SetAttribute("DwrrWeights", StringValue("1,2,3"));
         },
-        ::testing::ExitedWithCode(1),
         "ns3::PfcNetDevice::DwrrWeights = \"1,2,3\": accepted: 8 comma-separated");
 }

@@ -17,7 +17,7 @@ using namespace ns3;
 
 TEST(PoissonTraffic, OfferedLoadIsTheTargetWithinFivePercent)
 {
-    const FlowSizeDistribution sizes = FlowSizeDistribution::LoadOrExit("cdf", "websearch");
+    const FlowSizeDistribution sizes = FlowSizeDistribution::Read("cdf", "websearch");
     const uint32_t hosts = 32;
     const DataRate rate("100Gbps");
     const Time window = Seconds(1);
@@ -44,7 +44,7 @@ TEST(PoissonTraffic, OfferedLoadIsTheTargetWithinFivePercent)
 
 TEST(PoissonTraffic, SizesPassAKolmogorovSmirnovTest)
 {
-    const FlowSizeDistribution sizes = FlowSizeDistribution::LoadOrExit("cdf", "fb_hadoop");
+    const FlowSizeDistribution sizes = FlowSizeDistribution::Read("cdf", "fb_hadoop");
     PoissonTraffic traffic(sizes, 0.5, DataRate("25Gbps"));
     traffic.SetWindow(Time(0), MilliSeconds(200));
     std::vector<FlowSpec> flows = traffic.Generate(16, 20);
@@ -69,7 +69,7 @@ TEST(PoissonTraffic, SizesPassAKolmogorovSmirnovTest)
 
 TEST(PoissonTraffic, SameStreamSameFlows)
 {
-    const FlowSizeDistribution sizes = FlowSizeDistribution::LoadOrExit("cdf", "websearch");
+    const FlowSizeDistribution sizes = FlowSizeDistribution::Read("cdf", "websearch");
     PoissonTraffic traffic(sizes, 0.3, DataRate("100Gbps"));
     traffic.SetWindow(Time(0), MilliSeconds(20));
     const auto a = traffic.Generate(8, 5);

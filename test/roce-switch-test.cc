@@ -7,6 +7,8 @@
 // The shared-buffer switch: lossless incast under PFC, drops and recovery without it, pause
 // propagation through two switches, ECMP, TCP next to RDMA, buffer configuration.
 
+#include "config-error-test.h"
+
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
@@ -347,26 +349,24 @@ TEST(RoceSwitchMmuConfig, HeadroomFollowsRateDelayAndFrame)
 
 TEST(RoceSwitchMmuConfig, BufferSmallerThanHeadroomIsAConfigurationError)
 {
-    EXPECT_EXIT(
+    EXPECT_CONFIG_ERROR(
         {
             Ptr<RoceSwitchMmu> mmu = CreateObject<RoceSwitchMmu>();
             mmu->SetAttribute("BufferSize", UintegerValue(20000));
             mmu->Configure({DataRate("100Gbps")}, {MicroSeconds(1)}, 1514);
         },
-        ::testing::ExitedWithCode(1),
         "ns3::RoceSwitchMmu::BufferSize = 20000: accepted: more than the headroom");
 }
 
 TEST(RoceSwitchMmuConfig, KmaxBelowKminIsAConfigurationError)
 {
-    EXPECT_EXIT(
+    EXPECT_CONFIG_ERROR(
         {
             Ptr<RoceSwitchMmu> mmu = CreateObject<RoceSwitchMmu>();
             mmu->SetAttribute("EcnKmin", UintegerValue(100000));
             mmu->SetAttribute("EcnKmax", UintegerValue(1000));
             mmu->Configure({DataRate("100Gbps")}, {MicroSeconds(1)}, 1514);
         },
-        ::testing::ExitedWithCode(1),
         "ns3::RoceSwitchMmu::EcnKmax = 1000: accepted: a value >= EcnKmin");
 }
 

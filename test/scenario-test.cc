@@ -6,6 +6,8 @@
 
 // Scenario files: defaults filled in, overrides applied, and a mistake in any section named.
 
+#include "config-error-test.h"
+
 #include "ns3/interconnect-config-error.h"
 #include "ns3/scenario.h"
 
@@ -19,15 +21,15 @@ namespace
 void
 ExpectError(const std::string& text, const std::string& message)
 {
-    EXPECT_EXIT(Scenario::ParseOrExit(text, "test.json", {}), ::testing::ExitedWithCode(1), message)
-        << text;
+    SCOPED_TRACE(text);
+    EXPECT_CONFIG_ERROR(Scenario::Parse(text, "test.json", {}), message);
 }
 
 } // namespace
 
 TEST(Scenario, FillsEveryDefaultInAFixedOrder)
 {
-    const Scenario s = Scenario::ParseOrExit("{}", "test.json", {});
+    const Scenario s = Scenario::Parse("{}", "test.json", {});
     EXPECT_EQ(s.String("fabric.kind"), "fat-tree");
     EXPECT_EQ(s.Int("fabric.k"), 4);
     EXPECT_EQ(s.Bytes("switch.bufferSize"), 12000000u);
@@ -35,13 +37,13 @@ TEST(Scenario, FillsEveryDefaultInAFixedOrder)
     EXPECT_EQ(s.Rate("fabric.hostRate").GetBitRate(), 100000000000u);
     EXPECT_EQ(s.Duration("stopTime"), MilliSeconds(20));
     // Resolving the resolved scenario changes nothing: config.json is a fixed point.
-    const Scenario again = Scenario::ParseOrExit(s.ToJson(), "config.json", {});
+    const Scenario again = Scenario::Parse(s.ToJson(), "config.json", {});
     EXPECT_EQ(again.ToJson(), s.ToJson());
 }
 
 TEST(Scenario, OverridesApplyBeforeTheCheck)
 {
-    const Scenario s = Scenario::ParseOrExit(
+    const Scenario s = Scenario::Parse(
         R"({"workloads": [{"kind": "poisson", "load": 0.3}]})",
         "test.json",
         {"fabric.k=8", "workloads.0.load=0.6", "nic.cc=hpcc", "switch.ecmp=packet-spray"});
@@ -49,9 +51,8 @@ TEST(Scenario, OverridesApplyBeforeTheCheck)
     EXPECT_DOUBLE_EQ(s.Double("workloads.0.load"), 0.6);
     EXPECT_EQ(s.String("nic.cc"), "hpcc");
     EXPECT_EQ(s.String("workloads.0.cdf"), "websearch"); // the workload's defaults too
-    EXPECT_EXIT(Scenario::ParseOrExit("{}", "test.json", {"fabric.k"}),
-                ::testing::ExitedWithCode(1),
-                "--set = fabric.k: accepted: path.to.key=value");
+    EXPECT_CONFIG_ERROR(Scenario::Parse("{}", "test.json", {"fabric.k"}),
+                        "--set = fabric.k: accepted: path.to.key=value");
 }
 
 TEST(Scenario, AMistakeInEachSectionIsNamed)
@@ -100,9 +101,8 @@ TEST(Scenario, AMistakeInEachSectionIsNamed)
 
 TEST(Scenario, OneValueSwitchesRoceToIwarp)
 {
-    const Scenario s = Scenario::ParseOrExit(R"({"tcp": {"cc": "cubic"}})",
-                                             "test.json",
-                                             {"link.technology=iwarp"});
+    const Scenario s =
+        Scenario::Parse(R"({"tcp": {"cc": "cubic"}})", "test.json", {"link.technology=iwarp"});
     EXPECT_EQ(s.String("link.technology"), "iwarp");
     EXPECT_EQ(s.Int("tcp.segmentSize"), 1448);
     EXPECT_EQ(s.Int("tcp.priority"), 0);
@@ -114,32 +114,30 @@ TEST(Scenario, CongestionControlDefaultsToEachTechnologysOwnAndRunsOnAny)
 {
     // DCQCN on RoCEv2; IB congestion control on InfiniBand, whose notification point answers
     // every FECN (CNP interval 0); any algorithm on either, with the interval given or 50 us.
-    const Scenario roce = Scenario::ParseOrExit("{}", "test.json", {});
+    const Scenario roce = Scenario::Parse("{}", "test.json", {});
     EXPECT_EQ(roce.String("nic.cc"), "dcqcn");
     EXPECT_EQ(roce.Duration("nic.cnpInterval"), MicroSeconds(50));
-    const Scenario ib = Scenario::ParseOrExit("{}", "test.json", {"link.technology=infiniband"});
+    const Scenario ib = Scenario::Parse("{}", "test.json", {"link.technology=infiniband"});
     EXPECT_EQ(ib.String("nic.cc"), "ib-cc");
     EXPECT_EQ(ib.Duration("nic.cnpInterval"), Time(0));
     for (const char* cc : {"dcqcn", "hpcc", "timely", "dctcp", "none"})
     {
         const Scenario s =
-            Scenario::ParseOrExit("{}",
-                                  "test.json",
-                                  {"link.technology=infiniband", std::string("nic.cc=") + cc});
+            Scenario::Parse("{}",
+                            "test.json",
+                            {"link.technology=infiniband", std::string("nic.cc=") + cc});
         EXPECT_EQ(s.String("nic.cc"), cc);
         EXPECT_EQ(s.Duration("nic.cnpInterval"), MicroSeconds(50)) << cc;
     }
     const Scenario given =
-        Scenario::ParseOrExit("{}",
-                              "test.json",
-                              {"link.technology=infiniband", "nic.cnpInterval=4us"});
+        Scenario::Parse("{}", "test.json", {"link.technology=infiniband", "nic.cnpInterval=4us"});
     EXPECT_EQ(given.Duration("nic.cnpInterval"), MicroSeconds(4));
-    EXPECT_EQ(Scenario::ParseOrExit("{}", "test.json", {"nic.cc=ib-cc"}).String("nic.cc"), "ib-cc");
+    EXPECT_EQ(Scenario::Parse("{}", "test.json", {"nic.cc=ib-cc"}).String("nic.cc"), "ib-cc");
 }
 
 TEST(Scenario, GpuServersAndHierarchicalCollectives)
 {
-    const Scenario s = Scenario::ParseOrExit(
+    const Scenario s = Scenario::Parse(
         R"({"server": {"preset": "dgx-h100"},
             "workloads": [{"kind": "all-to-all", "algorithm": "hierarchical"}]})",
         "test.json",
@@ -147,7 +145,7 @@ TEST(Scenario, GpuServersAndHierarchicalCollectives)
     EXPECT_EQ(s.String("server.preset"), "dgx-h100");
     EXPECT_TRUE(s.Bool("server.gpuDirect"));
     EXPECT_EQ(s.String("workloads.0.algorithm"), "hierarchical");
-    EXPECT_EQ(Scenario::ParseOrExit("{}", "test.json", {}).String("server.preset"), "none");
+    EXPECT_EQ(Scenario::Parse("{}", "test.json", {}).String("server.preset"), "none");
     ExpectError(R"({"workloads": [{"kind": "moe", "algorithm": "hierarchical"}]})",
                 "workloads.0.algorithm = hierarchical: accepted: direct, unless server.preset");
     ExpectError(R"({"server": {"preset": "dgx-b300"}})",
@@ -158,10 +156,10 @@ TEST(Scenario, GpuServersAndHierarchicalCollectives)
 
 TEST(Scenario, DistributedRunsTakeWhatRanksCanSplit)
 {
-    const Scenario s = Scenario::ParseOrExit(
-        R"({"parallel": {"ranks": 4}, "workloads": [{"kind": "permutation"}]})",
-        "test.json",
-        {});
+    const Scenario s =
+        Scenario::Parse(R"({"parallel": {"ranks": 4}, "workloads": [{"kind": "permutation"}]})",
+                        "test.json",
+                        {});
     EXPECT_EQ(s.Int("parallel.ranks"), 4);
     EXPECT_EQ(s.String("parallel.partition"), "auto");
     EXPECT_EQ(s.String("parallel.simulator"), "granted-time-window");
@@ -175,9 +173,9 @@ TEST(Scenario, DistributedRunsTakeWhatRanksCanSplit)
     ExpectError(R"({"parallel": {"ranks": 2}, "link": {"technology": "iwarp"}})",
                 "parallel.ranks = 2: accepted: 1 with link.technology iwarp");
     const Scenario ib =
-        Scenario::ParseOrExit(R"({"parallel": {"ranks": 2}, "link": {"technology": "infiniband"}})",
-                              "test.json",
-                              {});
+        Scenario::Parse(R"({"parallel": {"ranks": 2}, "link": {"technology": "infiniband"}})",
+                        "test.json",
+                        {});
     EXPECT_EQ(ib.Int("parallel.ranks"), 2);
     ExpectError(R"({"parallel": {"ranks": 2, "partition": "given"}})", "parallel.given = \\[\\]");
     ExpectError(R"({"parallel": {"ranks": 2, "given": [0, 1]}})", "parallel.given = \\[0,1\\]");
@@ -185,14 +183,13 @@ TEST(Scenario, DistributedRunsTakeWhatRanksCanSplit)
 
 TEST(Scenario, QueuePairMappingAndSizeBuckets)
 {
-    EXPECT_EQ(Scenario::ParseOrExit("{}", "test.json", {}).String("nic.queuePairs"), "auto");
+    EXPECT_EQ(Scenario::Parse("{}", "test.json", {}).String("nic.queuePairs"), "auto");
     // A count is kept as its text, from a file or from --set.
-    EXPECT_EQ(Scenario::ParseOrExit(R"({"nic": {"queuePairs": 4}})", "test.json", {})
-                  .String("nic.queuePairs"),
-              "4");
     EXPECT_EQ(
-        Scenario::ParseOrExit("{}", "test.json", {"nic.queuePairs=8"}).String("nic.queuePairs"),
-        "8");
+        Scenario::Parse(R"({"nic": {"queuePairs": 4}})", "test.json", {}).String("nic.queuePairs"),
+        "4");
+    EXPECT_EQ(Scenario::Parse("{}", "test.json", {"nic.queuePairs=8"}).String("nic.queuePairs"),
+              "8");
     ExpectError(
         R"({"nic": {"queuePairs": "per-message"}})",
         "error: nic.queuePairs = \"per-message\": accepted: auto .*per-flow .*per-host-pair");
@@ -202,14 +199,13 @@ TEST(Scenario, QueuePairMappingAndSizeBuckets)
     ExpectError(R"({"output": {"sizeBuckets": [0]}})", "error: output.sizeBuckets.0 = 0");
 }
 
-TEST(Scenario, ErrorsCanThrowInsteadOfEndingTheProgram)
+TEST(Scenario, ErrorsAreExceptionsThatNameTheKey)
 {
-    // A fuzzer, or a program that wants to carry on after a bad input, gets an exception that
-    // names the key; by default the program ends (the other tests here check that).
-    InterconnectConfigErrorsThrow(true);
+    // The library never ends the program: a program's main reports the error
+    // (ReportConfigErrors: the message on stderr, status 1).
     try
     {
-        Scenario::ParseOrExit(R"({"nic": {"queuePairs": "many"}})", "test.json", {});
+        Scenario::Parse(R"({"nic": {"queuePairs": "many"}})", "test.json", {});
         ADD_FAILURE() << "no exception";
     }
     catch (const InterconnectConfigException& e)
@@ -219,8 +215,11 @@ TEST(Scenario, ErrorsCanThrowInsteadOfEndingTheProgram)
                   std::string::npos)
             << e.what();
     }
-    InterconnectConfigErrorsThrow(false);
-    EXPECT_EXIT(Scenario::ParseOrExit(R"({"seed": 0})", "test.json", {}),
+    EXPECT_EXIT(std::exit(ReportConfigErrors([]() {
+                    Scenario::Parse(R"({"seed": 0})", "test.json", {});
+                    return 0;
+                })),
                 ::testing::ExitedWithCode(1),
                 "error: seed = 0");
+    EXPECT_EQ(ReportConfigErrors([]() { return 7; }), 7);
 }
