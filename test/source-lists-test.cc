@@ -81,9 +81,12 @@ WafList(const std::string& wafText, const std::string& name)
     return entries;
 }
 
-/// Files under dir (relative to the source tree) whose names end with one of the suffixes.
+/// Files under dir (relative to the source tree; in its subfolders too with `recursive`) whose
+/// names end with one of the suffixes.
 FileSet
-FilesOnDisk(const std::string& dir, const std::vector<std::string>& suffixes)
+FilesOnDisk(const std::string& dir,
+            const std::vector<std::string>& suffixes,
+            bool recursive = false)
 {
     FileSet files;
     const std::filesystem::path root(INTERCONNECT_SOURCE_DIR);
@@ -91,16 +94,29 @@ FilesOnDisk(const std::string& dir, const std::vector<std::string>& suffixes)
     {
         return files;
     }
-    for (const auto& entry : std::filesystem::directory_iterator(root / dir))
-    {
-        const std::string name = entry.path().filename().string();
+    auto add = [&](const std::filesystem::path& path) {
+        const std::string name = path.filename().string();
         for (const auto& suffix : suffixes)
         {
             if (name.size() > suffix.size() &&
                 name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
             {
-                files.insert(dir + "/" + name);
+                files.insert(std::filesystem::relative(path, root).generic_string());
             }
+        }
+    };
+    if (recursive)
+    {
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(root / dir))
+        {
+            add(entry.path());
+        }
+    }
+    else
+    {
+        for (const auto& entry : std::filesystem::directory_iterator(root / dir))
+        {
+            add(entry.path());
         }
     }
     return files;
@@ -191,8 +207,8 @@ TEST(SourceLists, EveryFileOnDiskIsListedAndEveryListedFileExists)
     FileSet onDiskHeaders;
     for (const char* dir : {"model", "helper"})
     {
-        const FileSet cc = FilesOnDisk(dir, {".cc"});
-        const FileSet h = FilesOnDisk(dir, {".h"});
+        const FileSet cc = FilesOnDisk(dir, {".cc"}, true);
+        const FileSet h = FilesOnDisk(dir, {".h"}, true);
         onDiskSources.insert(cc.begin(), cc.end());
         onDiskHeaders.insert(h.begin(), h.end());
     }

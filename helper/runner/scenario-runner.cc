@@ -1,0 +1,1491 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "scenario-runner.h"
+
+#include "flow-statistics.h"
+#include "run-record.h"
+
+#include "ns3/boolean.h"
+#include "ns3/dcqcn-congestion-control.h"
+#include "ns3/double.h"
+#include "ns3/fat-tree-helper.h"
+#include "ns3/flow-size-distribution.h"
+#include "ns3/global-value.h"
+#include "ns3/ib-channel.h"
+#include "ns3/ib-subnet-helper.h"
+#include "ns3/ib-switch.h"
+#include "ns3/interconnect-config-error.h"
+#include "ns3/intra-host-helper.h"
+#include "ns3/local-rank.h"
+#include "ns3/moe-traffic.h"
+#include "ns3/node-list.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/poisson-traffic.h"
+#include "ns3/rail-optimized-helper.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/rdma-congestion-control.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/roce-switch.h"
+#include "ns3/simulator.h"
+#include "ns3/spine-leaf-helper.h"
+#include "ns3/string.h"
+#include "ns3/three-tier-helper.h"
+#include "ns3/torus-helper.h"
+#include "ns3/uinteger.h"
+
+#ifdef NS3_MPI
+#include "ns3/mpi-interface.h"
+
+#include <mpi.h>
+#endif
+
+#include <algorithm>
+#include <cerrno>
+#include <cinttypes>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <numeric>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+void
+Usage()
+{
+    std::cerr << "usage: interconnect-run SCENARIO.json [--set path.to.key=value ...] [--out DIR]"
+              << std::endl;
+}
+
+/// The most flows a workload may generate before the simulation starts (each keeps a record
+/// and a queue pair: about 1 KB).
+constexpr uint64_t MAX_FLOWS = 4000000;
+
+/// Hosts 0..n-1 (n = 0: all): a group of at least two.
+std::vector<uint32_t>
+FirstHosts(uint32_t n, uint32_t total, const std::string& key)
+{
+    if (n > total || n == 1 || total < 2)
+    {
+        InterconnectConfigError(key,
+                                std::to_string(n),
+                                "0 (all hosts) or 2 up to the fabric's " + std::to_string(total) +
+                                    " hosts: a group of at least two");
+    }
+    std::vector<uint32_t> hosts(n == 0 ? total : n);
+    std::iota(hosts.begin(), hosts.end(), 0);
+    return hosts;
+}
+
+std::unique_ptr<FabricHelper>
+MakeFabricHelper(const Scenario& s)
+{
+    const std::string kind = s.String("fabric.kind");
+    const DataRate hostRate = s.Rate("fabric.hostRate");
+    const DataRate fabricRate = s.Rate("fabric.fabricRate");
+    const Time delay = s.Duration("fabric.delay");
+    std::unique_ptr<FabricHelper> helper;
+    if (kind == "spine-leaf")
+    {
+        helper = std::make_unique<SpineLeafHelper>(s.Int("fabric.leaves"),
+                                                   s.Int("fabric.spines"),
+                                                   s.Int("fabric.hostsPerLeaf"));
+    }
+    else if (kind == "three-tier")
+    {
+        auto t = std::make_unique<ThreeTierHelper>(s.Int("fabric.pods"),
+                                                   s.Int("fabric.accessPerPod"),
+                                                   s.Int("fabric.aggregationPerPod"),
+                                                   s.Int("fabric.cores"),
+                                                   s.Int("fabric.hostsPerAccess"));
+        t->SetAccessOversubscription(s.Double("fabric.accessOversubscription"));
+        t->SetAggregationOversubscription(s.Double("fabric.aggregationOversubscription"));
+        helper = std::move(t);
+    }
+    else if (kind == "fat-tree")
+    {
+        helper = std::make_unique<FatTreeHelper>(s.Int("fabric.k"));
+    }
+    else if (kind == "rail-optimized")
+    {
+        helper = std::make_unique<RailOptimizedHelper>(s.Int("fabric.servers"),
+                                                       s.Int("fabric.nicsPerServer"),
+                                                       s.Int("fabric.spines"));
+    }
+    else
+    {
+        std::vector<uint32_t> dims;
+        for (const auto& d : s.At("fabric.dimensions"))
+        {
+            dims.push_back(d.get<uint32_t>());
+        }
+        auto t = std::make_unique<TorusHelper>(dims);
+        t->SetHostsPerSwitch(s.Int("fabric.hostsPerSwitch"));
+        t->SetDateline(s.Bool("fabric.dateline"));
+        helper = std::move(t);
+    }
+    helper->SetHostRate(hostRate);
+    helper->SetFabricRate(fabricRate);
+    helper->SetDelay(delay);
+    std::vector<uint32_t> given;
+    for (const auto& r : s.At("parallel.given"))
+    {
+        given.push_back(r.get<uint32_t>());
+    }
+    helper->SetPartition(s.String("parallel.partition"),
+                         static_cast<uint32_t>(s.Int("parallel.ranks")),
+                         given);
+    return helper;
+}
+
+/// Set by SIGINT or SIGTERM: the run stops at the next progress check and writes what it has.
+volatile std::sig_atomic_t g_interrupted = 0;
+
+void
+Interrupt(int signal)
+{
+    g_interrupted = signal;
+}
+
+/// Open an output file for writing; an InterconnectConfigException names it and why not.
+FILE*
+OpenOutput(const std::string& path)
+{
+    FILE* f = std::fopen(path.c_str(), "w");
+    if (!f)
+    {
+        InterconnectOutputError(path, std::strerror(errno));
+    }
+    return f;
+}
+
+/// Close an output file; an InterconnectConfigException if what was written did not reach it.
+void
+CloseOutput(FILE* f, const std::string& path)
+{
+    if (std::ferror(f) || std::fclose(f) != 0)
+    {
+        InterconnectOutputError(path, std::strerror(errno));
+    }
+}
+
+/// One PFC frame sent, for pfc.csv.
+struct PfcEvent
+{
+    int64_t timeNs;
+    uint32_t node;
+    uint32_t port;
+    uint8_t priority;
+    uint16_t quanta;
+};
+
+void
+RecordPfc(std::vector<PfcEvent>* events, uint32_t node, uint32_t port, uint8_t priority, uint16_t q)
+{
+    events->push_back(PfcEvent{Simulator::Now().GetNanoSeconds(), node, port, priority, q});
+}
+
+/// An InfiniBand VL starting or ending a wait for credits, for credits.csv.
+struct CreditStallEvent
+{
+    int64_t timeNs;
+    uint32_t node;
+    uint32_t device;
+    uint8_t vl;
+    bool stalled;
+};
+
+void
+RecordCreditStall(std::vector<CreditStallEvent>* events,
+                  uint32_t node,
+                  uint32_t device,
+                  uint8_t vl,
+                  bool stalled)
+{
+    events->push_back(
+        CreditStallEvent{Simulator::Now().GetNanoSeconds(), node, device, vl, stalled});
+}
+
+/// Progress on stderr for long runs.
+struct Progress
+{
+    std::chrono::steady_clock::time_point start; //!< wall clock at the start
+    std::chrono::steady_clock::time_point last;  //!< wall clock at the last report
+    Time stop;                                   //!< end of the run
+    Time step;                                   //!< simulated time between checks
+    Time lastNow{0};                             //!< simulated time at the last report
+    uint64_t lastEvents{0};                      //!< events at the last report
+    double speed{0};                             //!< simulated s per wall s, smoothed
+};
+
+/**
+ * Report every 2 s of wall time: progress, the event rate of the last interval, and an ETA
+ * from the recent pace (simulated seconds per wall second, smoothed over the last few
+ * intervals), not from the average since the start: a run slows down as flows pile up, and
+ * the average pace promised too early an end (websearch-dcqcn-vs-hpcc: 79 s shown, 243 s
+ * taken).
+ */
+void
+ReportProgress(Progress* p)
+{
+    const auto now = std::chrono::steady_clock::now();
+    const double interval = std::chrono::duration<double>(now - p->last).count();
+    if (interval >= 2.0)
+    {
+        const double wall = std::chrono::duration<double>(now - p->start).count();
+        const double simulated = (Simulator::Now() - p->lastNow).GetSeconds();
+        const double recent = simulated / interval;
+        p->speed = p->speed == 0 ? recent : 0.5 * p->speed + 0.5 * recent;
+        const uint64_t events = Simulator::GetEventCount();
+        const double remaining = (p->stop - Simulator::Now()).GetSeconds();
+        std::fprintf(stderr,
+                     "[%5.1f%%] simulated %.3f ms, wall %.1f s, %.0f events/s, ETA %.0f s\n",
+                     100 * Simulator::Now().GetSeconds() / p->stop.GetSeconds(),
+                     Simulator::Now().GetSeconds() * 1e3,
+                     wall,
+                     (events - p->lastEvents) / interval,
+                     p->speed > 0 ? remaining / p->speed : 0.0);
+        p->last = now;
+        p->lastNow = Simulator::Now();
+        p->lastEvents = events;
+    }
+    if (g_interrupted)
+    {
+        Simulator::Stop();
+        return;
+    }
+    if (Simulator::Now() + p->step < p->stop)
+    {
+        Simulator::Schedule(p->step, &ReportProgress, p);
+    }
+}
+
+#ifdef NS3_MPI
+/// Sort key of a CSV row.
+using RowKey = std::function<std::vector<int64_t>(const std::vector<std::string>& cells)>;
+
+/**
+ * Stack the rows of per-rank CSVs with one header into one CSV, stably ordered by a key (rows
+ * with equal keys come from one rank, in its order).
+ */
+bool
+MergeCsv(const std::vector<std::string>& inputs,
+         const std::string& output,
+         const RowKey& key,
+         std::string* error)
+{
+    std::string header;
+    std::vector<std::pair<std::vector<int64_t>, std::string>> rows;
+    for (const auto& path : inputs)
+    {
+        std::ifstream in(path);
+        if (!in || !std::getline(in, header))
+        {
+            *error = "cannot read " + path;
+            return false;
+        }
+        std::string line;
+        while (std::getline(in, line))
+        {
+            std::vector<std::string> cells;
+            std::istringstream split(line);
+            std::string cell;
+            while (std::getline(split, cell, ','))
+            {
+                cells.push_back(cell);
+            }
+            try
+            {
+                rows.emplace_back(key(cells), line);
+            }
+            catch (const std::exception&)
+            {
+                *error = path + ": not a row of this file: " + line;
+                return false;
+            }
+        }
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+        return a.first < b.first;
+    });
+    FILE* f = std::fopen(output.c_str(), "w");
+    if (!f)
+    {
+        *error = "cannot write " + output;
+        return false;
+    }
+    std::fprintf(f, "%s\n", header.c_str());
+    for (const auto& r : rows)
+    {
+        std::fprintf(f, "%s\n", r.second.c_str());
+    }
+    return std::fclose(f) == 0;
+}
+
+/// Integer columns of a row, in order.
+RowKey
+Columns(std::vector<std::size_t> columns)
+{
+    return [columns](const std::vector<std::string>& cells) {
+        std::vector<int64_t> k;
+        for (std::size_t c : columns)
+        {
+            k.push_back(std::stoll(cells.at(c)));
+        }
+        return k;
+    };
+}
+#endif
+
+} // namespace
+
+/// What a run records as it goes, and what it measured.
+struct ScenarioRunner::Monitors
+{
+    explicit Monitors(Time queueInterval)
+        : series(queueInterval)
+    {
+    }
+
+    RoceTimeSeries series;                 //!< switch queues
+    std::vector<PfcEvent> pfc;             //!< PFC frames sent
+    std::vector<CreditStallEvent> stalls;  //!< credit waits
+    Progress progress;                     //!< progress reports
+    std::vector<FlowRecord> flows;         //!< the flows (this rank's, or all merged)
+    TransportStatistics st;                //!< counters
+    uint64_t events{0};                    //!< events
+    std::unique_ptr<FlowStatistics> stats; //!< the flows' figures
+    uint64_t phasesDone{0};                //!< collective phases completed
+    Time end;                              //!< when the run ended
+};
+
+int
+ScenarioRunner::Main(int argc, char* argv[], const std::string& plotScript)
+{
+    std::string path;
+    std::vector<std::string> sets;
+    std::string out;
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string arg = argv[i];
+        if (arg == "--set" && i + 1 < argc)
+        {
+            sets.emplace_back(argv[++i]);
+        }
+        else if (arg.rfind("--set=", 0) == 0)
+        {
+            sets.push_back(arg.substr(6));
+        }
+        else if (arg == "--out" && i + 1 < argc)
+        {
+            out = argv[++i];
+        }
+        else if (arg.rfind("--out=", 0) == 0)
+        {
+            out = arg.substr(6);
+        }
+        else if (arg == "--help" || arg == "-h")
+        {
+            Usage();
+            return 0;
+        }
+        else if (arg.rfind("--", 0) == 0 || !path.empty())
+        {
+            std::cerr << "error: unknown argument '" << arg << "'" << std::endl;
+            Usage();
+            return 2;
+        }
+        else
+        {
+            path = arg;
+        }
+    }
+    if (path.empty())
+    {
+        Usage();
+        return 2;
+    }
+    ScenarioRunner runner(Scenario::Load(path, sets), out);
+    try
+    {
+        runner.Start(&argc, &argv);
+        runner.BuildNetwork();
+        runner.AddWorkloads();
+        runner.AddMonitors();
+        runner.PrepareOutputs();
+        runner.Run();
+        runner.WriteRecords();
+    }
+    catch (const InterconnectConfigException& e)
+    {
+        throw InScenarioTerms(e);
+    }
+    return runner.Report(plotScript);
+}
+
+InterconnectConfigException
+ScenarioRunner::InScenarioTerms(const InterconnectConfigException& e)
+{
+    // The attributes the scenario sets, by the key that sets them: a value the model refuses
+    // once it sees the whole network (a buffer below the headroom of a switch's ports, an MTU
+    // a port cannot carry) is the key's to fix.
+    static const std::pair<const char*, const char*> KEYS[] = {
+        {"ns3::RoceSwitchMmu::BufferSize", "switch.bufferSize"},
+        {"ns3::RoceSwitchMmu::EcnKmax", "switch.ecnKmax"},
+        {"ns3::PfcNetDevice::Mtu", "link.linkMtu"},
+        {"ns3::RdmaQueuePair::Mtu", "link.mtu"},
+        {"ns3::IbNetDevice::Mtu", "link.mtu"},
+        {"ns3::IbNetDevice::ReceiveBufferBlocks", "ib.bufferBlocks"},
+        {"ns3::PfcNetDevice::DataRate", "fabric.hostRate or fabric.fabricRate"},
+        {"ns3::IbNetDevice::Width", "fabric.hostRate or fabric.fabricRate"},
+    };
+    for (const auto& [attribute, key] : KEYS)
+    {
+        if (e.GetParameter() == attribute)
+        {
+            const std::string message = e.what();
+            const std::string detail =
+                message.rfind("error: ", 0) == 0 ? message.substr(7) : message;
+            return InterconnectConfigException(key, "error: " + std::string(key) + ": " + detail);
+        }
+    }
+    return e;
+}
+
+ScenarioRunner::ScenarioRunner(const Scenario& scenario, const std::string& out)
+    : m_s(scenario),
+      m_out(out.empty() ? "results/" + scenario.String("name") : out),
+      m_ranks(static_cast<uint32_t>(scenario.Int("parallel.ranks"))),
+      m_rank(0),
+      m_stop(scenario.Duration("stopTime")),
+      m_infiniband(scenario.String("link.technology") == "infiniband"),
+      m_autoMapping(scenario.String("nic.queuePairs") == "auto"),
+      m_hosts(0),
+      m_nicsPerServer(0),
+      m_gpusPerServer(0),
+      m_network(nullptr),
+      m_monitors(std::make_unique<Monitors>(scenario.Duration("output.queueInterval"))),
+      m_partial(false),
+      m_wall(0)
+{
+}
+
+ScenarioRunner::~ScenarioRunner() = default;
+
+void
+ScenarioRunner::Start(int* argc, char*** argv)
+{
+    const Scenario& s = m_s;
+    // One rank, or ns-3's distributed simulator over the MPI processes mpirun started. Either
+    // way events of the same time run in an order that does not depend on the split
+    // (CanonicalScheduler), so the records are the same on any number of ranks.
+    const uint32_t ranks = m_ranks;
+    if (ranks > 1)
+    {
+#ifdef NS3_MPI
+        GlobalValue::Bind("SimulatorImplementationType",
+                          StringValue(s.String("parallel.simulator") == "null-message"
+                                          ? "ns3::NullMessageSimulatorImpl"
+                                          : "ns3::DistributedSimulatorImpl"));
+        MpiInterface::Enable(argc, argv);
+        if (MpiInterface::GetSize() != ranks)
+        {
+            InterconnectConfigError("parallel.ranks",
+                                    std::to_string(ranks),
+                                    "the number of MPI processes, " +
+                                        std::to_string(MpiInterface::GetSize()) +
+                                        " here: start it with mpirun -np " + std::to_string(ranks) +
+                                        " (./interconnect run SCENARIO --ranks=N does)");
+        }
+#else
+        (void)argc;
+        (void)argv;
+        InterconnectConfigError(
+            "parallel.ranks",
+            std::to_string(ranks),
+            "1 with this ns-3, which has no MPI (Debian's ns-3 packages are built without it); "
+            "`./interconnect setup-mpi` builds an MPI-enabled ns-3.37 with this module, then "
+            "`./interconnect run SCENARIO --ranks=N` runs the scenario under mpirun");
+#endif
+    }
+    m_rank = GetLocalRank();
+    GlobalValue::Bind("SchedulerType", StringValue("ns3::CanonicalScheduler"));
+    RngSeedManager::SetSeed(static_cast<uint32_t>(s.Int("seed")));
+    RngSeedManager::SetRun(static_cast<uint64_t>(s.Int("run")));
+}
+
+void
+ScenarioRunner::ConfigureEthernet(const std::string& cc)
+{
+    const Scenario& s = m_s;
+    RoceHelper& roce = m_roce;
+    const uint32_t mtu = static_cast<uint32_t>(s.Int("link.mtu"));
+    const uint32_t linkMtu = s.Int("link.linkMtu") ? static_cast<uint32_t>(s.Int("link.linkMtu"))
+                                                   : std::max<uint32_t>(1500, mtu + 100);
+    roce.SetDeviceAttribute("Mtu", UintegerValue(linkMtu));
+    roce.SetQueuePairAttribute("Mtu", UintegerValue(mtu));
+    if (s.String("link.technology") == "iwarp")
+    {
+        // The same fabric and messages over iWARP: RDMAP/DDP/MPA on ns-3 TCP.
+        roce.SetTransport(RoceHelper::IWARP);
+        roce.SetTcpCongestionControl(ResolveTcpCongestionControl("tcp.cc", s.String("tcp.cc")));
+        roce.SetTcpAttribute("SegmentSize", UintegerValue(s.Int("tcp.segmentSize")));
+        roce.SetTcpAttribute("SndBufSize", UintegerValue(s.Bytes("tcp.sendBuffer")));
+        roce.SetTcpAttribute("RcvBufSize", UintegerValue(s.Bytes("tcp.receiveBuffer")));
+        roce.SetTcpAttribute("MinRto", TimeValue(s.Duration("tcp.minRto")));
+        roce.SetIwarpAttribute("Markers", BooleanValue(s.Bool("tcp.markers")));
+        roce.SetIwarpAttribute("Crc", BooleanValue(s.Bool("tcp.crc")));
+        roce.SetDefaultPriority(static_cast<uint8_t>(s.Int("tcp.priority")));
+    }
+    roce.SetQueuePairAttribute("AckInterval", UintegerValue(s.Int("nic.ackInterval")));
+    roce.SetQueuePairAttribute("RetransmitTimeout", TimeValue(s.Duration("nic.retransmitTimeout")));
+    roce.SetQueuePairAttribute("OutOfOrderReceive", BooleanValue(s.Bool("nic.outOfOrderReceive")));
+    roce.SetNicAttribute("CongestionControl", StringValue(cc));
+    if (!(cc == "ns3::DcqcnCongestionControl" && s.String("nic.dcqcnPreset") == "hpcc-sim"))
+    {
+        roce.SetNicAttribute("CnpInterval", TimeValue(s.Duration("nic.cnpInterval")));
+    }
+    roce.SetMmuAttribute("BufferSize", UintegerValue(s.Bytes("switch.bufferSize")));
+    roce.SetMmuAttribute("PfcEnabled", BooleanValue(s.Bool("switch.pfc")));
+    roce.SetMmuAttribute("PfcAlpha", DoubleValue(s.Double("switch.pfcAlpha")));
+    roce.SetMmuAttribute("EcnEnabled", BooleanValue(s.Bool("switch.ecn")));
+    roce.SetMmuAttribute("EcnKmin", UintegerValue(s.Bytes("switch.ecnKmin")));
+    roce.SetMmuAttribute("EcnKmax", UintegerValue(s.Bytes("switch.ecnKmax")));
+    roce.SetMmuAttribute("EcnPmax", DoubleValue(s.Double("switch.ecnPmax")));
+    roce.SetSwitchAttribute(
+        "EcmpMode",
+        StringValue(s.String("switch.ecmp") == "flow-hash" ? "FlowHash" : "PacketSpray"));
+    roce.SetSwitchAttribute("ForwardingLatency", TimeValue(s.Duration("switch.latency")));
+}
+
+void
+ScenarioRunner::BuildInfiniBand(const std::string& cc)
+{
+    const Scenario& s = m_s;
+    IbSubnetHelper subnetManager;
+    subnetManager.SetLinkRatesFromFabric(true);
+    subnetManager.SetDeviceAttribute("Mtu", UintegerValue(s.Int("link.mtu")));
+    subnetManager.SetDeviceAttribute("ReceiveBufferBlocks",
+                                     UintegerValue(s.Int("ib.bufferBlocks")));
+    subnetManager.SetSwitchAttribute("ForwardingLatency", TimeValue(s.Duration("switch.latency")));
+    subnetManager.SetSwitchAttribute("CutThrough", BooleanValue(s.Bool("ib.cutThrough")));
+    subnetManager.SetRouting(s.String("ib.routing") == "up-down" ? IbSubnetHelper::UP_DOWN
+                                                                 : IbSubnetHelper::AUTO);
+    subnetManager.SetSwitchAttribute("FecnThreshold", UintegerValue(s.Bytes("ib.fecnThreshold")));
+    subnetManager.SetLmc(static_cast<uint8_t>(s.Int("ib.lmc")));
+    m_ib = std::make_unique<IbRcTransport>(subnetManager.Build(*m_fabricHelper));
+    for (const auto& adapter : m_ib->GetSubnet().adapters)
+    {
+        // Any RDMA congestion control, on the switches' FECN marks (and HPCC on their INT).
+        adapter->SetAttribute("CongestionControl", StringValue(cc));
+        if (!(cc == "ns3::DcqcnCongestionControl" && s.String("nic.dcqcnPreset") == "hpcc-sim"))
+        {
+            adapter->SetAttribute("CnpInterval", TimeValue(s.Duration("nic.cnpInterval")));
+        }
+    }
+    m_ib->SetDefaultServiceLevel(static_cast<uint8_t>(s.Int("ib.sl")));
+    m_ib->SetQueuePairAttribute("AckInterval", UintegerValue(s.Int("nic.ackInterval")));
+    m_ib->SetQueuePairAttribute("RetransmitTimeout",
+                                TimeValue(s.Duration("nic.retransmitTimeout")));
+}
+
+void
+ScenarioRunner::BuildNetwork()
+{
+    const Scenario& s = m_s;
+    // The congestion control of every technology but iWARP's (TCP's own, tcp.cc).
+    const std::string cc = RdmaCongestionControl::ResolveName("nic.cc", s.String("nic.cc"));
+    if (cc == "ns3::DcqcnCongestionControl")
+    {
+        DcqcnCongestionControl::ApplyPreset(s.String("nic.dcqcnPreset"), s.Rate("fabric.hostRate"));
+    }
+    // The fabric, on Ethernet (RoCEv2 or iWARP) or as an InfiniBand subnet.
+    m_fabricHelper = MakeFabricHelper(s);
+    if (m_infiniband)
+    {
+        BuildInfiniBand(cc);
+        m_fabric = m_ib->GetSubnet().fabric;
+        m_network = m_ib.get();
+    }
+    else
+    {
+        ConfigureEthernet(cc);
+        m_fabric = m_fabricHelper->Build(m_roce);
+        m_network = &m_roce;
+        m_roce.AssignStreams(1);
+    }
+    // Queue pairs: "auto" gives every message of the open-loop workloads its own (as the
+    // published RDMA simulators do) and the collectives one connection per endpoint pair (as
+    // NCCL and MPI keep theirs); any other value holds for every workload.
+    QueuePairMapping mapping;
+    if (!m_autoMapping)
+    {
+        QueuePairMapping::Parse(s.String("nic.queuePairs"), &mapping); // checked already
+    }
+    m_network->SetQueuePairMapping(mapping);
+    m_hosts = m_fabric.GetNHosts();
+    if (m_rank == 0)
+    {
+        std::cerr << "interconnect-run: " << s.String("name") << ": " << m_fabric.Describe()
+                  << std::endl;
+        if (m_ranks > 1)
+        {
+            std::cerr << "interconnect-run: " << m_fabric.GetPartition().Describe() << std::endl;
+        }
+    }
+    m_collectives = std::make_unique<CollectiveHelper>(*m_network);
+    if (!m_autoMapping)
+    {
+        m_collectives->SetQueuePairMapping(mapping);
+    }
+    AddServers();
+}
+
+void
+ScenarioRunner::AddServers()
+{
+    const Scenario& s = m_s;
+    const uint32_t hosts = m_hosts;
+    if (s.String("server.preset") == "none")
+    {
+        return;
+    }
+    // GPU servers: every `nics` consecutive hosts are the compute NICs of one server, whose GPUs
+    // become the endpoints of the collectives and MoE layers.
+    IntraHostParameters p = IntraHostHelper::Preset(s.String("server.preset"), "server.preset");
+    p.gpuDirect = s.Bool("server.gpuDirect");
+    p.nicRate = s.Rate("fabric.hostRate");
+    if (s.Int("server.pcieGeneration") > 0)
+    {
+        p.pcieGeneration = static_cast<uint32_t>(s.Int("server.pcieGeneration"));
+    }
+    if (s.Int("server.nvlinksPerGpu") >= 0)
+    {
+        p.nvlinksPerGpu = static_cast<uint32_t>(s.Int("server.nvlinksPerGpu"));
+    }
+    const IntraHostServer first = IntraHostHelper::Build(p);
+    std::vector<uint32_t> rails = first.railNic;
+    std::sort(rails.begin(), rails.end());
+    rails.erase(std::unique(rails.begin(), rails.end()), rails.end());
+    m_nicsPerServer = static_cast<uint32_t>(rails.size());
+    m_gpusPerServer = static_cast<uint32_t>(first.gpus.size());
+    if (s.String("fabric.kind") == "rail-optimized" &&
+        s.Int("fabric.nicsPerServer") != static_cast<int64_t>(m_nicsPerServer))
+    {
+        // Otherwise the fabric's servers and the preset's would not line up: hosts of one
+        // fabric server would become NICs of two GPU servers.
+        InterconnectConfigError("fabric.nicsPerServer",
+                                std::to_string(s.Int("fabric.nicsPerServer")),
+                                std::to_string(m_nicsPerServer) + ", the compute NICs of a " +
+                                    s.String("server.preset") + " server (server.preset)");
+    }
+    if (hosts % m_nicsPerServer != 0)
+    {
+        InterconnectConfigError("server.preset",
+                                s.String("server.preset"),
+                                "a server whose " + std::to_string(m_nicsPerServer) +
+                                    " compute NICs divide the fabric's " + std::to_string(hosts) +
+                                    " hosts");
+    }
+    std::vector<IntraHostServer> servers;
+    std::vector<std::vector<uint32_t>> nicHost;
+    for (uint32_t sv = 0; sv < hosts / m_nicsPerServer; ++sv)
+    {
+        servers.push_back(sv == 0 ? first : IntraHostHelper::Build(p));
+        nicHost.emplace_back();
+        std::vector<DataRate> limit(m_nicsPerServer, p.nicRate);
+        for (uint32_t g = 0; g < m_gpusPerServer; ++g)
+        {
+            const uint32_t k = static_cast<uint32_t>(
+                std::lower_bound(rails.begin(), rails.end(), first.railNic[g]) - rails.begin());
+            nicHost.back().push_back(sv * m_nicsPerServer + k);
+            const DataRate r = IntraHostHelper::NicSendingRate(first, g, first.railNic[g]);
+            limit[k] = std::min(limit[k], r);
+        }
+        for (uint32_t k = 0; k < m_nicsPerServer; ++k)
+        {
+            if (limit[k] < p.nicRate)
+            {
+                m_roce.GetNic(sv * m_nicsPerServer + k)
+                    ->SetAttribute("HostReadRate", DataRateValue(limit[k]));
+            }
+        }
+    }
+    std::cerr << "interconnect-run: " << servers.size() << " " << s.String("server.preset")
+              << " servers, " << servers.size() * m_gpusPerServer << " GPUs (" << m_nicsPerServer
+              << " NICs each, GPU-to-NIC "
+              << IntraHostHelper::NicSendingRate(first, 0, first.railNic[0]).GetBitRate() / 1e9
+              << " Gb/s" << (p.gpuDirect ? " with GPUDirect" : " staged") << ")" << std::endl;
+    m_collectives->SetGpuServers(servers, nicHost);
+}
+
+std::vector<uint32_t>
+ScenarioRunner::Group(const std::string& key) const
+{
+    // The group of a collective: hosts, or with GPU servers the GPUs of the servers of those
+    // hosts.
+    const Scenario& s = m_s;
+    std::vector<uint32_t> g = FirstHosts(s.Int(key), m_hosts, key);
+    if (m_nicsPerServer == 0)
+    {
+        return g;
+    }
+    if (g.size() % m_nicsPerServer != 0)
+    {
+        InterconnectConfigError(key,
+                                std::to_string(s.Int(key)),
+                                "0 or a multiple of the " + std::to_string(m_nicsPerServer) +
+                                    " NICs of a server");
+    }
+    std::vector<uint32_t> gpus(g.size() / m_nicsPerServer * m_gpusPerServer);
+    std::iota(gpus.begin(), gpus.end(), 0);
+    return gpus;
+}
+
+void
+ScenarioRunner::AddWorkloads()
+{
+    const Scenario& s = m_s;
+    const uint32_t hosts = m_hosts;
+    const Time stop = m_stop;
+    MessageTransport& network = *m_network;
+    CollectiveHelper& collectives = *m_collectives;
+    auto group = [this](const std::string& key) { return Group(key); };
+    auto algorithm = [&s](const std::string& key) {
+        return s.String(key) == "hierarchical" ? CollectiveHelper::HIERARCHICAL
+                                               : CollectiveHelper::DIRECT;
+    };
+    for (std::size_t i = 0; i < s.NumWorkloads(); ++i)
+    {
+        const std::string w = "workloads." + std::to_string(i) + ".";
+        const std::string kind = s.String(w + "kind");
+        const Time start = s.Duration(w + "start");
+        const int64_t stream = 1000 + 10 * static_cast<int64_t>(i);
+        if (start >= stop)
+        {
+            std::fprintf(stderr,
+                         "warning: %sstart = %s is not before stopTime = %s: this workload "
+                         "posts nothing\n",
+                         w.c_str(),
+                         s.String(w + "start").c_str(),
+                         s.String("stopTime").c_str());
+        }
+        // The flows CSV names each flow's workload by its place in the list and its kind.
+        network.SetWorkload(network.AddWorkload(std::to_string(i) + ":" + kind));
+        if ((kind == "poisson" || kind == "permutation") && hosts < 2)
+        {
+            InterconnectConfigError(w + "kind",
+                                    kind,
+                                    "a workload between at least two hosts: this fabric has " +
+                                        std::to_string(hosts));
+        }
+        if (kind == "poisson")
+        {
+            PoissonTraffic traffic(FlowSizeDistribution::Read(w + "cdf", s.String(w + "cdf")),
+                                   s.Double(w + "load"),
+                                   s.Rate("fabric.hostRate"));
+            traffic.SetWindow(start, s.Duration(w + "stop"));
+            // Every flow is generated (and gets its record) before the simulation starts:
+            // refuse a workload of more flows than memory holds, before making them.
+            const double expected = traffic.GetArrivalRate() * hosts *
+                                    (std::min(s.Duration(w + "stop"), stop) - start).GetSeconds();
+            if (expected > MAX_FLOWS)
+            {
+                InterconnectConfigError(w + "load",
+                                        std::to_string(s.Double(w + "load")) + " (about " +
+                                            std::to_string(static_cast<uint64_t>(expected)) +
+                                            " flows with this cdf, fabric and window)",
+                                        "a load, flow-size CDF and window that make at most " +
+                                            std::to_string(MAX_FLOWS) + " flows");
+            }
+            for (const auto& f : traffic.Generate(hosts, stream))
+            {
+                network.Post(f.src,
+                             f.dst,
+                             RdmaVerb::WRITE,
+                             f.bytes,
+                             f.start,
+                             network.GetDefaultPriority());
+            }
+        }
+        else if (kind == "incast")
+        {
+            const uint32_t dst = static_cast<uint32_t>(s.Int(w + "destination"));
+            const uint32_t fanIn = static_cast<uint32_t>(s.Int(w + "fanIn"));
+            if (static_cast<double>(fanIn) * s.Int(w + "rounds") > MAX_FLOWS)
+            {
+                InterconnectConfigError(w + "rounds",
+                                        std::to_string(s.Int(w + "rounds")),
+                                        "at most " + std::to_string(MAX_FLOWS) +
+                                            " flows in all: rounds x fanIn");
+            }
+            if (dst >= hosts || fanIn >= hosts)
+            {
+                InterconnectConfigError(w + (dst >= hosts ? "destination" : "fanIn"),
+                                        std::to_string(dst >= hosts ? dst : fanIn),
+                                        "below the fabric's " + std::to_string(hosts) + " hosts");
+            }
+            for (int64_t r = 0; r < s.Int(w + "rounds"); ++r)
+            {
+                for (uint32_t k = 1; k <= fanIn; ++k)
+                {
+                    network.Post((dst + k) % hosts,
+                                 dst,
+                                 RdmaVerb::WRITE,
+                                 s.Bytes(w + "size"),
+                                 start + s.Duration(w + "period") * r,
+                                 network.GetDefaultPriority());
+                }
+            }
+        }
+        else if (kind == "permutation")
+        {
+            Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+            u->SetStream(stream);
+            std::vector<uint32_t> perm(hosts);
+            std::iota(perm.begin(), perm.end(), 0);
+            for (uint32_t k = hosts - 1; k > 0; --k)
+            {
+                std::swap(perm[k], perm[u->GetInteger(0, k)]);
+            }
+            for (uint32_t k = 0; k < hosts; ++k)
+            {
+                if (perm[k] == k)
+                {
+                    std::swap(perm[k], perm[(k + 1) % hosts]);
+                }
+            }
+            for (uint32_t k = 0; k < hosts; ++k)
+            {
+                network.Post(k,
+                             perm[k],
+                             RdmaVerb::WRITE,
+                             s.Bytes(w + "size"),
+                             start,
+                             network.GetDefaultPriority());
+            }
+        }
+        else if (kind == "all-to-all")
+        {
+            collectives.AllToAll(group(w + "hosts"),
+                                 s.Bytes(w + "bytesPerPair"),
+                                 algorithm(w + "algorithm"),
+                                 start);
+        }
+        else if (kind == "ring-allreduce")
+        {
+            collectives.RingAllReduce(group(w + "hosts"), s.Bytes(w + "bytes"), start);
+        }
+        else if (kind == "moe")
+        {
+            const std::vector<uint32_t> gpus = group(w + "hosts");
+            const std::string pop = s.String(w + "popularity");
+            const MoeTraffic::Popularity popularity =
+                MoeTraffic::ParsePopularity(w + "popularity", pop);
+            MoeTraffic moe(gpus.size(),
+                           s.Int(w + "tokensPerGpu"),
+                           s.Int(w + "hidden"),
+                           s.Int(w + "bytesPerElement"),
+                           s.Int(w + "topK"),
+                           s.Int(w + "expertsPerGpu"),
+                           popularity,
+                           w.substr(0, w.size() - 1));
+            collectives.MoeLayers(gpus,
+                                  moe,
+                                  s.Int(w + "layers"),
+                                  s.Int(w + "iterations"),
+                                  s.Duration(w + "computeGap"),
+                                  start,
+                                  stream,
+                                  algorithm(w + "algorithm"));
+        }
+    }
+}
+
+void
+ScenarioRunner::AddMonitors()
+{
+    const Scenario& s = m_s;
+    const Time stop = m_stop;
+    const uint32_t rank = m_rank;
+    const bool infiniband = m_infiniband;
+    const Fabric& fabric = m_fabric;
+    RoceTimeSeries& series = m_monitors->series;
+    std::vector<PfcEvent>& pfc = m_monitors->pfc;
+    std::vector<CreditStallEvent>& stalls = m_monitors->stalls;
+    // Monitors: switch queues on the priority (Ethernet) or per VL (InfiniBand) the workloads
+    // use, PFC frames, InfiniBand credit stalls.
+    const std::string queues = s.String("output.queues");
+    const uint8_t monitored = m_network->GetDefaultPriority();
+    for (uint32_t sw = 0; !infiniband && sw < fabric.GetNSwitches(); ++sw)
+    {
+        if (fabric.GetPartition().rank[fabric.GetSwitchNodeId(sw)] != rank)
+        {
+            continue; // another rank's switch: monitored there
+        }
+        Ptr<RoceSwitch> rs = m_roce.GetSwitch(sw);
+        for (uint32_t p = 0; p < rs->GetNPorts(); ++p)
+        {
+            Ptr<PfcNetDevice> port = rs->GetPort(p);
+            port->TraceConnectWithoutContext(
+                "PfcTx",
+                MakeBoundCallback(&RecordPfc, &pfc, port->GetNode()->GetId(), p));
+            const bool facesHost = !port->GetPeer()->GetNode()->GetObject<RoceSwitch>();
+            if (queues == "all" || (queues == "host-ports" && facesHost))
+            {
+                series.AddQueue("n" + std::to_string(port->GetNode()->GetId()) + "p" +
+                                    std::to_string(p),
+                                rs,
+                                p,
+                                monitored);
+            }
+        }
+    }
+    if (infiniband)
+    {
+        const IbSubnet& subnet = m_ib->GetSubnet();
+        for (uint32_t sw = 0; sw < subnet.switches.size(); ++sw)
+        {
+            if (!IsOnThisRank(subnet.switchNodes[sw]))
+            {
+                continue; // another rank's switch: monitored there
+            }
+            Ptr<IbSwitch> is = subnet.switches[sw];
+            for (uint32_t p = 0; p < is->GetNPorts(); ++p)
+            {
+                Ptr<IbNetDevice> port = is->GetPort(p);
+                Ptr<IbChannel> channel = DynamicCast<IbChannel>(port->GetChannel());
+                const bool facesHost =
+                    channel && !channel->GetPeer(port)->GetNode()->GetObject<IbSwitch>();
+                if (!(queues == "all" || (queues == "host-ports" && facesHost)))
+                {
+                    continue;
+                }
+                // The port's output queues: all data VLs together, and each VL that carried
+                // packets during the run on its own.
+                const std::string name =
+                    "n" + std::to_string(port->GetNode()->GetId()) + "p" + std::to_string(p);
+                series.AddQueue(name, [port]() {
+                    uint64_t bytes = 0;
+                    for (uint8_t vl = 0; vl < port->GetNDataVls(); ++vl)
+                    {
+                        bytes += port->GetQueueBytes(vl);
+                    }
+                    return bytes;
+                });
+                for (uint8_t vl = 0; vl < port->GetNDataVls(); ++vl)
+                {
+                    series.AddQueue(
+                        name + "vl" + std::to_string(vl),
+                        [port, vl]() { return port->GetQueueBytes(vl); },
+                        [port, vl]() { return port->GetPacketsSent(vl) > 0; });
+                }
+            }
+        }
+        for (const auto& port : subnet.ports)
+        {
+            if (IsOnThisRank(port->GetNode()))
+            {
+                port->TraceConnectWithoutContext("CreditStall",
+                                                 MakeBoundCallback(&RecordCreditStall,
+                                                                   &stalls,
+                                                                   port->GetNode()->GetId(),
+                                                                   port->GetIfIndex()));
+            }
+        }
+    }
+    if (queues != "none")
+    {
+        series.Start(Time(0), stop);
+    }
+    m_monitors->progress = Progress{std::chrono::steady_clock::now(),
+                                    std::chrono::steady_clock::now(),
+                                    stop,
+                                    stop / 1000};
+    if (rank == 0)
+    {
+        Simulator::Schedule(m_monitors->progress.step, &ReportProgress, &m_monitors->progress);
+    }
+}
+
+void
+ScenarioRunner::PrepareOutputs()
+{
+    // The outputs must be writable before any simulated time is spent: create the directory
+    // and write config.json (the resolved scenario itself, so that it can be run again) now.
+    std::string error;
+    const std::string dir = m_ranks > 1 ? m_out + "/ranks/" + std::to_string(m_rank) : m_out;
+    if (!CreateOutputDirectory(dir, &error))
+    {
+        InterconnectConfigError("--out", m_out, "a directory that can be created (" + error + ")");
+    }
+    if (m_rank == 0)
+    {
+        FILE* cf = OpenOutput(m_out + "/config.json");
+        const std::string json = m_s.ToJson();
+        std::fwrite(json.data(), 1, json.size(), cf);
+        CloseOutput(cf, m_out + "/config.json");
+    }
+}
+
+void
+ScenarioRunner::Run()
+{
+    const Time stop = m_stop;
+    // SIGINT or SIGTERM (Ctrl-C, a batch system's time limit) ends the run cleanly at the next
+    // progress check: what was measured is written, marked partial, and the exit status says so.
+    if (m_ranks == 1)
+    {
+        std::signal(SIGINT, &Interrupt);
+        std::signal(SIGTERM, &Interrupt);
+    }
+    const auto wall0 = std::chrono::steady_clock::now();
+    Simulator::Stop(stop);
+    Simulator::Run();
+    m_partial = g_interrupted != 0;
+    if (m_partial)
+    {
+        std::fprintf(stderr,
+                     "interconnect-run: interrupted (%s) at %.6f ms of %.6f simulated: writing "
+                     "what was measured so far, marked partial\n",
+                     g_interrupted == SIGINT ? "SIGINT" : "SIGTERM",
+                     Simulator::Now().GetSeconds() * 1e3,
+                     stop.GetSeconds() * 1e3);
+    }
+    m_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+}
+
+void
+ScenarioRunner::WriteRecords()
+{
+    const uint32_t rank = m_rank;
+    const uint32_t ranks = m_ranks;
+    const std::string& out = m_out;
+    const bool infiniband = m_infiniband;
+    MessageTransport& network = *m_network;
+    std::vector<PfcEvent>& pfc = m_monitors->pfc;
+    std::vector<CreditStallEvent>& stalls = m_monitors->stalls;
+    std::vector<FlowRecord>& flows = m_monitors->flows;
+    TransportStatistics& st = m_monitors->st;
+    uint64_t& events = m_monitors->events;
+    // Outputs. Each rank writes its own nodes' records (all of them on one rank), then rank 0
+    // merges the ranks' files.
+    const std::string dir = ranks > 1 ? out + "/ranks/" + std::to_string(rank) : out;
+    for (const auto& fl : network.GetFlows())
+    {
+        if (network.IsLocalHost(fl.src))
+        {
+            flows.push_back(fl);
+        }
+    }
+    st = network.CollectStatistics();
+    events = Simulator::GetEventCount();
+    {
+        std::string error;
+        if (!CreateOutputDirectory(dir, &error))
+        {
+            InterconnectOutputError(dir, error);
+        }
+        if (!WriteFlowsCsv(dir + "/flows.csv", flows, network.GetWorkloadNames()))
+        {
+            InterconnectOutputError(dir + "/flows.csv", "the file could not be written");
+        }
+    }
+    FILE* f = OpenOutput(dir + "/pfc.csv");
+    std::fprintf(f, "time_ns,node,port,priority,quanta\n");
+    for (const auto& e : pfc)
+    {
+        std::fprintf(f,
+                     "%" PRId64 ",%u,%u,%u,%u\n",
+                     e.timeNs,
+                     e.node,
+                     e.port,
+                     static_cast<unsigned>(e.priority),
+                     static_cast<unsigned>(e.quanta));
+    }
+    CloseOutput(f, dir + "/pfc.csv");
+    if (infiniband)
+    {
+        // The InfiniBand counterpart of pfc.csv: when each VL started and stopped waiting for
+        // credits.
+        f = OpenOutput(dir + "/credits.csv");
+        std::fprintf(f, "time_ns,node,device,vl,stalled\n");
+        for (const auto& e : stalls)
+        {
+            std::fprintf(f,
+                         "%" PRId64 ",%u,%u,%u,%d\n",
+                         e.timeNs,
+                         e.node,
+                         e.device,
+                         static_cast<unsigned>(e.vl),
+                         e.stalled ? 1 : 0);
+        }
+        CloseOutput(f, dir + "/credits.csv");
+    }
+    f = OpenOutput(dir + "/links.csv");
+    std::fprintf(f, "node,device,peer_node,rate_bps,tx_bytes,utilization\n");
+    const double seconds = Simulator::Now().GetSeconds();
+    for (NodeList::Iterator n = NodeList::Begin(); n != NodeList::End(); ++n)
+    {
+        for (uint32_t d = 0; (*n)->GetSystemId() == rank && d < (*n)->GetNDevices(); ++d)
+        {
+            // Ethernet ports and InfiniBand ports alike: every byte put on the wire.
+            Ptr<NetDevice> dev = (*n)->GetDevice(d);
+            Ptr<Node> peer;
+            uint64_t rate = 0;
+            uint64_t tx = 0;
+            if (Ptr<PfcNetDevice> eth = DynamicCast<PfcNetDevice>(dev))
+            {
+                peer = eth->GetPeer()->GetNode();
+                rate = eth->GetDataRate().GetBitRate();
+                tx = eth->GetTxBytes();
+            }
+            else if (Ptr<IbNetDevice> port = DynamicCast<IbNetDevice>(dev))
+            {
+                Ptr<IbChannel> channel = DynamicCast<IbChannel>(port->GetChannel());
+                if (!channel)
+                {
+                    continue;
+                }
+                peer = channel->GetPeer(port)->GetNode();
+                rate = port->GetDataRate().GetBitRate();
+                tx = port->GetTxBytes();
+            }
+            else
+            {
+                continue;
+            }
+            std::fprintf(f,
+                         "%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%.6f\n",
+                         (*n)->GetId(),
+                         d,
+                         peer->GetId(),
+                         rate,
+                         tx,
+                         tx * 8.0 / (rate * seconds));
+        }
+    }
+    CloseOutput(f, dir + "/links.csv");
+    if (!m_monitors->series.WriteQueuesCsv(dir + "/queue.csv"))
+    {
+        InterconnectOutputError(dir + "/queue.csv", "the file could not be written");
+    }
+    if (ranks > 1)
+    {
+#ifdef NS3_MPI
+        if (!st.WriteJson(dir + "/counters.json", events))
+        {
+            InterconnectOutputError(dir + "/counters.json", "the file could not be written");
+        }
+        MPI_Barrier(MpiInterface::GetCommunicator());
+        if (rank != 0)
+        {
+            return; // rank 0 merges
+        }
+        // Rank 0: the ranks' files into the usual ones, in the order one rank writes them.
+        std::vector<std::string> parts(ranks);
+        for (uint32_t r = 0; r < ranks; ++r)
+        {
+            parts[r] = out + "/ranks/" + std::to_string(r);
+        }
+        auto files = [&parts](const std::string& name) {
+            std::vector<std::string> paths;
+            for (const auto& p : parts)
+            {
+                paths.push_back(p + "/" + name);
+            }
+            return paths;
+        };
+        flows.clear();
+        st = TransportStatistics();
+        events = 0;
+        std::string error;
+        bool ok = true;
+        std::vector<std::string> workloads = network.GetWorkloadNames();
+        for (const auto& p : parts)
+        {
+            TransportStatistics part;
+            uint64_t partEvents = 0;
+            ok = ok && ReadFlowsCsv(p + "/flows.csv", &flows, &workloads, &error) &&
+                 part.ReadJson(p + "/counters.json", &partEvents, &error);
+            st += part;
+            events += partEvents;
+        }
+        std::sort(flows.begin(), flows.end(), [](const FlowRecord& a, const FlowRecord& b) {
+            return a.id < b.id;
+        });
+        // Queues are named n<node>p<port>.
+        const RowKey queueKey = [](const std::vector<std::string>& c) {
+            const std::string& q = c.at(1);
+            const std::size_t port = q.find('p');
+            return std::vector<int64_t>{std::stoll(c.at(0)),
+                                        std::stoll(q.substr(1, port - 1)),
+                                        std::stoll(q.substr(port + 1))};
+        };
+        ok = ok && WriteFlowsCsv(out + "/flows.csv", flows, workloads) &&
+             MergeCsv(files("pfc.csv"), out + "/pfc.csv", Columns({0, 1}), &error) &&
+             (!infiniband ||
+              MergeCsv(files("credits.csv"), out + "/credits.csv", Columns({0, 1}), &error)) &&
+             MergeCsv(files("links.csv"), out + "/links.csv", Columns({0, 1}), &error) &&
+             MergeCsv(files("queue.csv"), out + "/queue.csv", queueKey, &error);
+        if (!ok)
+        {
+            InterconnectOutputError(out, "merging the ranks' outputs: " + error);
+        }
+#endif
+    }
+    if (!m_collectives->WriteCsv(out + "/collectives.csv"))
+    {
+        InterconnectOutputError(out + "/collectives.csv", "the file could not be written");
+    }
+    WriteSummaries();
+}
+
+void
+ScenarioRunner::WriteSummaries()
+{
+    const Scenario& s = m_s;
+    const std::string& out = m_out;
+    const uint32_t ranks = m_ranks;
+    const Fabric& fabric = m_fabric;
+    const bool partial = m_partial;
+    const double wall = m_wall;
+    const std::vector<FlowRecord>& flows = m_monitors->flows;
+    const TransportStatistics& st = m_monitors->st;
+    const uint64_t events = m_monitors->events;
+    // summary.json: headline figures (deterministic), timing.json: wall time. Every figure of
+    // flows comes from one FlowStatistics, which counts unfinished flows at their lower bound;
+    // slowdown.csv carries the same per-bucket figures to the plots.
+    std::vector<uint64_t> edges;
+    for (const auto& e : s.At("output.sizeBuckets"))
+    {
+        edges.push_back(e.get<uint64_t>());
+    }
+    const Time end = Simulator::Now();
+    m_monitors->end = end;
+    m_monitors->stats = std::make_unique<FlowStatistics>(flows, end, edges);
+    const FlowStatistics& stats = *m_monitors->stats;
+    const SlowdownFigures& all = stats.GetOverall();
+    if (!stats.WriteCsv(out + "/slowdown.csv"))
+    {
+        InterconnectOutputError(out + "/slowdown.csv", "the file could not be written");
+    }
+    FILE* f = OpenOutput(out + "/summary.json");
+    std::fprintf(f, "{\n  \"name\": %s,\n", RunRecord::JsonQuote(s.String("name")).c_str());
+    std::fprintf(f, "  \"fabric\": %s,\n", RunRecord::JsonQuote(fabric.Describe()).c_str());
+    std::fprintf(f, "  \"queuePairs\": \"%s\",\n", s.String("nic.queuePairs").c_str());
+    std::fprintf(f, "%s,\n", stats.ToJsonMembers("  ").c_str());
+    {
+        // Drops by cause, and per priority with the lossless ones named: "lossless" must be 0
+        // (their frames are never dropped for buffer; headroomOverflows says if PFC was late).
+        std::string byPriority;
+        std::string lossless;
+        uint64_t losslessDrops = 0;
+        for (uint8_t p = 0; p < st.dropsByPriority.size(); ++p)
+        {
+            byPriority += (p ? ", " : "") + std::to_string(st.dropsByPriority[p]);
+            if ((st.losslessPriorities >> p) & 1)
+            {
+                lossless += (lossless.empty() ? "" : ", ") + std::to_string(p);
+                losslessDrops += st.dropsByPriority[p];
+            }
+        }
+        std::fprintf(f,
+                     "  \"drops\": {\"buffer\": %" PRIu64 ", \"noRoute\": %" PRIu64
+                     ", \"notIpv4\": %" PRIu64 ", \"link\": %" PRIu64
+                     ", \"byPriority\": [%s], \"losslessPriorities\": [%s], \"lossless\": %" PRIu64
+                     "},\n",
+                     st.dropsBuffer,
+                     st.dropsNoRoute,
+                     st.dropsNotIpv4,
+                     st.dropsLink,
+                     byPriority.c_str(),
+                     lossless.c_str(),
+                     losslessDrops);
+    }
+    std::fprintf(f, "  \"headroomOverflows\": %" PRIu64 ",\n", st.headroomOverflows);
+    std::fprintf(f,
+                 "  \"pfc\": {\"framesSent\": %" PRIu64 ", \"pausedTimeNs\": %" PRIu64 "},\n",
+                 st.pfcSent,
+                 st.pausedTimeNs);
+    std::fprintf(f, "  \"creditStallNs\": %" PRIu64 ",\n", st.creditStallNs);
+    std::fprintf(f,
+                 "  \"ecnMarks\": %" PRIu64 ",\n  \"cnps\": %" PRIu64
+                 ",\n  \"retransmittedPackets\": %" PRIu64 ",\n",
+                 st.ecnMarks,
+                 st.cnpsSent,
+                 st.retransmitted);
+    std::fprintf(f,
+                 "  \"packetHops\": %" PRIu64 ",\n  \"events\": %" PRIu64 ",\n",
+                 st.packetHops,
+                 events);
+    std::fprintf(f,
+                 "  \"simulatedNs\": %" PRId64 ",\n  \"partial\": %s\n}\n",
+                 Simulator::Now().GetNanoSeconds(),
+                 partial ? "true" : "false");
+    CloseOutput(f, out + "/summary.json");
+    // summary.csv: the same headline figures as one CSV row, for sweeps to stack into a table.
+    // Collective phases: a phase still running counts at its lower bound, max(time so far,
+    // lower bound) over the lower bound, as unfinished flows do.
+    double worstPhase = 0;
+    uint64_t& phasesDone = m_monitors->phasesDone;
+    uint64_t phasesUnfinished = 0;
+    for (const auto& r : m_collectives->GetRecords())
+    {
+        if (!r.lowerBound.IsStrictlyPositive())
+        {
+            continue;
+        }
+        if (r.end.IsZero())
+        {
+            ++phasesUnfinished;
+        }
+        else
+        {
+            ++phasesDone;
+        }
+        const Time taken = r.end.IsZero() ? std::max(end - r.start, r.lowerBound) : r.end - r.start;
+        worstPhase = std::max(worstPhase, taken.GetDouble() / r.lowerBound.GetDouble());
+    }
+    // A percentile, or n/a when no flow started.
+    auto figure = [&all](double v) {
+        char text[32];
+        std::snprintf(text, sizeof(text), "%.4f", v);
+        return all.HasFigures() ? std::string(text) : std::string("n/a");
+    };
+    f = OpenOutput(out + "/summary.csv");
+    std::fprintf(f,
+                 "name,seed,run,flows_posted,flows_completed,flows_unfinished,slowdown_p50,"
+                 "slowdown_p95,"
+                 "slowdown_p99,collective_phases,collective_phases_unfinished,"
+                 "collective_ratio_max,drops,pfc_frames,"
+                 "paused_ns,ecn_marks,cnps,retransmitted,packet_hops,events,simulated_ns\n");
+    std::fprintf(f,
+                 "%s,%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%s,%s,%" PRIu64
+                 ",%" PRIu64 ",%.4f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 "\n",
+                 CsvQuote(s.String("name")).c_str(),
+                 s.Int("seed"),
+                 s.Int("run"),
+                 all.posted,
+                 all.completed,
+                 all.unfinished,
+                 figure(all.p50).c_str(),
+                 figure(all.p95).c_str(),
+                 figure(all.p99).c_str(),
+                 phasesDone,
+                 phasesUnfinished,
+                 worstPhase,
+                 st.dropsBuffer + st.dropsNoRoute + st.dropsNotIpv4 + st.dropsLink,
+                 st.pfcSent,
+                 st.pausedTimeNs,
+                 st.ecnMarks,
+                 st.cnpsSent,
+                 st.retransmitted,
+                 st.packetHops,
+                 events,
+                 Simulator::Now().GetNanoSeconds());
+    CloseOutput(f, out + "/summary.csv");
+    f = OpenOutput(out + "/timing.json");
+    std::fprintf(f,
+                 "{\n  \"wallSeconds\": %.3f,\n  \"eventsPerSecond\": %.0f,\n  "
+                 "\"packetHopsPerSecond\": %.0f,\n  \"ranks\": %u,\n  \"lookaheadNs\": %" PRId64
+                 "\n}\n",
+                 wall,
+                 events / std::max(wall, 1e-9),
+                 st.packetHops / std::max(wall, 1e-9),
+                 ranks,
+                 fabric.GetPartition().lookahead.GetNanoSeconds());
+    CloseOutput(f, out + "/timing.json");
+}
+
+int
+ScenarioRunner::Report(const std::string& plotScript)
+{
+    Simulator::Destroy();
+#ifdef NS3_MPI
+    if (m_ranks > 1)
+    {
+        MpiInterface::Disable();
+    }
+#endif
+    if (m_rank != 0)
+    {
+        return 0; // rank 0 reports
+    }
+    const Scenario& s = m_s;
+    const std::string& out = m_out;
+    const double wall = m_wall;
+    const FlowStatistics& stats = *m_monitors->stats;
+    const SlowdownFigures& all = stats.GetOverall();
+    const uint64_t phasesDone = m_monitors->phasesDone;
+    const Time end = m_monitors->end;
+    // A percentile, or n/a when no flow started.
+    auto figure = [&all](double v) {
+        char text[32];
+        std::snprintf(text, sizeof(text), "%.4f", v);
+        return all.HasFigures() ? std::string(text) : std::string("n/a");
+    };
+    std::printf("interconnect-run: %s: %" PRIu64 "/%" PRIu64
+                " flows completed, FCT slowdown p50 %s p99 %s (unfinished flows at their lower "
+                "bound); %zu/%zu collective phases completed\n%s",
+                s.String("name").c_str(),
+                all.completed,
+                all.posted,
+                figure(all.p50).c_str(),
+                figure(all.p99).c_str(),
+                static_cast<std::size_t>(phasesDone),
+                m_collectives->GetRecords().size(),
+                all.posted ? stats.Report().c_str() : "");
+    if (all.posted > 0 && (all.posted - all.completed) * 100 > all.posted)
+    {
+        std::fprintf(stderr,
+                     "warning: %" PRIu64 " of %" PRIu64 " flows (%.1f%%) did not complete by "
+                     "the end of the run at %.6f ms (%" PRIu64 " of them never started): the "
+                     "slowdown percentiles count each started one at its lower bound (time so "
+                     "far over its ideal FCT); slowdown.csv lists them per size bucket\n",
+                     all.posted - all.completed,
+                     all.posted,
+                     100.0 * (all.posted - all.completed) / all.posted,
+                     end.GetSeconds() * 1e3,
+                     all.notStarted);
+    }
+    if (all.posted == 0 && m_collectives->GetRecords().empty())
+    {
+        std::fprintf(stderr,
+                     "warning: no workload posted a message before the end of the run: "
+                     "nothing was measured\n");
+    }
+    std::printf("  wrote %s/ (config.json, flows.csv, slowdown.csv, collectives.csv, queue.csv, "
+                "pfc.csv, links.csv, summary.json, summary.csv, timing.json) in %.1f s\n",
+                out.c_str(),
+                wall);
+    std::fflush(stdout);
+    if (s.Bool("output.plots") && !plotScript.empty())
+    {
+        // An argument vector, never a shell: the output directory is data, not a command.
+        const int status = RunProgram({"bash", plotScript, out}, true);
+        if (status != 0)
+        {
+            std::cerr << "warning: the plot step (scripts/plot-run.sh) "
+                      << (status == 127 ? "could not be started (is bash installed?)"
+                                        : "failed with status " + std::to_string(status) +
+                                              " (its message is above)")
+                      << "; the CSVs are complete" << std::endl;
+        }
+    }
+    return m_partial ? 128 + static_cast<int>(g_interrupted) : 0;
+}
+
+} // namespace ns3

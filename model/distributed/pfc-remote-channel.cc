@@ -1,0 +1,79 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfc-remote-channel.h"
+
+#ifdef NS3_MPI
+
+#include "local-rank.h"
+#include "remote-link-tag.h"
+
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfcRemoteChannel");
+
+NS_OBJECT_ENSURE_REGISTERED(PfcRemoteChannel);
+
+TypeId
+PfcRemoteChannel::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::PfcRemoteChannel")
+                            .SetParent<PfcChannel>()
+                            .SetGroupName("Interconnect")
+                            .AddConstructor<PfcRemoteChannel>();
+    return tid;
+}
+
+void
+PfcRemoteChannel::TransmitStart(Ptr<Packet> packet,
+                                Ptr<PfcNetDevice> src,
+                                Time txTime,
+                                uint16_t etherType)
+{
+    NS_LOG_FUNCTION(this << packet << src << txTime << etherType);
+    NS_ASSERT_MSG(m_nDevices == 2, "PfcRemoteChannel: transmitting on a cable with one end");
+    NS_ABORT_MSG_UNLESS(IsOnThisRank(src->GetNode()),
+                        "PfcRemoteChannel: the copy of another rank's device "
+                            << src->GetNode()->GetId() << " transmitted");
+    const std::size_t from = DirectionFrom(src);
+    Ptr<PfcNetDevice> dst = m_device[1 - from];
+    const uint64_t sequence = m_sent[from]++;
+    const Time onWire = OnWire(txTime);
+    if (IsOnThisRank(dst->GetNode()))
+    {
+        ScheduleArrival(dst, onWire + m_delay, sequence, packet, etherType);
+        return;
+    }
+    RemoteLinkTag tag;
+    tag.info = etherType;
+    tag.sequence = sequence;
+    tag.remaining = onWire.GetTimeStep();
+    SendToRank(packet, tag, dst, Simulator::Now() + m_delay);
+}
+
+void
+PfcRemoteChannel::Receive(Ptr<PfcNetDevice> device, Ptr<Packet> packet)
+{
+    const RemoteLinkTag tag = TakeRemoteLinkTag(packet);
+    ScheduleArrival(device, TimeStep(tag.remaining), tag.sequence, packet, tag.info);
+}
+
+void
+PfcRemoteChannel::ConnectReceiver(Ptr<PfcNetDevice> device)
+{
+    ConnectMpiReceiver(device, MakeBoundCallback(&PfcRemoteChannel::Receive, device));
+}
+
+} // namespace ns3
+
+#endif // NS3_MPI

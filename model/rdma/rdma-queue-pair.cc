@@ -1,0 +1,906 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-queue-pair.h"
+
+#include "ib-bth-header.h"
+#include "rdma-psn.h"
+
+#include "ns3/boolean.h"
+#include "ns3/interconnect-config-error.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaQueuePair");
+
+NS_OBJECT_ENSURE_REGISTERED(RdmaQueuePair);
+
+using rdma::PsnAdd;
+using rdma::PsnDiff;
+
+namespace
+{
+/// Out-of-order placement holds at most this many packets beyond the expected PSN.
+constexpr int32_t OOO_WINDOW = 1 << 16;
+} // namespace
+
+std::string
+RdmaVerbName(RdmaVerb verb)
+{
+    switch (verb)
+    {
+    case RdmaVerb::WRITE:
+        return "write";
+    case RdmaVerb::SEND:
+        return "send";
+    case RdmaVerb::READ:
+        return "read";
+    }
+    return "?";
+}
+
+TypeId
+RdmaQueuePair::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaQueuePair")
+            .SetParent<Object>()
+            .SetGroupName("Interconnect")
+            .AddConstructor<RdmaQueuePair>()
+            .AddAttribute("Mtu",
+                          "Path MTU: payload bytes per packet (256, 512, 1024, 2048 or 4096, as "
+                          "IBTA defines). Default: 1024.",
+                          UintegerValue(1024),
+                          MakeUintegerAccessor(&RdmaQueuePair::SetMtu, &RdmaQueuePair::GetMtu),
+                          MakeUintegerChecker<uint32_t>(256, 4096))
+            .AddAttribute("InitialPsn",
+                          "First PSN of the requester (0..2^24-1).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaQueuePair::m_initialPsn),
+                          MakeUintegerChecker<uint32_t>(0, rdma::PSN_MASK))
+            .AddAttribute("AckInterval",
+                          "The responder acknowledges every this many packets (1..1024), and "
+                          "always at a message end or on AckReq.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaQueuePair::m_ackInterval),
+                          MakeUintegerChecker<uint32_t>(1, 1024))
+            .AddAttribute("RetransmitTimeout",
+                          "Time without progress after which the requester resends from the "
+                          "oldest unacknowledged PSN. Default: 4.096 us x 2^8 = 1.048576 ms "
+                          "(IBTA local ACK timeout value 8).",
+                          TimeValue(NanoSeconds(1048576)),
+                          MakeTimeAccessor(&RdmaQueuePair::m_rto),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("OutOfOrderReceive",
+                          "The responder places WRITE/SEND packets that arrive after a gap "
+                          "instead of dropping and NAKing them (out-of-order placement, needed "
+                          "with per-packet spraying); a lost packet is then recovered by the "
+                          "retransmission timeout.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaQueuePair::m_outOfOrder),
+                          MakeBooleanChecker())
+            .AddTraceSource("Completion",
+                            "A message completed at the requester",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_completionTrace),
+                            "ns3::RdmaQueuePair::CompletionTracedCallback");
+    return tid;
+}
+
+RdmaQueuePair::RdmaQueuePair()
+    : m_qpn(0),
+      m_peerQpn(0),
+      m_entropy(0),
+      m_priority(3),
+      m_mtu(1024),
+      m_initialPsn(0),
+      m_ackInterval(1),
+      m_rto(NanoSeconds(1048576)),
+      m_outOfOrder(false),
+      m_nextMessageId(0),
+      m_nextPostPsn(0),
+      m_streamBytes(0),
+      m_sndNxt(0),
+      m_sndUna(0),
+      m_highestSent(0),
+      m_ackHigh(0),
+      m_pacer(WireClock::DOWN),
+      m_window(0),
+      m_ePsn(0),
+      m_msn(0),
+      m_unacked(0),
+      m_nakSent(false),
+      m_ceSinceAck(false),
+      m_retransmitted(0),
+      m_timeouts(0),
+      m_naks(0),
+      m_cnps(0),
+      m_delivered(0)
+{
+}
+
+void
+RdmaQueuePair::DoDispose()
+{
+    m_timer.Cancel();
+    m_messages.clear();
+    m_readJobs.clear();
+    if (m_cc)
+    {
+        m_cc->Dispose();
+    }
+    m_cc = nullptr;
+    m_wake = Callback<void>();
+    Object::DoDispose();
+}
+
+void
+RdmaQueuePair::Setup(uint32_t qpn,
+                     const Address& local,
+                     const Address& peer,
+                     uint16_t entropy,
+                     uint8_t priority,
+                     DataRate lineRate)
+{
+    m_qpn = qpn;
+    m_local = local;
+    m_peer = peer;
+    m_entropy = entropy;
+    m_priority = priority;
+    m_lineRate = lineRate;
+    m_rate = lineRate;
+    m_pacer.SetRate(lineRate);
+    m_nextPostPsn = m_initialPsn;
+    m_sndNxt = m_initialPsn;
+    m_sndUna = m_initialPsn;
+    m_highestSent = m_initialPsn;
+    m_ackHigh = m_initialPsn;
+}
+
+void
+RdmaQueuePair::Connect(uint32_t peerQpn, uint32_t peerInitialPsn)
+{
+    m_peerQpn = peerQpn;
+    m_ePsn = peerInitialPsn;
+}
+
+uint32_t
+RdmaQueuePair::GetInitialPsn() const
+{
+    return m_initialPsn;
+}
+
+void
+RdmaQueuePair::SetCongestionControl(Ptr<RdmaCongestionControl> cc)
+{
+    m_cc = cc;
+    m_cc->OnStart(this);
+}
+
+void
+RdmaQueuePair::SetWakeCallback(Callback<void> wake)
+{
+    m_wake = wake;
+}
+
+uint64_t
+RdmaQueuePair::Post(RdmaVerb verb, uint64_t bytes, CompletionCallback done)
+{
+    NS_LOG_FUNCTION(this << RdmaVerbName(verb) << bytes);
+    Message m;
+    m.id = m_nextMessageId++;
+    m.verb = verb;
+    m.bytes = bytes;
+    m.firstPsn = m_nextPostPsn;
+    m.packets = static_cast<uint32_t>(std::max<uint64_t>(1, (bytes + m_mtu - 1) / m_mtu));
+    NS_ABORT_MSG_IF(m.packets >= rdma::PSN_HALF / 2,
+                    "RdmaQueuePair::Post: a message of " << bytes << " bytes needs more PSNs "
+                                                         << "than a queue pair can have in flight");
+    m.streamBase = m_streamBytes;
+    m.readNext = m.firstPsn;
+    m.readGap = false;
+    m.posted = Simulator::Now();
+    m.done = done;
+    m_nextPostPsn = PsnAdd(m_nextPostPsn, m.packets);
+    if (verb != RdmaVerb::READ)
+    {
+        m_streamBytes += bytes;
+    }
+    m_messages.push_back(m);
+    if (!m_wake.IsNull())
+    {
+        m_wake();
+    }
+    return m.id;
+}
+
+uint32_t
+RdmaQueuePair::PayloadOf(const Message& m, uint32_t k) const
+{
+    const uint64_t offset = static_cast<uint64_t>(k) * m_mtu;
+    return static_cast<uint32_t>(std::min<uint64_t>(m_mtu, m.bytes - std::min(m.bytes, offset)));
+}
+
+RdmaQueuePair::Message*
+RdmaQueuePair::FindMessage(uint32_t psn)
+{
+    for (auto& m : m_messages)
+    {
+        const int32_t k = PsnDiff(psn, m.firstPsn);
+        if (k >= 0 && static_cast<uint32_t>(k) < m.packets)
+        {
+            return &m;
+        }
+    }
+    return nullptr;
+}
+
+uint64_t
+RdmaQueuePair::StreamPosition(uint32_t psn) const
+{
+    for (const auto& m : m_messages)
+    {
+        const int32_t k = PsnDiff(psn, m.firstPsn);
+        if (k < 0)
+        {
+            return m.streamBase; // before this message (acknowledged history)
+        }
+        if (static_cast<uint32_t>(k) < m.packets)
+        {
+            if (m.verb == RdmaVerb::READ)
+            {
+                return m.streamBase;
+            }
+            return m.streamBase + std::min<uint64_t>(m.bytes, static_cast<uint64_t>(k) * m_mtu);
+        }
+    }
+    return m_streamBytes;
+}
+
+bool
+RdmaQueuePair::HasPacketToSend() const
+{
+    if (!m_readJobs.empty())
+    {
+        return true;
+    }
+    if (PsnDiff(m_nextPostPsn, m_sndNxt) <= 0)
+    {
+        return false; // everything posted was sent
+    }
+    return m_window == 0 || GetBytesInFlight() < m_window;
+}
+
+bool
+RdmaQueuePair::NextPacket(RdmaTxDescriptor& d)
+{
+    d = RdmaTxDescriptor{};
+    // Responder duty first: READ responses.
+    if (!m_readJobs.empty())
+    {
+        ReadJob& job = m_readJobs.front();
+        d.psn = job.psn;
+        d.payload = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, job.bytesLeft));
+        const bool last = job.left == 1;
+        if (job.first && last)
+        {
+            d.opcode = IbBthHeader::RC_READ_RESPONSE_ONLY;
+        }
+        else if (job.first)
+        {
+            d.opcode = IbBthHeader::RC_READ_RESPONSE_FIRST;
+        }
+        else if (last)
+        {
+            d.opcode = IbBthHeader::RC_READ_RESPONSE_LAST;
+        }
+        else
+        {
+            d.opcode = IbBthHeader::RC_READ_RESPONSE_MIDDLE;
+        }
+        d.hasAeth = IbBthHeader::HasAeth(d.opcode);
+        d.msn = m_msn;
+        job.first = false;
+        job.psn = PsnAdd(job.psn, 1);
+        job.bytesLeft -= d.payload;
+        if (--job.left == 0)
+        {
+            m_readJobs.pop_front();
+        }
+        return true;
+    }
+    if (!HasPacketToSend())
+    {
+        return false;
+    }
+    Message* m = FindMessage(m_sndNxt);
+    NS_ASSERT_MSG(m, "no message holds PSN " << m_sndNxt);
+    const uint32_t k = static_cast<uint32_t>(PsnDiff(m_sndNxt, m->firstPsn));
+    d.psn = m_sndNxt;
+    d.retransmission = PsnDiff(m_sndNxt, m_highestSent) < 0;
+    if (m->verb == RdmaVerb::READ)
+    {
+        d.opcode = IbBthHeader::RC_READ_REQUEST;
+        d.payload = 0;
+        d.hasReth = true;
+        d.va = static_cast<uint64_t>(k) * m_mtu;
+        d.dmaLength = static_cast<uint32_t>(m->bytes - std::min<uint64_t>(m->bytes, d.va));
+        d.ackRequest = true;
+        // readGap stays set until the first re-requested response arrives: responses of the
+        // old request still in flight must not trigger another re-issue.
+        m->readNext = m_sndNxt;
+        m_sndNxt = PsnAdd(m->firstPsn, m->packets);
+    }
+    else
+    {
+        const bool write = m->verb == RdmaVerb::WRITE;
+        const bool first = k == 0;
+        const bool last = k + 1 == m->packets;
+        if (first && last)
+        {
+            d.opcode = write ? IbBthHeader::RC_WRITE_ONLY : IbBthHeader::RC_SEND_ONLY;
+        }
+        else if (first)
+        {
+            d.opcode = write ? IbBthHeader::RC_WRITE_FIRST : IbBthHeader::RC_SEND_FIRST;
+        }
+        else if (last)
+        {
+            d.opcode = write ? IbBthHeader::RC_WRITE_LAST : IbBthHeader::RC_SEND_LAST;
+        }
+        else
+        {
+            d.opcode = write ? IbBthHeader::RC_WRITE_MIDDLE : IbBthHeader::RC_SEND_MIDDLE;
+        }
+        d.payload = PayloadOf(*m, k);
+        d.hasReth = write && first;
+        d.va = 0;
+        d.dmaLength = static_cast<uint32_t>(std::min<uint64_t>(m->bytes, 0xFFFFFFFFULL));
+        d.ackRequest = last;
+        m_sndNxt = PsnAdd(m_sndNxt, 1);
+    }
+    if (d.retransmission)
+    {
+        ++m_retransmitted;
+    }
+    // Remember when each PSN of this packet left, for RTT samples.
+    const uint32_t first = static_cast<uint32_t>(PsnDiff(d.psn, m_sndUna));
+    const uint32_t count = static_cast<uint32_t>(PsnDiff(m_sndNxt, d.psn));
+    const int64_t now = Simulator::Now().GetTimeStep();
+    for (uint32_t k = first; k < first + count; ++k)
+    {
+        if (k < m_sendTimes.size())
+        {
+            m_sendTimes[k] = now;
+        }
+        else
+        {
+            m_sendTimes.push_back(now);
+        }
+    }
+    if (PsnDiff(m_sndNxt, m_highestSent) > 0)
+    {
+        m_highestSent = m_sndNxt;
+    }
+    UpdateTimer(false);
+    return true;
+}
+
+void
+RdmaQueuePair::OnSent(uint32_t wireBytes)
+{
+    if (m_cc)
+    {
+        m_cc->OnSend(this, wireBytes);
+    }
+    // The next frame of this queue pair may start when this one would have finished at the
+    // current rate: rate pacing on frame boundaries, exact over frames sent on their pace.
+    m_nextSend = TimeStep(m_pacer.Send(Simulator::Now().GetTimeStep(), wireBytes));
+    if (!m_interPacketDelay.IsZero())
+    {
+        m_nextSend += m_interPacketDelay;
+    }
+}
+
+void
+RdmaQueuePair::Acknowledge(uint32_t newUna, bool ecnEcho, const RdmaIntTag* intStack)
+{
+    // Remember the highest acknowledgement: one that lands beyond an incomplete READ still
+    // counts once that READ completes.
+    if (PsnDiff(newUna, m_ackHigh) > 0 && PsnDiff(newUna, m_highestSent) <= 0)
+    {
+        m_ackHigh = newUna;
+    }
+    newUna = m_ackHigh;
+    // A READ's PSNs are acknowledged by its responses only: never move past an incomplete READ.
+    for (const auto& m : m_messages)
+    {
+        if (m.verb == RdmaVerb::READ && PsnDiff(newUna, m.readNext) > 0 &&
+            PsnDiff(m.readNext, PsnAdd(m.firstPsn, m.packets)) < 0)
+        {
+            newUna = m.readNext;
+            break;
+        }
+    }
+    const int32_t advance = PsnDiff(newUna, m_sndUna);
+    if (advance <= 0)
+    {
+        return;
+    }
+    const uint64_t acked = StreamPosition(newUna) - StreamPosition(m_sndUna);
+    // RTT of the newest acknowledged packet: from its last transmission to now.
+    Time rtt(0);
+    if (static_cast<std::size_t>(advance) <= m_sendTimes.size())
+    {
+        rtt = TimeStep(Simulator::Now().GetTimeStep() - m_sendTimes[advance - 1]);
+    }
+    m_sendTimes.erase(m_sendTimes.begin(),
+                      m_sendTimes.begin() + std::min<std::size_t>(advance, m_sendTimes.size()));
+    m_sndUna = newUna;
+    if (PsnDiff(m_sndNxt, m_sndUna) < 0)
+    {
+        m_sndNxt = m_sndUna;
+    }
+    CompleteMessages();
+    if (m_cc)
+    {
+        const RdmaAckInfo info{static_cast<uint32_t>(std::min<uint64_t>(acked, 0xFFFFFFFF)),
+                               m_sndUna,
+                               rtt,
+                               ecnEcho,
+                               intStack};
+        m_cc->OnAck(this, info);
+    }
+    UpdateTimer(true);
+    // A window may have opened.
+    if (m_window != 0 && !m_wake.IsNull())
+    {
+        m_wake();
+    }
+}
+
+void
+RdmaQueuePair::CompleteMessages()
+{
+    while (!m_messages.empty())
+    {
+        const Message& m = m_messages.front();
+        const uint32_t end = PsnAdd(m.firstPsn, m.packets);
+        const bool done = (m.verb == RdmaVerb::READ) ? PsnDiff(m.readNext, end) >= 0
+                                                     : PsnDiff(m_sndUna, end) >= 0;
+        if (!done)
+        {
+            break;
+        }
+        RdmaCompletion c{m_qpn, m.id, m.verb, m.bytes, m.posted, Simulator::Now()};
+        CompletionCallback cb = m.done;
+        m_messages.pop_front();
+        m_completionTrace(c);
+        if (!cb.IsNull())
+        {
+            cb(c);
+        }
+    }
+    if (m_messages.empty() && m_readJobs.empty() && m_cc)
+    {
+        m_cc->OnIdle(this);
+    }
+}
+
+void
+RdmaQueuePair::ReceiveAck(uint32_t psn, bool nak, bool ecnEcho, const RdmaIntTag* intStack)
+{
+    NS_LOG_FUNCTION(this << psn << nak);
+    if (nak)
+    {
+        ++m_naks;
+        // NAK: every PSN before psn arrived; psn itself did not.
+        Acknowledge(psn);
+        if (m_cc)
+        {
+            m_cc->OnLoss(this, false);
+        }
+        GoBackN(psn);
+        return;
+    }
+    Acknowledge(PsnAdd(psn, 1), ecnEcho, intStack);
+}
+
+void
+RdmaQueuePair::GoBackN(uint32_t psn)
+{
+    // Only go back to a PSN that was sent and not yet acknowledged.
+    if (PsnDiff(psn, m_sndUna) < 0)
+    {
+        psn = m_sndUna;
+    }
+    if (PsnDiff(psn, m_sndNxt) >= 0)
+    {
+        return;
+    }
+    m_sndNxt = psn;
+    m_nextSend = Simulator::Now();
+    UpdateTimer(true);
+    if (!m_wake.IsNull())
+    {
+        m_wake();
+    }
+}
+
+void
+RdmaQueuePair::ReceiveReadResponse(uint32_t psn, uint32_t /* payload */)
+{
+    Message* m = FindMessage(psn);
+    if (!m || m->verb != RdmaVerb::READ)
+    {
+        return; // a late duplicate of a completed READ
+    }
+    const int32_t gap = PsnDiff(psn, m->readNext);
+    if (gap < 0)
+    {
+        return; // duplicate
+    }
+    if (gap > 0)
+    {
+        // Responses went missing: re-issue the request from the first missing one, once.
+        if (!m->readGap)
+        {
+            m->readGap = true;
+            if (m_cc)
+            {
+                m_cc->OnLoss(this, false);
+            }
+            GoBackN(m->readNext);
+        }
+        return;
+    }
+    m->readNext = PsnAdd(m->readNext, 1);
+    m->readGap = false;
+    // A response implicitly acknowledges every earlier request (IBTA 9.7.5.1.2).
+    Acknowledge(m->readNext);
+    CompleteMessages();
+    UpdateTimer(true);
+}
+
+void
+RdmaQueuePair::ReceiveCnp()
+{
+    ++m_cnps;
+    if (m_cc)
+    {
+        m_cc->OnCnp(this);
+    }
+}
+
+void
+RdmaQueuePair::UpdateTimer(bool progress)
+{
+    const bool outstanding = PsnDiff(m_highestSent, m_sndUna) > 0;
+    if (!outstanding)
+    {
+        m_timer.Cancel();
+        return;
+    }
+    // The timer measures time without progress: restart it when sndUna moves, arm it when idle.
+    if (progress || !m_timer.IsRunning())
+    {
+        m_timer.Cancel();
+        m_timer = Simulator::Schedule(m_rto, &RdmaQueuePair::Timeout, this);
+    }
+}
+
+void
+RdmaQueuePair::Timeout()
+{
+    NS_LOG_FUNCTION(this << m_sndUna);
+    ++m_timeouts;
+    if (m_cc)
+    {
+        m_cc->OnLoss(this, true);
+    }
+    Message* m = FindMessage(m_sndUna);
+    if (m && m->verb == RdmaVerb::READ)
+    {
+        m->readGap = false;
+    }
+    m_sndNxt = m_sndUna;
+    m_nextSend = Simulator::Now();
+    if (!m_wake.IsNull())
+    {
+        m_wake();
+    }
+}
+
+RdmaRxVerdict
+RdmaQueuePair::ReceiveRequest(uint8_t opcode,
+                              uint32_t psn,
+                              uint32_t payload,
+                              bool ackRequest,
+                              uint32_t dmaLength,
+                              bool ce)
+{
+    RdmaRxVerdict v{false, false, false, false, PsnAdd(m_ePsn, rdma::PSN_MASK), m_msn};
+    const int32_t d = PsnDiff(psn, m_ePsn);
+    const bool isRead = opcode == IbBthHeader::RC_READ_REQUEST;
+    const uint32_t readPackets =
+        isRead ? std::max<uint32_t>(1, (dmaLength + m_mtu - 1) / m_mtu) : 1;
+    if (d > 0 && m_outOfOrder && !isRead && d < OOO_WINDOW)
+    {
+        // Ahead of a gap: place it now, acknowledge it when the gap fills.
+        if (m_oooWindow.size() <= static_cast<std::size_t>(d))
+        {
+            m_oooWindow.resize(d + 1, 0);
+        }
+        if (m_oooWindow[d] == 0)
+        {
+            m_oooWindow[d] = IbBthHeader::IsLast(opcode) ? 2 : 1;
+            m_delivered += payload;
+            m_ceSinceAck = m_ceSinceAck || ce;
+        }
+        v.accepted = true;
+        return v;
+    }
+    if (d > 0)
+    {
+        // A gap: one NAK per gap, drop until the requester goes back.
+        if (!m_nakSent)
+        {
+            m_nakSent = true;
+            v.sendNak = true;
+            v.ackPsn = m_ePsn;
+        }
+        return v;
+    }
+    if (d < 0)
+    {
+        // Duplicate: a READ is served again from its PSN; anything else is acknowledged again.
+        if (isRead)
+        {
+            while (!m_readJobs.empty() && PsnDiff(m_readJobs.back().psn, psn) >= 0)
+            {
+                m_readJobs.pop_back();
+            }
+            m_readJobs.push_back(ReadJob{psn, readPackets, dmaLength, true});
+            return v;
+        }
+        v.sendAck = true;
+        return v;
+    }
+    // In order.
+    m_nakSent = false;
+    v.accepted = true;
+    if (isRead)
+    {
+        m_ePsn = PsnAdd(m_ePsn, readPackets);
+        ++m_msn;
+        m_readJobs.push_back(ReadJob{psn, readPackets, dmaLength, true});
+        v.ackPsn = PsnAdd(m_ePsn, rdma::PSN_MASK);
+        v.msn = m_msn;
+        return v;
+    }
+    m_delivered += payload;
+    bool last = IbBthHeader::IsLast(opcode);
+    if (m_oooWindow.empty())
+    {
+        m_ePsn = PsnAdd(m_ePsn, 1);
+        m_msn += last ? 1 : 0;
+    }
+    else
+    {
+        // The gap filled: move past every packet placed out of order since.
+        m_oooWindow[0] = last ? 2 : 1;
+        last = false;
+        while (!m_oooWindow.empty() && m_oooWindow.front() != 0)
+        {
+            const bool endOfMessage = m_oooWindow.front() == 2;
+            m_msn += endOfMessage ? 1 : 0;
+            last = last || endOfMessage;
+            m_oooWindow.pop_front();
+            m_ePsn = PsnAdd(m_ePsn, 1);
+        }
+    }
+    ++m_unacked;
+    m_ceSinceAck = m_ceSinceAck || ce;
+    if (last || ackRequest || m_unacked >= m_ackInterval)
+    {
+        m_unacked = 0;
+        v.sendAck = true;
+        v.ecnEcho = m_ceSinceAck;
+        m_ceSinceAck = false;
+    }
+    v.ackPsn = PsnAdd(m_ePsn, rdma::PSN_MASK);
+    v.msn = m_msn;
+    return v;
+}
+
+DataRate
+RdmaQueuePair::GetLineRate() const
+{
+    return m_lineRate;
+}
+
+DataRate
+RdmaQueuePair::GetRate() const
+{
+    return m_rate;
+}
+
+void
+RdmaQueuePair::SetRate(DataRate rate)
+{
+    const DataRate before = m_rate;
+    m_rate = rate.GetBitRate() > m_lineRate.GetBitRate() ? m_lineRate : rate;
+    if (m_rate.GetBitRate() == 0)
+    {
+        m_rate = DataRate(1); // 1 bit/s: the CC stopped the flow; keep the arithmetic finite
+    }
+    if (m_rate != before)
+    {
+        m_pacer.SetRate(m_rate);
+    }
+}
+
+void
+RdmaQueuePair::SetInterPacketDelay(Time delay)
+{
+    m_interPacketDelay = delay;
+}
+
+Time
+RdmaQueuePair::GetInterPacketDelay() const
+{
+    return m_interPacketDelay;
+}
+
+uint64_t
+RdmaQueuePair::GetWindow() const
+{
+    return m_window;
+}
+
+void
+RdmaQueuePair::SetWindow(uint64_t bytes)
+{
+    const bool opened = bytes == 0 || bytes > m_window;
+    m_window = bytes;
+    if (opened && !m_wake.IsNull())
+    {
+        m_wake();
+    }
+}
+
+uint64_t
+RdmaQueuePair::GetBytesInFlight() const
+{
+    return StreamPosition(m_sndNxt) - StreamPosition(m_sndUna);
+}
+
+Ptr<RdmaCongestionControl>
+RdmaQueuePair::GetCongestionControl() const
+{
+    return m_cc;
+}
+
+uint32_t
+RdmaQueuePair::GetQpn() const
+{
+    return m_qpn;
+}
+
+uint32_t
+RdmaQueuePair::GetPeerQpn() const
+{
+    return m_peerQpn;
+}
+
+const Address&
+RdmaQueuePair::GetLocalAddress() const
+{
+    return m_local;
+}
+
+const Address&
+RdmaQueuePair::GetPeerAddress() const
+{
+    return m_peer;
+}
+
+uint16_t
+RdmaQueuePair::GetEntropy() const
+{
+    return m_entropy;
+}
+
+uint8_t
+RdmaQueuePair::GetPriority() const
+{
+    return m_priority;
+}
+
+Time
+RdmaQueuePair::GetNextSendTime() const
+{
+    return m_nextSend;
+}
+
+uint32_t
+RdmaQueuePair::GetSndNxt() const
+{
+    return m_sndNxt;
+}
+
+uint32_t
+RdmaQueuePair::GetSndUna() const
+{
+    return m_sndUna;
+}
+
+uint32_t
+RdmaQueuePair::GetExpectedPsn() const
+{
+    return m_ePsn;
+}
+
+uint32_t
+RdmaQueuePair::GetOutstandingMessages() const
+{
+    return static_cast<uint32_t>(m_messages.size());
+}
+
+uint64_t
+RdmaQueuePair::GetRetransmittedPackets() const
+{
+    return m_retransmitted;
+}
+
+uint64_t
+RdmaQueuePair::GetTimeouts() const
+{
+    return m_timeouts;
+}
+
+uint64_t
+RdmaQueuePair::GetNaksReceived() const
+{
+    return m_naks;
+}
+
+uint64_t
+RdmaQueuePair::GetCnpsReceived() const
+{
+    return m_cnps;
+}
+
+uint64_t
+RdmaQueuePair::GetBytesDelivered() const
+{
+    return m_delivered;
+}
+
+void
+RdmaQueuePair::SetMtu(uint32_t mtu)
+{
+    if (mtu != 256 && mtu != 512 && mtu != 1024 && mtu != 2048 && mtu != 4096)
+    {
+        InterconnectConfigError("ns3::RdmaQueuePair::Mtu",
+                                std::to_string(mtu),
+                                "256, 512, 1024, 2048 or 4096 (the IBTA path MTUs)");
+    }
+    m_mtu = mtu;
+}
+
+uint32_t
+RdmaQueuePair::GetMtu() const
+{
+    return m_mtu;
+}
+
+} // namespace ns3

@@ -1,0 +1,403 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_QUEUE_PAIR_H
+#define RDMA_QUEUE_PAIR_H
+
+#include "rdma-congestion-control.h"
+#include "rdma-int-tag.h"
+
+#include "ns3/address.h"
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+#include "ns3/wire-clock.h"
+
+#include <deque>
+
+namespace ns3
+{
+
+/**
+ * @ingroup interconnect
+ * The verbs a queue pair carries.
+ */
+enum class RdmaVerb : uint8_t
+{
+    WRITE, //!< RDMA WRITE: data from requester to responder memory
+    SEND,  //!< SEND: data from requester to a receive buffer of the responder
+    READ   //!< RDMA READ: data from responder memory back to the requester
+};
+
+/**
+ * @ingroup interconnect
+ * @return "write", "send" or "read"
+ * @param verb the verb
+ */
+std::string RdmaVerbName(RdmaVerb verb);
+
+/**
+ * @ingroup interconnect
+ * The completion of one message (a work request), at the requester.
+ */
+struct RdmaCompletion
+{
+    uint32_t qpn;   //!< local queue pair number
+    uint64_t id;    //!< the id Post() returned
+    RdmaVerb verb;  //!< the verb
+    uint64_t bytes; //!< message size
+    Time posted;    //!< when it was posted
+    Time completed; //!< when it completed (WRITE/SEND: acknowledged; READ: last response in)
+};
+
+/**
+ * @ingroup interconnect
+ * What the NIC must put on the wire for one packet of a queue pair.
+ */
+struct RdmaTxDescriptor
+{
+    uint8_t opcode;      //!< BTH opcode
+    uint32_t psn;        //!< BTH PSN
+    uint32_t payload;    //!< payload bytes
+    bool hasReth;        //!< carries a RETH
+    uint64_t va;         //!< RETH virtual address
+    uint32_t dmaLength;  //!< RETH DMA length
+    bool ackRequest;     //!< BTH AckReq bit
+    bool hasAeth;        //!< carries an AETH (read responses)
+    uint32_t msn;        //!< AETH MSN (read responses)
+    bool retransmission; //!< PSN sent before
+};
+
+/**
+ * @ingroup interconnect
+ * What the responder side decided about a received request packet.
+ */
+struct RdmaRxVerdict
+{
+    bool accepted;   //!< in order: payload delivered
+    bool sendAck;    //!< send an ACK for ackPsn
+    bool sendNak;    //!< send a PSN-sequence-error NAK (ackPsn is then the expected PSN)
+    bool ecnEcho;    //!< the acknowledged data arrived CE-marked (set BECN in the ACK)
+    uint32_t ackPsn; //!< the PSN to acknowledge (ePSN - 1), or the expected PSN of a NAK
+    uint32_t msn;    //!< the MSN to report
+};
+
+/**
+ * @ingroup interconnect
+ * @brief One end of a reliable-connection (RC) queue pair: the transport state of the IBTA RC
+ * service shared by RoCEv2 and InfiniBand.
+ *
+ * Requester side: messages are split into packets of at most Mtu payload bytes, numbered with
+ * consecutive 24-bit PSNs (wrapping). The responder acknowledges cumulatively (ACK coalescing:
+ * every AckInterval packets, at every message end and on AckReq). A PSN gap makes the responder
+ * send one NAK (PSN sequence error) and drop the out-of-order packets; the requester then goes
+ * back to the NAK's PSN and resends from there (go-back-N). A retransmission timeout does the
+ * same from the oldest unacknowledged PSN. RDMA READ: one request packet consumes the PSNs of
+ * all its responses; missing responses make the requester re-issue the request from the first
+ * missing PSN, as IBTA 9.7.3 allows.
+ *
+ * Responder side: expected PSN, MSN, ACK coalescing and NAK state, and the queue of READ
+ * responses to send. With OutOfOrderReceive, WRITE and SEND packets that arrive ahead of a gap
+ * are placed (as NICs with out-of-order placement do under adaptive routing or packet spray)
+ * instead of dropped and NAKed; the cumulative ACK jumps over them once the gap fills, and a
+ * packet really lost is recovered by the retransmission timeout. The NIC (RdmaNic) stamps and
+ * parses the headers; the queue pair decides.
+ *
+ * Sending pace: the congestion-control object sets the rate and optionally a window; the NIC
+ * does not send a packet of this queue pair before GetNextSendTime() nor past the window. The
+ * next send time is the end of the frame just sent at the current rate, on a WireClock that
+ * rounds down: frames sent on their pace take exactly their bits / rate together, and at the
+ * line rate the pace is never later than the port's own (rounded to nearest) frame ends. A frame
+ * sent later than its pace allowed, or a new rate, starts the pace afresh.
+ */
+class RdmaQueuePair : public Object
+{
+  public:
+    /// Called when a message completes at the requester.
+    typedef Callback<void, const RdmaCompletion&> CompletionCallback;
+
+    /**
+     * TracedCallback signature for message completions.
+     * @param [in] completion the completion record
+     */
+    typedef void (*CompletionTracedCallback)(const RdmaCompletion& completion);
+
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RdmaQueuePair();
+
+    /**
+     * Set identity and addressing (done by the NIC when it creates the queue pair).
+     * @param qpn local queue pair number
+     * @param local local address (of the link's kind: an Ipv4Address on RoCEv2, a LID made by
+     *        IbLidAddress on InfiniBand)
+     * @param peer peer address
+     * @param entropy path entropy for multipath switches (on RoCEv2 the UDP source port)
+     * @param priority egress priority of data (on InfiniBand the SL)
+     * @param lineRate the NIC's line rate
+     */
+    void Setup(uint32_t qpn,
+               const Address& local,
+               const Address& peer,
+               uint16_t entropy,
+               uint8_t priority,
+               DataRate lineRate);
+
+    /**
+     * Connect to the other end.
+     * @param peerQpn the queue pair number of the other end
+     * @param peerInitialPsn the other end's first PSN (this end's responder expects it)
+     */
+    void Connect(uint32_t peerQpn, uint32_t peerInitialPsn);
+    /// @return this end's first PSN as a requester
+    uint32_t GetInitialPsn() const;
+    /// @param cc the congestion-control object (its OnStart is called)
+    void SetCongestionControl(Ptr<RdmaCongestionControl> cc);
+    /// @param wake called when the queue pair has something new to send
+    void SetWakeCallback(Callback<void> wake);
+
+    /**
+     * Post a message.
+     * @param verb WRITE, SEND or READ
+     * @param bytes message size
+     * @param done called at completion (may be null)
+     * @return the message id
+     */
+    uint64_t Post(RdmaVerb verb, uint64_t bytes, CompletionCallback done);
+
+    // Requester side, called by the NIC.
+    /// @return true if a packet may be produced now by the window (not counting the rate)
+    bool HasPacketToSend() const;
+    /**
+     * Produce the next packet and advance.
+     * @param[out] d the packet to build
+     * @return false if there is none (window, or nothing queued)
+     */
+    bool NextPacket(RdmaTxDescriptor& d);
+    /**
+     * Record that a frame of the given wire size was sent at the current rate.
+     * @param wireBytes the frame's bytes on the wire
+     */
+    void OnSent(uint32_t wireBytes);
+    /**
+     * An ACK or NAK arrived.
+     * @param psn the BTH PSN of the ACK
+     * @param nak true for a PSN-sequence-error NAK
+     * @param ecnEcho the ACK's BECN bit: the acknowledged data was CE-marked
+     * @param intStack path telemetry echoed by the ACK, or nullptr
+     */
+    void ReceiveAck(uint32_t psn,
+                    bool nak,
+                    bool ecnEcho = false,
+                    const RdmaIntTag* intStack = nullptr);
+    /**
+     * A READ response arrived. (Its congestion signals concern the responder's sending: the
+     * NIC answers a CE mark with a CNP to the responder; nothing reaches this end's CC.)
+     * @param psn its PSN
+     * @param payload its payload bytes
+     */
+    void ReceiveReadResponse(uint32_t psn, uint32_t payload);
+    /// A CNP arrived for this queue pair.
+    void ReceiveCnp();
+
+    // Responder side, called by the NIC.
+    /**
+     * A WRITE, SEND or READ request packet arrived.
+     * @param opcode BTH opcode
+     * @param psn BTH PSN
+     * @param payload payload bytes
+     * @param ackRequest BTH AckReq bit
+     * @param dmaLength RETH DMA length (READ requests)
+     * @param ce the packet arrived CE-marked (echoed in the next ACK)
+     * @return what to answer
+     */
+    RdmaRxVerdict ReceiveRequest(uint8_t opcode,
+                                 uint32_t psn,
+                                 uint32_t payload,
+                                 bool ackRequest,
+                                 uint32_t dmaLength,
+                                 bool ce = false);
+
+    // Congestion-control interface.
+    /// @return the NIC's line rate
+    DataRate GetLineRate() const;
+    /// @return the current sending rate
+    DataRate GetRate() const;
+    /// @param rate the sending rate (clamped to the line rate)
+    void SetRate(DataRate rate);
+    /// @return the window in bytes (0 = none)
+    uint64_t GetWindow() const;
+    /**
+     * A gap the congestion control adds after each packet's transmission at the current rate
+     * (IBTA annex A10's inter-packet delay).
+     * @param delay the gap (0: none)
+     */
+    void SetInterPacketDelay(Time delay);
+    /// @return the inter-packet delay
+    Time GetInterPacketDelay() const;
+    /// @param bytes the window in bytes (0 = none)
+    void SetWindow(uint64_t bytes);
+    /// @return payload bytes sent and not yet acknowledged
+    uint64_t GetBytesInFlight() const;
+    /// @return the congestion-control object
+    Ptr<RdmaCongestionControl> GetCongestionControl() const;
+
+    // Identity and state.
+    /// @return local queue pair number
+    uint32_t GetQpn() const;
+    /// @return peer queue pair number
+    uint32_t GetPeerQpn() const;
+    /// @return local address
+    const Address& GetLocalAddress() const;
+    /// @return peer address
+    const Address& GetPeerAddress() const;
+    /// @return path entropy (on RoCEv2 the UDP source port)
+    uint16_t GetEntropy() const;
+    /// @return egress priority of data
+    uint8_t GetPriority() const;
+    /// @return the earliest time the next packet may start
+    Time GetNextSendTime() const;
+    /// @return next PSN to send
+    uint32_t GetSndNxt() const;
+    /// @return oldest unacknowledged PSN
+    uint32_t GetSndUna() const;
+    /// @return responder's expected PSN
+    uint32_t GetExpectedPsn() const;
+    /// @return messages posted and not completed
+    uint32_t GetOutstandingMessages() const;
+    /// @return packets sent again (go-back-N and timeouts)
+    uint64_t GetRetransmittedPackets() const;
+    /// @return retransmission timeouts
+    uint64_t GetTimeouts() const;
+    /// @return NAKs received
+    uint64_t GetNaksReceived() const;
+    /// @return CNPs received
+    uint64_t GetCnpsReceived() const;
+    /// @return payload bytes delivered in order at the responder
+    uint64_t GetBytesDelivered() const;
+    /// @return the path MTU (payload bytes per packet)
+    uint32_t GetMtu() const;
+    /// @param mtu the path MTU: 256, 512, 1024, 2048 or 4096
+    void SetMtu(uint32_t mtu);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// One posted message.
+    struct Message
+    {
+        uint64_t id;             //!< message id
+        RdmaVerb verb;           //!< verb
+        uint64_t bytes;          //!< size
+        uint32_t firstPsn;       //!< first PSN
+        uint32_t packets;        //!< PSNs it consumes
+        uint64_t streamBase;     //!< bytes of data (WRITE/SEND) before it in this queue pair
+        uint32_t readNext;       //!< READ: next expected response PSN
+        bool readGap;            //!< READ: re-issued for the current gap
+        Time posted;             //!< post time
+        CompletionCallback done; //!< completion callback
+    };
+
+    /// A READ response stream to send (responder side).
+    struct ReadJob
+    {
+        uint32_t psn;       //!< next response PSN
+        uint32_t left;      //!< responses left
+        uint64_t bytesLeft; //!< payload left
+        bool first;         //!< the next response is the first of this job
+    };
+
+    /// @return payload bytes of packet k of a message
+    uint32_t PayloadOf(const Message& m, uint32_t k) const;
+    /// @return data bytes before PSN psn in this queue pair's stream
+    uint64_t StreamPosition(uint32_t psn) const;
+    /// @return the message holding psn, or nullptr
+    Message* FindMessage(uint32_t psn);
+    /**
+     * Advance sndUna to newUna (clamped at incomplete READs), complete messages and tell the
+     * congestion control.
+     * @param newUna the new oldest unacknowledged PSN
+     * @param ecnEcho the acknowledgement reports CE
+     * @param intStack its path telemetry, or nullptr
+     */
+    void Acknowledge(uint32_t newUna, bool ecnEcho = false, const RdmaIntTag* intStack = nullptr);
+    /// Complete finished messages at the head of the queue.
+    void CompleteMessages();
+    /**
+     * Arm, restart or stop the retransmission timer.
+     * @param progress true when the oldest unacknowledged PSN moved (restart the timer)
+     */
+    void UpdateTimer(bool progress);
+    /// The retransmission timer expired.
+    void Timeout();
+    /// Go back to psn and resend from there.
+    void GoBackN(uint32_t psn);
+
+    // identity
+    uint32_t m_qpn;      //!< local QPN
+    uint32_t m_peerQpn;  //!< peer QPN
+    Address m_local;     //!< local address
+    Address m_peer;      //!< peer address
+    uint16_t m_entropy;  //!< path entropy
+    uint8_t m_priority;  //!< data priority
+    DataRate m_lineRate; //!< NIC line rate
+
+    // attributes
+    uint32_t m_mtu;         //!< payload per packet
+    uint32_t m_initialPsn;  //!< first PSN
+    uint32_t m_ackInterval; //!< responder ACK coalescing
+    Time m_rto;             //!< retransmission timeout
+    bool m_outOfOrder;      //!< responder places packets that arrive out of order
+
+    // requester
+    std::deque<Message> m_messages;  //!< posted, not completed, in PSN order
+    uint64_t m_nextMessageId;        //!< id of the next message
+    uint32_t m_nextPostPsn;          //!< first PSN of the next posted message
+    uint64_t m_streamBytes;          //!< data bytes posted so far
+    uint32_t m_sndNxt;               //!< next PSN to send
+    uint32_t m_sndUna;               //!< oldest unacknowledged PSN
+    uint32_t m_highestSent;          //!< one past the highest PSN ever sent
+    uint32_t m_ackHigh;              //!< highest cumulative acknowledgement seen (one past)
+    std::deque<int64_t> m_sendTimes; //!< last send time (time steps) of PSNs from sndUna on
+    DataRate m_rate;                 //!< current rate
+    WireClock m_pacer;               //!< frame ends at m_rate, rounded down
+    uint64_t m_window;               //!< window, bytes (0 = none)
+    Time m_nextSend;                 //!< earliest next transmission
+    Time m_interPacketDelay;         //!< gap after each packet (IB congestion control)
+    EventId m_timer;                 //!< retransmission timer
+    Ptr<RdmaCongestionControl> m_cc; //!< congestion control
+    Callback<void> m_wake;           //!< tell the NIC there is something to send
+
+    // responder
+    uint32_t m_ePsn;                 //!< expected PSN
+    uint32_t m_msn;                  //!< message sequence number
+    uint32_t m_unacked;              //!< packets received since the last ACK
+    bool m_nakSent;                  //!< NAK sent for the current gap
+    bool m_ceSinceAck;               //!< CE-marked data received since the last ACK
+    std::deque<uint8_t> m_oooWindow; //!< PSNs from ePSN on: 0 missing, 1 held, 2 held and last
+    std::deque<ReadJob> m_readJobs;  //!< READ responses to send
+
+    // statistics
+    uint64_t m_retransmitted; //!< packets resent
+    uint64_t m_timeouts;      //!< timeouts
+    uint64_t m_naks;          //!< NAKs received
+    uint64_t m_cnps;          //!< CNPs received
+    uint64_t m_delivered;     //!< bytes delivered in order (responder)
+
+    TracedCallback<const RdmaCompletion&> m_completionTrace; //!< message completions
+};
+
+} // namespace ns3
+
+#endif // RDMA_QUEUE_PAIR_H

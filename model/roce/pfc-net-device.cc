@@ -1,0 +1,875 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfc-net-device.h"
+
+#include "pfc-channel.h"
+#include "pfc-header.h"
+
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/error-model.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/interconnect-config-error.h"
+#include "ns3/ipv4-l3-protocol.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfcNetDevice");
+
+NS_OBJECT_ENSURE_REGISTERED(PfcNetDevice);
+
+TypeId
+PfcNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::PfcNetDevice")
+            .SetParent<NetDevice>()
+            .SetGroupName("Interconnect")
+            .AddConstructor<PfcNetDevice>()
+            .AddAttribute(
+                "DataRate",
+                "Line rate of the port (above 0). Default: 100 Gb/s.",
+                DataRateValue(DataRate("100Gbps")),
+                MakeDataRateAccessor(&PfcNetDevice::SetDataRate, &PfcNetDevice::GetDataRate),
+                MakeDataRateChecker())
+            .AddAttribute("Mtu",
+                          "Largest IPv4 packet the port carries, in bytes (68..9216). "
+                          "Default: 1500 (IEEE 802.3); RoCE fabrics often use 4200 or 9000.",
+                          UintegerValue(1500),
+                          MakeUintegerAccessor(&PfcNetDevice::SetMtu, &PfcNetDevice::GetMtu),
+                          MakeUintegerChecker<uint16_t>(68, 9216))
+            .AddAttribute("Scheduler",
+                          "How the egress picks the next priority: StrictPriority (7 first) "
+                          "or Dwrr (deficit weighted round robin with DwrrWeights).",
+                          EnumValue(PfcNetDevice::STRICT_PRIORITY),
+                          MakeEnumAccessor(&PfcNetDevice::m_scheduler),
+                          MakeEnumChecker(PfcNetDevice::STRICT_PRIORITY,
+                                          "StrictPriority",
+                                          PfcNetDevice::DWRR,
+                                          "Dwrr"))
+            .AddAttribute(
+                "DwrrWeights",
+                "DWRR weights of priorities 0..7, comma-separated integers 1..1000; "
+                "each round a priority may send weight x Mtu bytes.",
+                StringValue("1,1,1,1,1,1,1,1"),
+                MakeStringAccessor(&PfcNetDevice::SetDwrrWeights, &PfcNetDevice::GetDwrrWeights),
+                MakeStringChecker())
+            .AddAttribute("QueueLimit",
+                          "Frames a priority queue holds before Enqueue drops (0 = no limit). "
+                          "A switch's buffer manager bounds its queues itself and leaves 0.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&PfcNetDevice::m_queueLimit),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("PauseQuanta",
+                          "Pause time in the PFC frames this port sends, in quanta of 512 bit "
+                          "times (1..65535). Default: 65535, the largest.",
+                          UintegerValue(0xFFFF),
+                          MakeUintegerAccessor(&PfcNetDevice::m_pauseQuanta),
+                          MakeUintegerChecker<uint16_t>(1, 0xFFFF))
+            .AddAttribute("PauseRefresh",
+                          "While a pause holds, it is sent again after this fraction of its "
+                          "pause time, so the peer never resumes early (0.05..0.95).",
+                          DoubleValue(0.5),
+                          MakeDoubleAccessor(&PfcNetDevice::m_pauseRefresh),
+                          MakeDoubleChecker<double>(0.05, 0.95))
+            .AddAttribute("ReceiveErrorModel",
+                          "Loses received frames (data and PFC) it marks corrupt, like "
+                          "PointToPointNetDevice's: random loss, or chosen frames in tests.",
+                          PointerValue(),
+                          MakePointerAccessor(&PfcNetDevice::m_receiveErrorModel),
+                          MakePointerChecker<ErrorModel>())
+            .AddTraceSource("PhyRxDrop",
+                            "A received frame was lost by the ReceiveErrorModel",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_phyRxDropTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacTx",
+                            "A data frame was queued for transmission",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_macTxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacTxDrop",
+                            "A data frame was dropped at enqueue (QueueLimit)",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_macTxDropTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacRx",
+                            "A data frame was received",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_macRxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyTxBegin",
+                            "A frame (data or PFC) started on the wire",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_phyTxBeginTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Sniffer",
+                            "Every frame sent or received, Ethernet header included (pcap)",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_snifferTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PfcTx",
+                            "A PFC frame was sent: priority, quanta (0 = resume)",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_pfcTxTrace),
+                            "ns3::PfcNetDevice::PfcTracedCallback")
+            .AddTraceSource("PfcRx",
+                            "A PFC frame was received: priority, quanta (0 = resume)",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_pfcRxTrace),
+                            "ns3::PfcNetDevice::PfcTracedCallback");
+    return tid;
+}
+
+PfcNetDevice::PfcNetDevice()
+    : m_address(Mac48Address::Allocate()),
+      m_ifIndex(0),
+      m_mtu(1500),
+      m_rate(DataRate("100Gbps")),
+      m_wireClock(m_rate),
+      m_scheduler(STRICT_PRIORITY),
+      m_queueLimit(0),
+      m_pauseQuanta(0xFFFF),
+      m_pauseRefresh(0.5),
+      m_dwrrNext(0),
+      m_completionPending(false),
+      m_txBusy(false),
+      m_queueLimitDrops(0),
+      m_errorModelDrops(0),
+      m_framesSent(0),
+      m_txBytes(0),
+      m_owner(nullptr),
+      m_ownerPort(0)
+{
+    NS_LOG_FUNCTION(this);
+    m_dwrrWeight.fill(1);
+    m_queueBytes.fill(0);
+    m_deficit.fill(0);
+    m_egressPaused.fill(false);
+    m_egressPauseStart.fill(Time(0));
+    m_egressPausedTotal.fill(Time(0));
+    m_ingressPaused.fill(false);
+    m_pfcSent.fill(0);
+    m_pfcReceived.fill(0);
+}
+
+PfcNetDevice::~PfcNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+PfcNetDevice::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    for (uint8_t p = 0; p < N_PRIORITIES; ++p)
+    {
+        m_queue[p].clear();
+        m_egressResumeEvent[p].Cancel();
+        m_ingressRefreshEvent[p].Cancel();
+    }
+    m_controlQueue.clear();
+    m_node = nullptr;
+    m_channel = nullptr;
+    m_receiveErrorModel = nullptr;
+    m_owner = nullptr;
+    m_receiveHook = ReceiveHook();
+    m_dequeueCallback = DequeueCallback();
+    m_rxCallback = NetDevice::ReceiveCallback();
+    m_promiscRxCallback = NetDevice::PromiscReceiveCallback();
+    NetDevice::DoDispose();
+}
+
+void
+PfcNetDevice::SetDataRate(DataRate rate)
+{
+    NS_LOG_FUNCTION(this << rate);
+    if (rate.GetBitRate() == 0)
+    {
+        InterconnectConfigError("ns3::PfcNetDevice::DataRate", "0bps", "a rate above 0 bps");
+    }
+    m_rate = rate;
+    m_wireClock.SetRate(rate);
+}
+
+DataRate
+PfcNetDevice::GetDataRate() const
+{
+    return m_rate;
+}
+
+void
+PfcNetDevice::SetDwrrWeights(std::string weights)
+{
+    std::array<uint32_t, N_PRIORITIES> parsed{};
+    std::istringstream in(weights);
+    std::string item;
+    uint32_t n = 0;
+    bool ok = true;
+    while (ok && std::getline(in, item, ','))
+    {
+        char* end = nullptr;
+        const unsigned long w = std::strtoul(item.c_str(), &end, 10);
+        ok = n < N_PRIORITIES && !item.empty() && *end == '\0' && w >= 1 && w <= 1000;
+        if (ok)
+        {
+            parsed[n++] = static_cast<uint32_t>(w);
+        }
+    }
+    if (!ok || n != N_PRIORITIES)
+    {
+        InterconnectConfigError("ns3::PfcNetDevice::DwrrWeights",
+                                "\"" + weights + "\"",
+                                "8 comma-separated integers 1..1000, e.g. \"1,1,1,4,1,1,1,1\"");
+    }
+    m_dwrrWeight = parsed;
+}
+
+std::string
+PfcNetDevice::GetDwrrWeights() const
+{
+    std::ostringstream os;
+    for (uint8_t p = 0; p < N_PRIORITIES; ++p)
+    {
+        os << (p ? "," : "") << m_dwrrWeight[p];
+    }
+    return os.str();
+}
+
+bool
+PfcNetDevice::Attach(Ptr<PfcChannel> channel)
+{
+    NS_LOG_FUNCTION(this << channel);
+    m_channel = channel;
+    m_channel->Attach(this);
+    return true;
+}
+
+uint32_t
+PfcNetDevice::WireBytes(uint32_t frameBytes)
+{
+    return std::max(frameBytes, MIN_FRAME) + WIRE_OVERHEAD;
+}
+
+Time
+PfcNetDevice::GetWireTime(uint32_t bytes) const
+{
+    return m_wireClock.GetTxTime(WireBytes(bytes));
+}
+
+Ptr<Packet>
+PfcNetDevice::WithEthernetHeader(Ptr<const Packet> frame, uint16_t etherType, bool sent) const
+{
+    Ptr<Packet> copy = frame->Copy();
+    EthernetHeader eth(false);
+    Ptr<PfcNetDevice> peer = GetPeer();
+    const Mac48Address other = peer ? peer->m_address : Mac48Address::GetBroadcast();
+    eth.SetSource(sent ? m_address : other);
+    if (etherType == PfcHeader::ETHERTYPE)
+    {
+        eth.SetDestination(PfcHeader::GetMulticastAddress());
+    }
+    else
+    {
+        eth.SetDestination(sent ? other : m_address);
+    }
+    eth.SetLengthType(etherType);
+    copy->AddHeader(eth);
+    return copy;
+}
+
+bool
+PfcNetDevice::Enqueue(Ptr<Packet> packet, uint8_t priority, uint32_t tag)
+{
+    NS_LOG_FUNCTION(this << packet << +priority << tag);
+    NS_ASSERT_MSG(priority < N_PRIORITIES, "priority " << +priority << " out of 0..7");
+    if (m_queueLimit != 0 && m_queue[priority].size() >= m_queueLimit)
+    {
+        ++m_queueLimitDrops;
+        if (!m_macTxDropTrace.IsEmpty())
+        {
+            m_macTxDropTrace(WithEthernetHeader(packet, Ipv4L3Protocol::PROT_NUMBER, true));
+        }
+        return false;
+    }
+    if (!m_macTxTrace.IsEmpty())
+    {
+        m_macTxTrace(WithEthernetHeader(packet, Ipv4L3Protocol::PROT_NUMBER, true));
+    }
+    m_queueBytes[priority] += packet->GetSize() + ETHERNET_HEADER;
+    m_queue[priority].push_back(Item{packet, tag});
+    TryTransmit();
+    return true;
+}
+
+uint8_t
+PfcNetDevice::PickPriority()
+{
+    if (m_scheduler == STRICT_PRIORITY)
+    {
+        for (int p = N_PRIORITIES - 1; p >= 0; --p)
+        {
+            if (!m_queue[p].empty() && !m_egressPaused[p])
+            {
+                return static_cast<uint8_t>(p);
+            }
+        }
+        return N_PRIORITIES;
+    }
+    // DWRR (Shreedhar and Varghese, SIGCOMM 1995): visit the eligible queues in turn; a queue
+    // whose head fits its deficit sends, otherwise it gets its quantum and the turn passes.
+    bool anyEligible = false;
+    for (uint8_t p = 0; p < N_PRIORITIES; ++p)
+    {
+        anyEligible = anyEligible || (!m_queue[p].empty() && !m_egressPaused[p]);
+    }
+    if (!anyEligible)
+    {
+        return N_PRIORITIES;
+    }
+    while (true)
+    {
+        const uint8_t p = m_dwrrNext;
+        if (m_queue[p].empty() || m_egressPaused[p])
+        {
+            if (m_queue[p].empty())
+            {
+                m_deficit[p] = 0; // an idle queue keeps no credit
+            }
+            m_dwrrNext = (p + 1) % N_PRIORITIES;
+            continue;
+        }
+        const int64_t head = m_queue[p].front().packet->GetSize() + ETHERNET_HEADER;
+        if (m_deficit[p] >= head)
+        {
+            m_deficit[p] -= head;
+            return p;
+        }
+        m_deficit[p] += static_cast<int64_t>(m_dwrrWeight[p]) * m_mtu;
+        if (m_deficit[p] < head)
+        {
+            continue; // larger than one quantum: keep adding on this visit
+        }
+        m_deficit[p] -= head;
+        // Stay on p: it may send more frames while its deficit lasts.
+        return p;
+    }
+}
+
+void
+PfcNetDevice::TryTransmit()
+{
+    if (m_txBusy || !m_channel)
+    {
+        return; // no wire, or called back from the owner while a frame starts
+    }
+    if (Simulator::Now() < m_busyUntil)
+    {
+        ArmCompletion(); // a frame waits for the one on the wire
+        return;
+    }
+    if (!m_controlQueue.empty())
+    {
+        Ptr<Packet> frame = m_controlQueue.front();
+        m_controlQueue.pop_front();
+        StartTransmission(frame, PfcHeader::ETHERTYPE);
+        ArmCompletion();
+        return;
+    }
+    const uint8_t p = PickPriority();
+    if (p == N_PRIORITIES)
+    {
+        return;
+    }
+    Item item = m_queue[p].front();
+    m_queue[p].pop_front();
+    const uint32_t bytes = item.packet->GetSize() + ETHERNET_HEADER;
+    m_queueBytes[p] -= bytes;
+    if (m_scheduler == DWRR &&
+        (m_queue[p].empty() ||
+         m_deficit[p] <
+             static_cast<int64_t>(m_queue[p].front().packet->GetSize() + ETHERNET_HEADER)))
+    {
+        m_dwrrNext = (p + 1) % N_PRIORITIES; // turn over
+    }
+    // The wire is taken before the owner hears of the dequeue: the owner may enqueue from the
+    // callback (a NIC refills), and that must not start another frame ahead of this one.
+    m_txBusy = true;
+    if (m_owner)
+    {
+        m_owner->PortDequeue(m_ownerPort, item.packet, p, item.tag);
+    }
+    else if (!m_dequeueCallback.IsNull())
+    {
+        m_dequeueCallback(this, item.packet, p, item.tag);
+    }
+    StartTransmission(item.packet, Ipv4L3Protocol::PROT_NUMBER);
+    m_txBusy = false;
+    ArmCompletion();
+}
+
+void
+PfcNetDevice::ArmCompletion()
+{
+    if (m_completionPending)
+    {
+        return;
+    }
+    bool waiting = !m_controlQueue.empty();
+    for (uint8_t p = 0; p < N_PRIORITIES && !waiting; ++p)
+    {
+        waiting = !m_queue[p].empty();
+    }
+    if (waiting)
+    {
+        m_completionPending = true;
+        Simulator::Schedule(m_busyUntil - Simulator::Now(), &PfcNetDevice::TransmitComplete, this);
+    }
+}
+
+void
+PfcNetDevice::StartTransmission(Ptr<Packet> frame, uint16_t etherType)
+{
+    NS_LOG_FUNCTION(this << frame << etherType);
+    ++m_framesSent;
+    const uint32_t wireBytes = WireBytes(frame->GetSize() + ETHERNET_HEADER);
+    m_txBytes += wireBytes;
+    // Back-to-back frames end at their exact cumulative wire time, rounded (WireClock); the
+    // channel delivers even a frame that took 0 steps one step after its start.
+    const int64_t now = Simulator::Now().GetTimeStep();
+    const int64_t end = m_wireClock.Send(now, wireBytes);
+    const Time txTime = TimeStep(end - now);
+    // No completion event per frame: one is scheduled only when a frame waits (ArmCompletion).
+    m_busyUntil = TimeStep(end);
+    if (!m_phyTxBeginTrace.IsEmpty() || !m_snifferTrace.IsEmpty())
+    {
+        Ptr<const Packet> seen = WithEthernetHeader(frame, etherType, true);
+        m_phyTxBeginTrace(seen);
+        m_snifferTrace(seen);
+    }
+    m_channel->TransmitStart(frame, this, txTime, etherType);
+}
+
+void
+PfcNetDevice::TransmitComplete()
+{
+    m_completionPending = false;
+    TryTransmit();
+}
+
+void
+PfcNetDevice::SendPfcFrame(uint8_t priority, uint16_t quanta)
+{
+    NS_LOG_FUNCTION(this << +priority << quanta);
+    PfcHeader pfc;
+    pfc.SetPause(priority, quanta);
+    Ptr<Packet> frame = Create<Packet>();
+    frame->AddHeader(pfc);
+    ++m_pfcSent[priority];
+    m_pfcTxTrace(priority, quanta);
+    m_controlQueue.push_back(frame);
+    TryTransmit();
+}
+
+void
+PfcNetDevice::SetIngressPause(uint8_t priority, bool pause)
+{
+    NS_LOG_FUNCTION(this << +priority << pause);
+    NS_ASSERT(priority < N_PRIORITIES);
+    if (pause == m_ingressPaused[priority])
+    {
+        return;
+    }
+    m_ingressPaused[priority] = pause;
+    if (pause)
+    {
+        RefreshPause(priority);
+    }
+    else
+    {
+        m_ingressRefreshEvent[priority].Cancel();
+        SendPfcFrame(priority, 0);
+    }
+}
+
+void
+PfcNetDevice::RefreshPause(uint8_t priority)
+{
+    SendPfcFrame(priority, m_pauseQuanta);
+    // The peer counts the pause from the frame's arrival; refreshing after a fraction of it
+    // (measured from now, before this frame even left) keeps the pause continuous.
+    const Time period = PfcHeader::QuantaToTime(m_pauseQuanta, m_rate) * m_pauseRefresh;
+    m_ingressRefreshEvent[priority] =
+        Simulator::Schedule(period, &PfcNetDevice::RefreshPause, this, priority);
+}
+
+bool
+PfcNetDevice::IsIngressPaused(uint8_t priority) const
+{
+    return m_ingressPaused[priority];
+}
+
+bool
+PfcNetDevice::IsEgressPaused(uint8_t priority) const
+{
+    return m_egressPaused[priority];
+}
+
+void
+PfcNetDevice::ReceivePfc(Ptr<Packet> packet)
+{
+    PfcHeader pfc;
+    packet->RemoveHeader(pfc);
+    if (!pfc.IsValid())
+    {
+        NS_LOG_WARN("MAC control frame with an opcode other than PFC ignored");
+        return;
+    }
+    for (uint8_t p = 0; p < N_PRIORITIES; ++p)
+    {
+        if (!pfc.IsEnabled(p))
+        {
+            continue;
+        }
+        const uint16_t quanta = pfc.GetQuanta(p);
+        ++m_pfcReceived[p];
+        m_pfcRxTrace(p, quanta);
+        m_egressResumeEvent[p].Cancel();
+        if (quanta == 0)
+        {
+            EndEgressPause(p);
+            continue;
+        }
+        if (!m_egressPaused[p])
+        {
+            m_egressPaused[p] = true;
+            m_egressPauseStart[p] = Simulator::Now();
+        }
+        m_egressResumeEvent[p] = Simulator::Schedule(PfcHeader::QuantaToTime(quanta, m_rate),
+                                                     &PfcNetDevice::EndEgressPause,
+                                                     this,
+                                                     p);
+    }
+}
+
+void
+PfcNetDevice::EndEgressPause(uint8_t priority)
+{
+    if (!m_egressPaused[priority])
+    {
+        return;
+    }
+    m_egressPaused[priority] = false;
+    m_egressPausedTotal[priority] += Simulator::Now() - m_egressPauseStart[priority];
+    TryTransmit();
+}
+
+void
+PfcNetDevice::Receive(Ptr<Packet> packet, uint16_t type)
+{
+    NS_LOG_FUNCTION(this << packet << type);
+    if (m_receiveErrorModel)
+    {
+        // The error model judges the frame as it was on the wire, Ethernet header included.
+        Ptr<Packet> wire = WithEthernetHeader(packet, type, false);
+        if (m_receiveErrorModel->IsCorrupt(wire))
+        {
+            ++m_errorModelDrops;
+            m_phyRxDropTrace(wire);
+            return;
+        }
+    }
+    if (!m_snifferTrace.IsEmpty())
+    {
+        m_snifferTrace(WithEthernetHeader(packet, type, false));
+    }
+    if (type == PfcHeader::ETHERTYPE)
+    {
+        ReceivePfc(packet);
+        return;
+    }
+    m_macRxTrace(packet);
+    if (m_owner && m_owner->PortReceive(m_ownerPort, packet, type))
+    {
+        return;
+    }
+    if (!m_receiveHook.IsNull() && m_receiveHook(this, packet, type))
+    {
+        return;
+    }
+    Ptr<PfcNetDevice> peer = GetPeer();
+    const Mac48Address from = peer ? peer->m_address : Mac48Address::GetBroadcast();
+    if (!m_promiscRxCallback.IsNull())
+    {
+        m_promiscRxCallback(this, packet, type, from, m_address, NetDevice::PACKET_HOST);
+    }
+    if (!m_rxCallback.IsNull())
+    {
+        m_rxCallback(this, packet, type, from);
+    }
+}
+
+void
+PfcNetDevice::SetOwner(PfcPortOwner* owner, uint32_t port)
+{
+    m_owner = owner;
+    m_ownerPort = port;
+}
+
+void
+PfcNetDevice::SetReceiveHook(ReceiveHook hook)
+{
+    m_receiveHook = hook;
+}
+
+void
+PfcNetDevice::SetDequeueCallback(DequeueCallback callback)
+{
+    m_dequeueCallback = callback;
+}
+
+uint32_t
+PfcNetDevice::GetQueueBytes(uint8_t priority) const
+{
+    return m_queueBytes[priority];
+}
+
+uint32_t
+PfcNetDevice::GetQueueFrames(uint8_t priority) const
+{
+    return static_cast<uint32_t>(m_queue[priority].size());
+}
+
+Time
+PfcNetDevice::GetChannelDelay() const
+{
+    return m_channel ? m_channel->GetDelay() : Time(0);
+}
+
+Ptr<PfcNetDevice>
+PfcNetDevice::GetPeer() const
+{
+    return m_channel ? m_channel->GetPeer(this) : nullptr;
+}
+
+uint64_t
+PfcNetDevice::GetPfcFramesSent(uint8_t priority) const
+{
+    return m_pfcSent[priority];
+}
+
+uint64_t
+PfcNetDevice::GetPfcFramesReceived(uint8_t priority) const
+{
+    return m_pfcReceived[priority];
+}
+
+Time
+PfcNetDevice::GetEgressPausedTime(uint8_t priority) const
+{
+    Time total = m_egressPausedTotal[priority];
+    if (m_egressPaused[priority])
+    {
+        total += Simulator::Now() - m_egressPauseStart[priority];
+    }
+    return total;
+}
+
+uint64_t
+PfcNetDevice::GetQueueLimitDrops() const
+{
+    return m_queueLimitDrops;
+}
+
+uint64_t
+PfcNetDevice::GetFramesSent() const
+{
+    return m_framesSent;
+}
+
+uint64_t
+PfcNetDevice::GetTxBytes() const
+{
+    return m_txBytes;
+}
+
+uint64_t
+PfcNetDevice::GetErrorModelDrops() const
+{
+    return m_errorModelDrops;
+}
+
+// ---------------------------------------------------------------------------
+// NetDevice
+// ---------------------------------------------------------------------------
+
+void
+PfcNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+PfcNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+PfcNetDevice::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+PfcNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+PfcNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+PfcNetDevice::SetMtu(const uint16_t mtu)
+{
+    if (mtu < 68 || mtu > 9216)
+    {
+        InterconnectConfigError("ns3::PfcNetDevice::Mtu",
+                                std::to_string(mtu),
+                                "68..9216 bytes (the largest IPv4 packet)");
+    }
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+PfcNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+PfcNetDevice::IsLinkUp() const
+{
+    return m_channel != nullptr;
+}
+
+void
+PfcNetDevice::AddLinkChangeCallback(Callback<void> /* callback */)
+{
+}
+
+bool
+PfcNetDevice::IsBroadcast() const
+{
+    return true;
+}
+
+Address
+PfcNetDevice::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+PfcNetDevice::IsMulticast() const
+{
+    return false;
+}
+
+Address
+PfcNetDevice::GetMulticast(Ipv4Address /* multicastGroup */) const
+{
+    return Mac48Address::GetMulticast(Ipv4Address("224.0.0.0"));
+}
+
+Address
+PfcNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+PfcNetDevice::IsPointToPoint() const
+{
+    return true;
+}
+
+bool
+PfcNetDevice::IsBridge() const
+{
+    return false;
+}
+
+bool
+PfcNetDevice::Send(Ptr<Packet> packet, const Address& /* dest */, uint16_t protocolNumber)
+{
+    NS_LOG_FUNCTION(this << packet << protocolNumber);
+    if (protocolNumber != Ipv4L3Protocol::PROT_NUMBER)
+    {
+        NS_LOG_WARN("PfcNetDevice carries IPv4 only; dropping protocol " << protocolNumber);
+        m_macTxDropTrace(packet);
+        return false;
+    }
+    // The priority follows the DSCP class selector (DSCP / 8), as a switch would classify it.
+    uint8_t head[2] = {0, 0}; // version/IHL, then DSCP (6 bits) and ECN (2 bits)
+    packet->CopyData(head, 2);
+    const uint8_t priority = static_cast<uint8_t>((head[1] >> 2) >> 3);
+    return Enqueue(packet, priority, 0);
+}
+
+bool
+PfcNetDevice::SendFrom(Ptr<Packet> packet,
+                       const Address& /* source */,
+                       const Address& dest,
+                       uint16_t protocolNumber)
+{
+    return Send(packet, dest, protocolNumber);
+}
+
+Ptr<Node>
+PfcNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+PfcNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+PfcNetDevice::NeedsArp() const
+{
+    return false;
+}
+
+void
+PfcNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+PfcNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
+{
+    m_promiscRxCallback = cb;
+}
+
+bool
+PfcNetDevice::SupportsSendFrom() const
+{
+    return false;
+}
+
+} // namespace ns3

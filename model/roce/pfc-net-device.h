@@ -1,0 +1,357 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PFC_NET_DEVICE_H
+#define PFC_NET_DEVICE_H
+
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/traced-callback.h"
+#include "ns3/wire-clock.h"
+
+#include <array>
+#include <deque>
+
+namespace ns3
+{
+
+class PfcChannel;
+class ErrorModel;
+
+/**
+ * @ingroup interconnect
+ * @brief What owns PfcNetDevice ports on a node (a switch, a NIC): the fast path for the data
+ * frames a port receives and the frames it dequeues, one virtual call per frame instead of a
+ * chain of Callback objects. PfcNetDevice::SetReceiveHook and SetDequeueCallback remain for
+ * everything else.
+ */
+class PfcPortOwner
+{
+  public:
+    virtual ~PfcPortOwner() = default;
+
+    /**
+     * A data frame arrived on a port.
+     * @param port the port's index, as given to PfcNetDevice::SetOwner
+     * @param packet the frame's IPv4 packet
+     * @param etherType its EtherType
+     * @return true if consumed (else the device's other receive paths see it)
+     */
+    virtual bool PortReceive(uint32_t port, const Ptr<Packet>& packet, uint16_t etherType) = 0;
+
+    /**
+     * A frame left a port's egress queue and goes on the wire now.
+     * @param port the port's index
+     * @param frame the frame (it may still be modified)
+     * @param priority its priority
+     * @param tag the tag given to PfcNetDevice::Enqueue
+     */
+    virtual void PortDequeue(uint32_t port,
+                             const Ptr<Packet>& frame,
+                             uint8_t priority,
+                             uint32_t tag) = 0;
+};
+
+/**
+ * @ingroup interconnect
+ * @brief A full-duplex Ethernet port with eight priority queues and IEEE 802.1Qbb PFC.
+ *
+ * Egress: frames wait in one FIFO per priority (0..7); a scheduler picks the next priority among
+ * the non-empty queues that the peer has not paused: strict priority (7 first) or deficit
+ * weighted round robin. PFC frames bypass the queues and go out next, whatever is paused. A
+ * frame occupies the wire for its bytes plus preamble/SFD (8), FCS (4) and inter-frame gap (12),
+ * padded to the 64-byte minimum frame; the packet itself carries the Ethernet header but no FCS.
+ * Frames sent back to back end at their exact cumulative wire time (bits / rate) rounded to the
+ * nearest time step, so a long burst takes exactly its wire time; after an idle wire the next
+ * frame starts afresh (WireClock).
+ *
+ * PFC, receiving: a PFC frame with non-zero quanta for priority p stops the scheduler from
+ * starting frames of p for quanta x 512 bit times (at this port's rate) from its arrival; a
+ * frame being transmitted completes. Zero quanta resume p at once; a new frame replaces the
+ * previous pause time.
+ *
+ * PFC, sending: SetIngressPause(p, true) sends a pause with PauseQuanta and refreshes it every
+ * PauseRefresh fraction of that time while the pause holds; SetIngressPause(p, false) sends a
+ * zero-quanta frame. The owner of the port (a switch's buffer manager) decides when.
+ *
+ * Upper layers: a switch or an RDMA NIC installs a receive hook that sees every data frame first
+ * (after the Ethernet header is removed) and may consume it; frames it leaves go to the node's
+ * protocol handlers as from any NetDevice, so an ns-3 Internet stack on the same device works.
+ * Enqueue() takes an IPv4 packet, a priority and an opaque tag that the dequeue callback hands
+ * back when the frame leaves its queue (a switch uses it to release buffer accounting, a NIC to
+ * refill).
+ */
+class PfcNetDevice : public NetDevice
+{
+  public:
+    /// Number of priorities (IEEE 802.1Q traffic classes).
+    static constexpr uint8_t N_PRIORITIES = 8;
+    /// Bytes on the wire besides the frame: preamble and SFD (8), FCS (4), inter-frame gap (12).
+    static constexpr uint32_t WIRE_OVERHEAD = 24;
+    /// Minimum Ethernet frame without FCS (64 bytes with it).
+    static constexpr uint32_t MIN_FRAME = 60;
+    /// Ethernet header size (destination, source, EtherType).
+    static constexpr uint32_t ETHERNET_HEADER = 14;
+
+    /// How the egress picks the next priority.
+    enum Scheduler
+    {
+        STRICT_PRIORITY, //!< highest non-empty, non-paused priority first
+        DWRR             //!< deficit weighted round robin over the non-paused priorities
+    };
+
+    /**
+     * Sees a data frame before the node's protocol handlers.
+     * Arguments: the device, the packet (Ethernet header removed), the EtherType.
+     * Returns true when it consumed the frame.
+     */
+    typedef Callback<bool, Ptr<PfcNetDevice>, Ptr<Packet>, uint16_t> ReceiveHook;
+
+    /**
+     * Told when a frame leaves its egress queue, just before it goes on the wire (it may still
+     * be modified, e.g. ECN-marked at dequeue).
+     * Arguments: the device, the frame (its IPv4 packet; no Ethernet header object), the priority,
+     * the tag given to Enqueue().
+     */
+    typedef Callback<void, Ptr<PfcNetDevice>, Ptr<Packet>, uint8_t, uint32_t> DequeueCallback;
+
+    /**
+     * TracedCallback signature for PFC frames sent or received.
+     * @param [in] priority the priority
+     * @param [in] quanta the pause time in quanta (0 = resume)
+     */
+    typedef void (*PfcTracedCallback)(uint8_t priority, uint16_t quanta);
+
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    PfcNetDevice();
+    ~PfcNetDevice() override;
+
+    /**
+     * Attach to a cable.
+     * @param channel the cable
+     * @return true
+     */
+    bool Attach(Ptr<PfcChannel> channel);
+
+    /**
+     * Queue an IPv4 packet for transmission on a priority.
+     * @param packet the IPv4 packet (IPv4 header first)
+     * @param priority the egress queue, 0..7
+     * @param tag handed back to the dequeue callback
+     * @return false if the packet was dropped (QueueLimit reached)
+     */
+    bool Enqueue(Ptr<Packet> packet, uint8_t priority, uint32_t tag);
+
+    /**
+     * Start or stop pausing the peer on a priority (see the class description).
+     * @param priority the priority
+     * @param pause true to pause (XOFF), false to resume (XON)
+     */
+    void SetIngressPause(uint8_t priority, bool pause);
+
+    /// @return true if this port currently pauses the peer on the priority
+    bool IsIngressPaused(uint8_t priority) const;
+
+    /// @return true if the peer currently pauses this port's egress on the priority
+    bool IsEgressPaused(uint8_t priority) const;
+
+    /**
+     * Called by the channel when a frame has arrived whole. Frames travel without an Ethernet
+     * header object: the header's 14 bytes are counted on the wire, its EtherType travels with
+     * the frame, and a real header is added only to the copies that traces (pcap) see.
+     * @param packet the frame's payload (IPv4 packet or MAC control frame)
+     * @param etherType its EtherType
+     */
+    void Receive(Ptr<Packet> packet, uint16_t etherType);
+
+    /// @param hook sees every data frame first (see ReceiveHook)
+    void SetReceiveHook(ReceiveHook hook);
+
+    /**
+     * Hand received data frames and dequeues to an owner first (see PfcPortOwner).
+     * @param owner the owner (nullptr: none); it must outlive its ports or reset this
+     * @param port the index the owner knows this port by
+     */
+    void SetOwner(PfcPortOwner* owner, uint32_t port);
+    /// @param callback told of every dequeue (see DequeueCallback)
+    void SetDequeueCallback(DequeueCallback callback);
+
+    /// @return the port's rate
+    DataRate GetDataRate() const;
+    /**
+     * @param rate the port's rate (above 0)
+     */
+    void SetDataRate(DataRate rate);
+
+    /**
+     * The time a frame sent alone occupies the wire, rounded to the nearest time step. Frames
+     * sent back to back take exactly their bits / rate together (see WireClock): each may take
+     * a step more or less than this.
+     * @param bytes frame size without FCS
+     * @return the time the frame occupies the wire, all per-frame overheads included
+     */
+    Time GetWireTime(uint32_t bytes) const;
+
+    /**
+     * @param frameBytes frame size without FCS
+     * @return bytes the frame occupies on the wire (padding, FCS, preamble, gap included)
+     */
+    static uint32_t WireBytes(uint32_t frameBytes);
+
+    /// @return bytes waiting in the priority's queue (frames without FCS)
+    uint32_t GetQueueBytes(uint8_t priority) const;
+    /// @return frames waiting in the priority's queue
+    uint32_t GetQueueFrames(uint8_t priority) const;
+    /// @return the cable's propagation delay (zero when not attached)
+    Time GetChannelDelay() const;
+    /// @return the device at the other end of the cable, or nullptr
+    Ptr<PfcNetDevice> GetPeer() const;
+
+    /// @return PFC frames sent that paused (non-zero quanta) or resumed the priority
+    uint64_t GetPfcFramesSent(uint8_t priority) const;
+    /// @return PFC frames received for the priority
+    uint64_t GetPfcFramesReceived(uint8_t priority) const;
+    /// @return total time the peer kept this port's egress paused on the priority so far
+    Time GetEgressPausedTime(uint8_t priority) const;
+    /// @return frames dropped at enqueue because the queue was at QueueLimit
+    uint64_t GetQueueLimitDrops() const;
+    /// @return frames this port put on the wire (data and PFC): its packet-hops
+    uint64_t GetFramesSent() const;
+    /// @return bytes this port put on the wire so far, per-frame overheads included
+    uint64_t GetTxBytes() const;
+    /// @return frames lost on reception by the ReceiveErrorModel
+    uint64_t GetErrorModelDrops() const;
+
+    // NetDevice
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsPointToPoint() const override;
+    bool IsBridge() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A frame waiting in an egress queue.
+    struct Item
+    {
+        Ptr<Packet> packet; //!< the frame's IPv4 packet (no Ethernet header object)
+        uint32_t tag;       //!< the owner's tag
+    };
+
+    /// Start the next frame if the wire is free and a frame may go.
+    void TryTransmit();
+    /// The wire is free again and a frame waits.
+    void TransmitComplete();
+    /// Schedule TransmitComplete for the end of the frame on the wire if another frame waits.
+    void ArmCompletion();
+    /// @return the priority to serve next, or N_PRIORITIES if none may send
+    uint8_t PickPriority();
+    /// Put a frame on the wire.
+    void StartTransmission(Ptr<Packet> frame, uint16_t etherType);
+    /// @return a copy of the frame with its Ethernet header, as traces and pcap see it
+    Ptr<Packet> WithEthernetHeader(Ptr<const Packet> frame, uint16_t etherType, bool sent) const;
+    /// Queue a PFC frame for the priority.
+    void SendPfcFrame(uint8_t priority, uint16_t quanta);
+    /// Re-send the pause of a priority that is still XOFF.
+    void RefreshPause(uint8_t priority);
+    /// Handle a received PFC frame.
+    void ReceivePfc(Ptr<Packet> packet);
+    /// The peer's pause of a priority ended (time-out or resume frame).
+    void EndEgressPause(uint8_t priority);
+    /// Set the DWRR weights from "w0,w1,...,w7".
+    void SetDwrrWeights(std::string weights);
+    /// @return the DWRR weights as "w0,w1,...,w7"
+    std::string GetDwrrWeights() const;
+
+    Ptr<Node> m_node;                    //!< owning node
+    Ptr<ErrorModel> m_receiveErrorModel; //!< drops received frames (tests, lossy links)
+    Ptr<PfcChannel> m_channel;           //!< attached cable
+    Mac48Address m_address;              //!< this port's MAC address
+    uint32_t m_ifIndex;                  //!< interface index
+    uint16_t m_mtu;                      //!< largest IPv4 packet, bytes
+    DataRate m_rate;                     //!< line rate
+    WireClock m_wireClock;               //!< frame ends at m_rate, exact
+    Scheduler m_scheduler;               //!< egress scheduler
+    uint32_t m_queueLimit;  //!< frames per priority queue before enqueue drops (0 = none)
+    uint16_t m_pauseQuanta; //!< quanta in the pause frames this port sends
+    double m_pauseRefresh;  //!< refresh period as a fraction of the pause time
+    std::array<uint32_t, N_PRIORITIES> m_dwrrWeight; //!< DWRR weights
+
+    std::array<std::deque<Item>, N_PRIORITIES> m_queue;      //!< egress queues
+    std::array<uint32_t, N_PRIORITIES> m_queueBytes;         //!< bytes per egress queue
+    std::array<int64_t, N_PRIORITIES> m_deficit;             //!< DWRR deficit counters
+    uint8_t m_dwrrNext;                                      //!< DWRR round-robin position
+    std::deque<Ptr<Packet>> m_controlQueue;                  //!< PFC frames to send next
+    bool m_completionPending;                                //!< TransmitComplete scheduled
+    Time m_busyUntil;                                        //!< the wire is busy until then
+    bool m_txBusy;                                           //!< a frame is being started
+    std::array<bool, N_PRIORITIES> m_egressPaused;           //!< paused by the peer
+    std::array<Time, N_PRIORITIES> m_egressPauseStart;       //!< when that pause began
+    std::array<Time, N_PRIORITIES> m_egressPausedTotal;      //!< accumulated pause time
+    std::array<EventId, N_PRIORITIES> m_egressResumeEvent;   //!< end of the peer's pause
+    std::array<bool, N_PRIORITIES> m_ingressPaused;          //!< we pause the peer
+    std::array<EventId, N_PRIORITIES> m_ingressRefreshEvent; //!< next pause refresh
+    std::array<uint64_t, N_PRIORITIES> m_pfcSent;            //!< PFC frames sent
+    std::array<uint64_t, N_PRIORITIES> m_pfcReceived;        //!< PFC frames received
+    uint64_t m_queueLimitDrops;                              //!< enqueue drops
+    uint64_t m_errorModelDrops;                              //!< receive error-model losses
+    uint64_t m_framesSent;                                   //!< frames put on the wire
+    uint64_t m_txBytes; //!< wire bytes sent, overheads included
+
+    PfcPortOwner* m_owner;                                 //!< fast path for data frames
+    uint32_t m_ownerPort;                                  //!< this port's index at the owner
+    ReceiveHook m_receiveHook;                             //!< sees data frames first
+    DequeueCallback m_dequeueCallback;                     //!< told of dequeues
+    NetDevice::ReceiveCallback m_rxCallback;               //!< node protocol handlers
+    NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous handlers
+
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;      //!< frame queued for transmission
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;      //!< data frame received
+    TracedCallback<Ptr<const Packet>> m_macTxDropTrace;  //!< frame dropped at enqueue
+    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace; //!< frame starts on the wire
+    TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;  //!< frame lost by the error model
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;    //!< every frame sent or received
+    TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;      //!< PFC frame sent
+    TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;      //!< PFC frame received
+};
+
+} // namespace ns3
+
+#endif // PFC_NET_DEVICE_H

@@ -1,0 +1,248 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-nic.h"
+
+#include "roce-icrc-trailer.h"
+
+#include "ns3/boolean.h"
+#include "ns3/ib-bth-header.h"
+#include "ns3/interconnect-config-error.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4-l3-protocol.h"
+#include "ns3/log.h"
+#include "ns3/udp-header.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaNic");
+
+NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
+
+namespace
+{
+/// Dequeue tags: the NIC counts only its data frames against the per-priority limit.
+constexpr uint32_t TAG_CONTROL = 0;
+constexpr uint32_t TAG_DATA = 1;
+} // namespace
+
+TypeId
+RdmaNic::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaNic")
+            .SetParent<RdmaChannelAdapter>()
+            .SetGroupName("Interconnect")
+            .AddConstructor<RdmaNic>()
+            .AddAttribute("Dscp",
+                          "DSCP of data and ACKs (0..63). Default: 26, the common RoCEv2 "
+                          "setting; switches map DSCP / 8 to the priority (3).",
+                          UintegerValue(26),
+                          MakeUintegerAccessor(&RdmaNic::m_dscp),
+                          MakeUintegerChecker<uint8_t>(0, 63))
+            .AddAttribute("CnpDscp",
+                          "DSCP of CNPs (0..63). Default: 48 (priority 6), ahead of data.",
+                          UintegerValue(48),
+                          MakeUintegerAccessor(&RdmaNic::m_cnpDscp),
+                          MakeUintegerChecker<uint8_t>(0, 63))
+            .AddAttribute("EcnCapable",
+                          "Send data as ECN-capable (ECT(0)) so switches can mark it",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RdmaNic::m_ect),
+                          MakeBooleanChecker())
+            .AddAttribute("CnpInterval",
+                          "At most one CNP per queue pair per interval (notification point). "
+                          "Default: 50 us (DCQCN, SIGCOMM 2015).",
+                          TimeValue(MicroSeconds(50)),
+                          MakeTimeAccessor(&RdmaNic::m_cnpInterval),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("ComputeIcrc",
+                          "Stamp every frame with its real ICRC (IBTA RoCEv2 invariant CRC) "
+                          "instead of 0. Costs a CRC over every packet; the pcap helpers turn "
+                          "it on so that captures carry valid ICRCs.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaNic::m_computeIcrc),
+                          MakeBooleanChecker());
+    return tid;
+}
+
+RdmaNic::RdmaNic()
+    : m_dscp(26),
+      m_cnpDscp(48),
+      m_ect(true),
+      m_computeIcrc(false)
+{
+    NS_LOG_FUNCTION(this);
+    SetLink(PfcNetDevice::N_PRIORITIES, 1, IbBthHeader::ROCE_CNP, false);
+}
+
+void
+RdmaNic::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_device)
+    {
+        m_device->SetOwner(nullptr, 0);
+    }
+    m_device = nullptr;
+    RdmaChannelAdapter::DoDispose();
+}
+
+void
+RdmaNic::Install(Ptr<PfcNetDevice> device, Ipv4Address address)
+{
+    NS_LOG_FUNCTION(this << device << address);
+    m_device = device;
+    m_address = address;
+    device->SetOwner(this, 0);
+}
+
+Ptr<RdmaQueuePair>
+RdmaNic::CreateQueuePair(Ipv4Address peer, uint8_t priority)
+{
+    NS_LOG_FUNCTION(this << peer << +priority);
+    NS_ABORT_MSG_UNLESS(m_device, "RdmaNic::CreateQueuePair before Install");
+    NS_ABORT_MSG_IF(priority >= PfcNetDevice::N_PRIORITIES, "priority " << +priority);
+    Ptr<RdmaQueuePair> qp = NewQueuePair();
+    const uint32_t maxIp = qp->GetMtu() + ROCE_HEADERS + 16; // RETH on a first packet
+    if (maxIp > m_device->GetMtu())
+    {
+        InterconnectConfigError("ns3::RdmaQueuePair::Mtu",
+                                std::to_string(qp->GetMtu()),
+                                "a path MTU whose packets (" + std::to_string(maxIp) +
+                                    " bytes with IPv4, UDP, BTH, RETH and ICRC) fit the link MTU "
+                                    "ns3::PfcNetDevice::Mtu = " +
+                                    std::to_string(m_device->GetMtu()));
+    }
+    const uint32_t qpn = NextQpn();
+    // The UDP source port carries ECMP entropy: a fixed mix of the QPN and both addresses,
+    // in the dynamic range 49152..65535 (as RoCEv2 NICs do).
+    uint32_t h = qpn * 2654435761u ^ m_address.Get() * 40503u ^ peer.Get();
+    h ^= h >> 15;
+    h *= 2246822519u;
+    h ^= h >> 13;
+    const uint16_t sourcePort = static_cast<uint16_t>(49152 + (h % 16384));
+    qp->Setup(qpn, m_address, peer, sourcePort, priority, m_device->GetDataRate());
+    AddQueuePair(qp, priority);
+    return qp;
+}
+
+std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>
+RdmaNic::ConnectPair(Ptr<RdmaNic> a, Ptr<RdmaNic> b, uint8_t priority)
+{
+    Ptr<RdmaQueuePair> qa = a->CreateQueuePair(b->GetAddress(), priority);
+    Ptr<RdmaQueuePair> qb = b->CreateQueuePair(a->GetAddress(), priority);
+    qa->Connect(qb->GetQpn(), qb->GetInitialPsn());
+    qb->Connect(qa->GetQpn(), qa->GetInitialPsn());
+    return {qa, qb};
+}
+
+Ipv4Address
+RdmaNic::GetAddress() const
+{
+    return m_address;
+}
+
+Ptr<PfcNetDevice>
+RdmaNic::GetDevice() const
+{
+    return m_device;
+}
+
+void
+RdmaNic::PortDequeue(uint32_t /* port */,
+                     const Ptr<Packet>& /* frame */,
+                     uint8_t priority,
+                     uint32_t tag)
+{
+    if (tag == TAG_DATA)
+    {
+        DataDequeued(priority);
+    }
+}
+
+Ptr<Packet>
+RdmaNic::NewTransportPacket(uint32_t payload) const
+{
+    Ptr<Packet> p = Create<Packet>(payload);
+    // The ICRC trailer: 0, or the real value when ComputeIcrc is set (see AddLinkHeaders).
+    p->AddTrailer(RoceIcrcTrailer());
+    return p;
+}
+
+uint8_t
+RdmaNic::AddLinkHeaders(Ptr<Packet> p, Ptr<RdmaQueuePair> qp, FrameKind kind) const
+{
+    const uint8_t dscp = kind == FrameKind::CNP ? m_cnpDscp : m_dscp;
+    UdpHeader udp;
+    udp.SetSourcePort(qp->GetEntropy());
+    udp.SetDestinationPort(ROCE_UDP_PORT);
+    p->AddHeader(udp);
+    Ipv4Header ip;
+    ip.SetSource(m_address);
+    ip.SetDestination(Ipv4Address::ConvertFrom(qp->GetPeerAddress()));
+    ip.SetProtocol(17);
+    ip.SetTtl(64);
+    ip.SetTos(static_cast<uint8_t>(dscp << 2));
+    ip.SetEcn(kind == FrameKind::DATA && m_ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
+    ip.SetDontFragment();
+    ip.SetIdentification(0);
+    ip.SetPayloadSize(p->GetSize());
+    p->AddHeader(ip);
+    if (m_computeIcrc)
+    {
+        RoceIcrcTrailer::Stamp(p);
+    }
+    // CNPs go on the priority of their DSCP (ahead of data); the rest on the queue pair's.
+    return kind == FrameKind::CNP ? static_cast<uint8_t>(m_cnpDscp >> 3) : qp->GetPriority();
+}
+
+uint32_t
+RdmaNic::GetWireBytes(Ptr<const Packet> p) const
+{
+    return PfcNetDevice::WireBytes(p->GetSize() + PfcNetDevice::ETHERNET_HEADER);
+}
+
+void
+RdmaNic::Transmit(Ptr<Packet> p, uint8_t txClass, bool data)
+{
+    m_device->Enqueue(p, txClass, data ? TAG_DATA : TAG_CONTROL);
+}
+
+bool
+RdmaNic::PortReceive(uint32_t /* port */, const Ptr<Packet>& packet, uint16_t type)
+{
+    if (type != Ipv4L3Protocol::PROT_NUMBER)
+    {
+        return false;
+    }
+    // Claim only UDP to 4791 for this address; read the fields in place first.
+    uint8_t b[24];
+    if (packet->CopyData(b, 24) < 24 || b[9] != 17 || (b[0] & 0x0F) != 5)
+    {
+        return false;
+    }
+    const uint32_t dst =
+        (uint32_t(b[16]) << 24) | (uint32_t(b[17]) << 16) | (uint32_t(b[18]) << 8) | b[19];
+    const uint16_t dport = static_cast<uint16_t>((b[22] << 8) | b[23]);
+    if (dport != ROCE_UDP_PORT || dst != m_address.Get())
+    {
+        return false;
+    }
+    const bool ce = (b[1] & 0x03) == Ipv4Header::ECN_CE;
+    Ipv4Header ip;
+    packet->RemoveHeader(ip);
+    UdpHeader udp;
+    packet->RemoveHeader(udp);
+    IbBthHeader bth;
+    packet->RemoveHeader(bth);
+    ReceiveTransport(bth, packet, ce);
+    return true;
+}
+
+} // namespace ns3

@@ -1,0 +1,112 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_NIC_H
+#define RDMA_NIC_H
+
+#include "pfc-net-device.h"
+
+#include "ns3/ipv4-address.h"
+#include "ns3/rdma-channel-adapter.h"
+
+namespace ns3
+{
+
+/**
+ * @ingroup interconnect
+ * @brief A RoCEv2 NIC on one host port: the RDMA channel adapter bound to Ethernet.
+ *
+ * The queue pairs, their scheduling, ACKs, CNPs and congestion control are the
+ * RdmaChannelAdapter's. This binding frames every packet, Ethernet II / IPv4 (DSCP, ECN) / UDP
+ * to port 4791 (source port: the queue pair's ECMP entropy) / BTH / RETH or AETH / payload /
+ * ICRC, and hands it to the PfcNetDevice, bypassing ns-3's IPv4 stack. Its transmit classes are
+ * the eight PFC priorities; the device holds at most one data frame per priority from the NIC,
+ * so a PFC pause stops the NIC at once. Arriving frames are claimed by the device's receive
+ * hook when they are UDP to port 4791 for this NIC's address; everything else (e.g. TCP of an
+ * Internet stack on the same device) goes on to the node's protocol handlers.
+ *
+ * Notification point (DCQCN): a data packet arriving with CE set makes the NIC send a CNP
+ * (BTH opcode 0x81, RoCEv2 annex A17) to the sending queue pair, at most one per CnpInterval
+ * per queue pair.
+ */
+class RdmaNic : public RdmaChannelAdapter, public PfcPortOwner
+{
+  public:
+    /// The RoCEv2 UDP destination port (IANA).
+    static constexpr uint16_t ROCE_UDP_PORT = 4791;
+    /// Bytes of IPv4 (20), UDP (8), BTH (12) and ICRC (4) around every RoCEv2 payload.
+    static constexpr uint32_t ROCE_HEADERS = 44;
+
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RdmaNic();
+
+    /**
+     * Bind to a port and an address.
+     * @param device the host port
+     * @param address this NIC's IPv4 address
+     */
+    void Install(Ptr<PfcNetDevice> device, Ipv4Address address);
+
+    /**
+     * Create a queue pair towards a peer address; connect it with RdmaQueuePair::Connect (or use
+     * RdmaNic::ConnectPair).
+     * @param peer the peer's address
+     * @param priority the priority of its data (0..7)
+     * @return the queue pair
+     */
+    Ptr<RdmaQueuePair> CreateQueuePair(Ipv4Address peer, uint8_t priority);
+
+    /**
+     * Create a connected pair of queue pairs between two NICs.
+     * @param a one NIC
+     * @param b the other
+     * @param priority the priority of both directions' data
+     * @return the queue pair on a, then the one on b
+     */
+    static std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> ConnectPair(Ptr<RdmaNic> a,
+                                                                         Ptr<RdmaNic> b,
+                                                                         uint8_t priority);
+
+    /// @return this NIC's address
+    Ipv4Address GetAddress() const;
+    /// @return the port
+    Ptr<PfcNetDevice> GetDevice() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A data frame arrived (PfcPortOwner).
+    bool PortReceive(uint32_t port, const Ptr<Packet>& packet, uint16_t type) override;
+    /// A frame left the device's queue (PfcPortOwner).
+    void PortDequeue(uint32_t port,
+                     const Ptr<Packet>& frame,
+                     uint8_t priority,
+                     uint32_t tag) override;
+
+    Ptr<Packet> NewTransportPacket(uint32_t payload) const override;
+    uint8_t AddLinkHeaders(Ptr<Packet> packet,
+                           Ptr<RdmaQueuePair> qp,
+                           FrameKind kind) const override;
+    uint32_t GetWireBytes(Ptr<const Packet> packet) const override;
+    void Transmit(Ptr<Packet> packet, uint8_t txClass, bool data) override;
+
+    Ptr<PfcNetDevice> m_device; //!< the port
+    Ipv4Address m_address;      //!< this NIC's address
+    uint8_t m_dscp;             //!< DSCP of data and ACKs (default 26)
+    uint8_t m_cnpDscp;          //!< DSCP of CNPs (default 48)
+    bool m_ect;                 //!< mark data ECN-capable
+    bool m_computeIcrc;         //!< stamp the real ICRC (pcap fidelity)
+};
+
+} // namespace ns3
+
+#endif // RDMA_NIC_H

@@ -1,0 +1,565 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "roce-switch.h"
+
+#include "ns3/boolean.h"
+#include "ns3/enum.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4-l3-protocol.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/rdma-int-tag.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RoceSwitch");
+
+NS_OBJECT_ENSURE_REGISTERED(RoceSwitch);
+
+namespace
+{
+/// Tag layout handed to PfcNetDevice::Enqueue: ingress port in the low 24 bits, pool above.
+constexpr uint32_t TAG_PORT_MASK = 0xFFFFFF;
+constexpr uint32_t TAG_POOL_SHIFT = 24;
+constexpr uint32_t TAG_POOL_MASK = 0x3;
+/// A frame moved to another priority (SetPriorityRemap) also carries the priority it arrived
+/// on, which its ingress accounting is kept under: bit 26 set, the priority in bits 27..29.
+constexpr uint32_t TAG_REMAPPED = 1u << 26;
+constexpr uint32_t TAG_IN_PRIORITY_SHIFT = 27;
+} // namespace
+
+TypeId
+RoceSwitch::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RoceSwitch")
+            .SetParent<Object>()
+            .SetGroupName("Interconnect")
+            .AddConstructor<RoceSwitch>()
+            .AddAttribute("EcmpMode",
+                          "How a member of an ECMP group is chosen: FlowHash (5-tuple hash, one "
+                          "path per flow) or PacketSpray (round robin per packet).",
+                          EnumValue(RoceSwitch::FLOW_HASH),
+                          MakeEnumAccessor(&RoceSwitch::m_ecmpMode),
+                          MakeEnumChecker(RoceSwitch::FLOW_HASH,
+                                          "FlowHash",
+                                          RoceSwitch::PACKET_SPRAY,
+                                          "PacketSpray"))
+            .AddAttribute("EcmpSeed",
+                          "Seed of this switch's ECMP hash; give switches different seeds to "
+                          "avoid polarization (helpers use the node id).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RoceSwitch::m_seed),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("IntEnabled",
+                          "Append in-band telemetry (egress bytes sent, queue length, time, line "
+                          "rate) to data packets that carry an RdmaIntTag, as HPCC needs; "
+                          "packets without the tag are untouched.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RoceSwitch::m_intEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("EcnAtDequeue",
+                          "Decide ECN marks when a frame leaves its queue instead of when it "
+                          "enters (the queue length is read at that moment).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RoceSwitch::m_ecnAtDequeue),
+                          MakeBooleanChecker())
+            .AddAttribute("ForwardingLatency",
+                          "Time from a frame's arrival to its entry in the egress queue (>= 0). "
+                          "Default: 0 (store-and-forward only).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RoceSwitch::m_latency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("Mmu",
+                          "The shared-buffer manager",
+                          PointerValue(),
+                          MakePointerAccessor(&RoceSwitch::m_mmu),
+                          MakePointerChecker<RoceSwitchMmu>())
+            .AddTraceSource("Drop",
+                            "A frame was dropped: the IPv4 packet and the DropCause",
+                            MakeTraceSourceAccessor(&RoceSwitch::m_dropTrace),
+                            "ns3::RoceSwitch::DropTracedCallback");
+    return tid;
+}
+
+RoceSwitch::RoceSwitch()
+    : m_routeBase(0),
+      m_ecmpMode(FLOW_HASH),
+      m_seed(0),
+      m_ecnAtDequeue(false),
+      m_intEnabled(true),
+      m_initialized(false),
+      m_ecnMarks(0),
+      m_forwarded(0),
+      m_remapped(0)
+{
+    NS_LOG_FUNCTION(this);
+    m_mmu = CreateObject<RoceSwitchMmu>();
+    m_drops.fill(0);
+}
+
+void
+RoceSwitch::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    for (auto& port : m_ports)
+    {
+        port->SetOwner(nullptr, 0);
+    }
+    m_ports.clear();
+    if (m_mmu)
+    {
+        m_mmu->Dispose();
+    }
+    m_mmu = nullptr;
+    m_routes.clear();
+    m_routeSlot.clear();
+    Object::DoDispose();
+}
+
+uint32_t
+RoceSwitch::AddPort(Ptr<PfcNetDevice> device)
+{
+    NS_LOG_FUNCTION(this << device);
+    NS_ABORT_MSG_IF(m_initialized, "RoceSwitch: AddPort after Initialize");
+    const uint32_t index = static_cast<uint32_t>(m_ports.size());
+    NS_ABORT_MSG_IF(index > TAG_PORT_MASK, "RoceSwitch: too many ports");
+    m_ports.push_back(device);
+    device->SetOwner(this, index);
+    return index;
+}
+
+void
+RoceSwitch::Initialize()
+{
+    NS_LOG_FUNCTION(this);
+    std::vector<DataRate> rates;
+    std::vector<Time> delays;
+    uint32_t maxFrame = 0;
+    for (const auto& port : m_ports)
+    {
+        rates.push_back(port->GetDataRate());
+        delays.push_back(port->GetChannelDelay());
+        maxFrame = std::max<uint32_t>(maxFrame, port->GetMtu() + PfcNetDevice::ETHERNET_HEADER);
+    }
+    m_mmu->Configure(rates, delays, maxFrame);
+    m_mmu->SetPauseCallback(MakeCallback(&RoceSwitch::Pause, this));
+    m_initialized = true;
+}
+
+void
+RoceSwitch::SetRoute(Ipv4Address destination, const std::vector<uint32_t>& ports)
+{
+    NS_ABORT_MSG_IF(ports.empty(), "RoceSwitch::SetRoute: empty port list for " << destination);
+    for (uint32_t p : ports)
+    {
+        NS_ABORT_MSG_IF(p >= m_ports.size(), "RoceSwitch::SetRoute: no port " << p);
+    }
+    const uint32_t address = destination.Get();
+    if (Route* existing = FindRoute(address))
+    {
+        *existing = Route{ports, 0};
+        return;
+    }
+    if (m_routeSlot.empty())
+    {
+        m_routeBase = address;
+    }
+    else if (address < m_routeBase)
+    {
+        m_routeSlot.insert(m_routeSlot.begin(), m_routeBase - address, 0);
+        m_routeBase = address;
+    }
+    const uint32_t offset = address - m_routeBase;
+    NS_ABORT_MSG_IF(offset > (1u << 24),
+                    "RoceSwitch::SetRoute: destinations spread over more than a /8 (" << destination
+                                                                                      << ")");
+    if (offset >= m_routeSlot.size())
+    {
+        m_routeSlot.resize(offset + 1, 0);
+    }
+    m_routes.push_back(Route{ports, 0});
+    m_routeSlot[offset] = static_cast<uint32_t>(m_routes.size());
+}
+
+const std::vector<uint32_t>&
+RoceSwitch::GetRoute(Ipv4Address destination) const
+{
+    static const std::vector<uint32_t> none;
+    const uint32_t offset = destination.Get() - m_routeBase;
+    if (offset >= m_routeSlot.size() || m_routeSlot[offset] == 0)
+    {
+        return none;
+    }
+    return m_routes[m_routeSlot[offset] - 1].ports;
+}
+
+uint32_t
+RoceSwitch::GetNPorts() const
+{
+    return static_cast<uint32_t>(m_ports.size());
+}
+
+Ptr<PfcNetDevice>
+RoceSwitch::GetPort(uint32_t i) const
+{
+    return m_ports.at(i);
+}
+
+Ptr<RoceSwitchMmu>
+RoceSwitch::GetMmu() const
+{
+    return m_mmu;
+}
+
+uint64_t
+RoceSwitch::FlowHash(uint32_t seed,
+                     uint32_t src,
+                     uint32_t dst,
+                     uint8_t protocol,
+                     uint16_t srcPort,
+                     uint16_t dstPort)
+{
+    // Two rounds of the splitmix64 finalizer (Steele, Lea and Flood, OOPSLA 2014) over the
+    // packed tuple: every input bit affects every output bit.
+    auto mix = [](uint64_t z) {
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        return z ^ (z >> 31);
+    };
+    const uint64_t a = (static_cast<uint64_t>(src) << 32) | dst;
+    const uint64_t b = (static_cast<uint64_t>(seed) << 40) |
+                       (static_cast<uint64_t>(protocol) << 32) |
+                       (static_cast<uint64_t>(srcPort) << 16) | dstPort;
+    return mix(mix(a + 0x9e3779b97f4a7c15ULL) ^ b);
+}
+
+uint32_t
+RoceSwitch::SelectPort(Ipv4Address src,
+                       Ipv4Address dst,
+                       uint8_t protocol,
+                       uint16_t srcPort,
+                       uint16_t dstPort)
+{
+    Route* found = FindRoute(dst.Get());
+    if (!found)
+    {
+        return GetNPorts();
+    }
+    Route& route = *found;
+    if (route.ports.size() == 1)
+    {
+        return route.ports[0];
+    }
+    if (m_ecmpMode == PACKET_SPRAY)
+    {
+        const uint32_t port = route.ports[route.sprayNext];
+        route.sprayNext = (route.sprayNext + 1) % route.ports.size();
+        return port;
+    }
+    const uint64_t h = FlowHash(m_seed, src.Get(), dst.Get(), protocol, srcPort, dstPort);
+    return route.ports[h % route.ports.size()];
+}
+
+bool
+RoceSwitch::PortReceive(uint32_t inPort, const Ptr<Packet>& packet, uint16_t type)
+{
+    NS_LOG_FUNCTION(this << inPort << packet << type);
+    if (type != Ipv4L3Protocol::PROT_NUMBER)
+    {
+        ++m_drops[DROP_NOT_IPV4];
+        m_dropTrace(packet, DROP_NOT_IPV4);
+        return true;
+    }
+    // Parse the IPv4 header and the transport ports in place, once.
+    uint8_t b[64];
+    const uint32_t copied = packet->CopyData(b, 24);
+    const uint32_t ihl = (b[0] & 0x0F) * 4u;
+    if (copied < 20 || (b[0] >> 4) != 4 || ihl < 20)
+    {
+        ++m_drops[DROP_NOT_IPV4];
+        m_dropTrace(packet, DROP_NOT_IPV4);
+        return true;
+    }
+    if (ihl > 20)
+    {
+        packet->CopyData(b, std::min<uint32_t>(ihl + 4, sizeof(b)));
+    }
+    const uint8_t priority = static_cast<uint8_t>(b[1] >> 5); // DSCP / 8
+    const uint8_t protocol = b[9];
+    const uint32_t src =
+        (uint32_t(b[12]) << 24) | (uint32_t(b[13]) << 16) | (uint32_t(b[14]) << 8) | b[15];
+    const uint32_t dst =
+        (uint32_t(b[16]) << 24) | (uint32_t(b[17]) << 16) | (uint32_t(b[18]) << 8) | b[19];
+    uint16_t srcPort = 0;
+    uint16_t dstPort = 0;
+    if ((protocol == 6 || protocol == 17) && copied >= ihl + 4)
+    {
+        srcPort = static_cast<uint16_t>((b[ihl] << 8) | b[ihl + 1]);
+        dstPort = static_cast<uint16_t>((b[ihl + 2] << 8) | b[ihl + 3]);
+    }
+
+    const uint32_t outPort =
+        SelectPort(Ipv4Address(src), Ipv4Address(dst), protocol, srcPort, dstPort);
+    if (outPort == GetNPorts())
+    {
+        ++m_drops[DROP_NO_ROUTE];
+        ++m_dropsByPriority[priority];
+        m_dropTrace(packet, DROP_NO_ROUTE);
+        return true;
+    }
+    if (!m_remap.empty())
+    {
+        const uint8_t outPriority =
+            m_remap[(inPort * GetNPorts() + outPort) * PfcNetDevice::N_PRIORITIES + priority];
+        if (outPriority != priority)
+        {
+            return ReceiveRemapped(packet, inPort, outPort, priority, outPriority);
+        }
+    }
+    const uint32_t frameBytes = packet->GetSize() + PfcNetDevice::ETHERNET_HEADER;
+    const RoceSwitchMmu::Pool pool = m_mmu->Admit(inPort, outPort, priority, frameBytes);
+    if (pool == RoceSwitchMmu::DROPPED)
+    {
+        ++m_drops[DROP_BUFFER];
+        ++m_dropsByPriority[priority];
+        m_dropTrace(packet, DROP_BUFFER);
+        return true;
+    }
+    if (!m_ecnAtDequeue && (b[1] & 0x03) != 0 && (b[1] & 0x03) != 0x03 &&
+        m_mmu->ShouldMarkEcn(outPort, priority))
+    {
+        if (MarkCe(packet))
+        {
+            ++m_ecnMarks;
+        }
+    }
+    if (m_latency.IsZero())
+    {
+        Forward(packet, inPort, outPort, priority, pool);
+    }
+    else
+    {
+        Simulator::Schedule(m_latency,
+                            &RoceSwitch::Forward,
+                            this,
+                            packet,
+                            inPort,
+                            outPort,
+                            priority,
+                            pool);
+    }
+    return true;
+}
+
+bool
+RoceSwitch::ReceiveRemapped(Ptr<Packet> packet,
+                            uint32_t inPort,
+                            uint32_t outPort,
+                            uint8_t inPriority,
+                            uint8_t outPriority)
+{
+    const uint32_t frameBytes = packet->GetSize() + PfcNetDevice::ETHERNET_HEADER;
+    const RoceSwitchMmu::Pool pool =
+        m_mmu->Admit(inPort, inPriority, outPort, outPriority, frameBytes);
+    if (pool == RoceSwitchMmu::DROPPED)
+    {
+        ++m_drops[DROP_BUFFER];
+        ++m_dropsByPriority[outPriority];
+        m_dropTrace(packet, DROP_BUFFER);
+        return true;
+    }
+    // One header rewrite for the new class selector and, if due, the CE mark.
+    Ipv4Header ip;
+    packet->RemoveHeader(ip);
+    ip.SetTos(static_cast<uint8_t>((outPriority << 5) | (ip.GetTos() & 0x1F)));
+    const bool capable = ip.GetEcn() == Ipv4Header::ECN_ECT0 || ip.GetEcn() == Ipv4Header::ECN_ECT1;
+    if (!m_ecnAtDequeue && capable && m_mmu->ShouldMarkEcn(outPort, outPriority))
+    {
+        ip.SetEcn(Ipv4Header::ECN_CE);
+        ++m_ecnMarks;
+    }
+    packet->AddHeader(ip);
+    ++m_remapped;
+    // The priority it arrived on rides in the tag, for Release() at dequeue.
+    const uint32_t tagPort =
+        inPort | TAG_REMAPPED | (static_cast<uint32_t>(inPriority) << TAG_IN_PRIORITY_SHIFT);
+    if (m_latency.IsZero())
+    {
+        Forward(packet, tagPort, outPort, outPriority, pool);
+    }
+    else
+    {
+        Simulator::Schedule(m_latency,
+                            &RoceSwitch::Forward,
+                            this,
+                            packet,
+                            tagPort,
+                            outPort,
+                            outPriority,
+                            pool);
+    }
+    return true;
+}
+
+void
+RoceSwitch::SetPriorityRemap(uint32_t inPort,
+                             uint32_t outPort,
+                             uint8_t fromPriority,
+                             uint8_t toPriority)
+{
+    NS_LOG_FUNCTION(this << inPort << outPort << +fromPriority << +toPriority);
+    NS_ABORT_MSG_UNLESS(m_initialized, "RoceSwitch::SetPriorityRemap before Initialize");
+    NS_ABORT_MSG_IF(inPort >= GetNPorts() || outPort >= GetNPorts(),
+                    "RoceSwitch::SetPriorityRemap: no port " << std::max(inPort, outPort));
+    NS_ABORT_MSG_IF(fromPriority >= PfcNetDevice::N_PRIORITIES ||
+                        toPriority >= PfcNetDevice::N_PRIORITIES,
+                    "RoceSwitch::SetPriorityRemap: priorities are 0..7");
+    if (m_remap.empty())
+    {
+        const std::size_t n = GetNPorts();
+        m_remap.resize(n * n * PfcNetDevice::N_PRIORITIES);
+        for (std::size_t i = 0; i < m_remap.size(); ++i)
+        {
+            m_remap[i] = static_cast<uint8_t>(i % PfcNetDevice::N_PRIORITIES);
+        }
+    }
+    m_remap[(inPort * GetNPorts() + outPort) * PfcNetDevice::N_PRIORITIES + fromPriority] =
+        toPriority;
+}
+
+uint8_t
+RoceSwitch::GetPriorityRemap(uint32_t inPort, uint32_t outPort, uint8_t priority) const
+{
+    if (m_remap.empty())
+    {
+        return priority;
+    }
+    return m_remap.at((inPort * GetNPorts() + outPort) * PfcNetDevice::N_PRIORITIES + priority);
+}
+
+uint64_t
+RoceSwitch::GetRemapped() const
+{
+    return m_remapped;
+}
+
+void
+RoceSwitch::Forward(Ptr<Packet> packet,
+                    uint32_t inPort,
+                    uint32_t outPort,
+                    uint8_t priority,
+                    RoceSwitchMmu::Pool pool)
+{
+    ++m_forwarded;
+    const uint32_t tag = inPort | (static_cast<uint32_t>(pool) << TAG_POOL_SHIFT);
+    m_ports[outPort]->Enqueue(packet, priority, tag);
+}
+
+void
+RoceSwitch::PortDequeue(uint32_t outPort, const Ptr<Packet>& frame, uint8_t priority, uint32_t tag)
+{
+    const uint32_t inPort = tag & TAG_PORT_MASK;
+    const auto pool = static_cast<RoceSwitchMmu::Pool>((tag >> TAG_POOL_SHIFT) & TAG_POOL_MASK);
+    if (m_ecnAtDequeue && m_mmu->ShouldMarkEcn(outPort, priority) && MarkCe(frame))
+    {
+        ++m_ecnMarks;
+    }
+    if (tag & TAG_REMAPPED)
+    {
+        const auto inPriority = static_cast<uint8_t>((tag >> TAG_IN_PRIORITY_SHIFT) & 0x7);
+        m_mmu->Release(inPort,
+                       inPriority,
+                       outPort,
+                       priority,
+                       frame->GetSize() + PfcNetDevice::ETHERNET_HEADER,
+                       pool);
+    }
+    else
+    {
+        m_mmu->Release(inPort,
+                       outPort,
+                       priority,
+                       frame->GetSize() + PfcNetDevice::ETHERNET_HEADER,
+                       pool);
+    }
+    if (m_intEnabled)
+    {
+        RdmaIntTag tag;
+        // The tag grows by a hop: remove and add it (ReplacePacketTag keeps the old size).
+        if (frame->PeekPacketTag(tag) && !tag.IsEcho())
+        {
+            frame->RemovePacketTag(tag);
+            // HPCC's INT hop (SIGCOMM 2019, 4.1): the egress as the packet leaves it.
+            Ptr<PfcNetDevice> port = m_ports[outPort];
+            tag.Push(RdmaIntHop{port->GetTxBytes(),
+                                m_mmu->GetEgressBytes(outPort, priority),
+                                Simulator::Now().GetTimeStep(),
+                                port->GetDataRate().GetBitRate()});
+            frame->AddPacketTag(tag);
+        }
+    }
+}
+
+bool
+RoceSwitch::MarkCe(Ptr<Packet> frame)
+{
+    Ipv4Header ip;
+    frame->RemoveHeader(ip);
+    const bool capable = ip.GetEcn() == Ipv4Header::ECN_ECT0 || ip.GetEcn() == Ipv4Header::ECN_ECT1;
+    if (capable)
+    {
+        ip.SetEcn(Ipv4Header::ECN_CE);
+    }
+    frame->AddHeader(ip);
+    return capable;
+}
+
+void
+RoceSwitch::Pause(uint32_t inPort, uint8_t priority, bool pause)
+{
+    m_ports[inPort]->SetIngressPause(priority, pause);
+}
+
+uint64_t
+RoceSwitch::GetDrops(DropCause cause) const
+{
+    return m_drops[cause];
+}
+
+uint64_t
+RoceSwitch::GetDropsByPriority(uint8_t priority) const
+{
+    NS_ABORT_MSG_IF(priority >= PfcNetDevice::N_PRIORITIES,
+                    "RoceSwitch::GetDropsByPriority: priority " << +priority);
+    return m_dropsByPriority[priority];
+}
+
+uint64_t
+RoceSwitch::GetEcnMarks() const
+{
+    return m_ecnMarks;
+}
+
+uint64_t
+RoceSwitch::GetForwarded() const
+{
+    return m_forwarded;
+}
+
+int64_t
+RoceSwitch::AssignStreams(int64_t stream)
+{
+    return m_mmu->AssignStreams(stream);
+}
+
+} // namespace ns3
