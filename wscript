@@ -5,7 +5,6 @@
 # CMakeLists.txt: the test SourceLists.CmakeAndWafAgree fails when they differ.
 
 SOURCES = [
-    'helper/fabric/deadlock-check.cc',
     'helper/fabric/fabric-helper.cc',
     'helper/fabric/fabric.cc',
     'helper/fabric/fat-tree-helper.cc',
@@ -18,6 +17,7 @@ SOURCES = [
     'helper/infiniband/ib-subnet-helper.cc',
     'helper/intra-host/intra-host-helper.cc',
     'helper/iwarp/iwarp-helper.cc',
+    'helper/roce/deadlock-check.cc',
     'helper/roce/roce-helper.cc',
     'helper/roce/roce-time-series.cc',
     'helper/runner/command-line-values.cc',
@@ -75,7 +75,6 @@ SOURCES = [
 ]
 
 HEADERS = [
-    'helper/fabric/deadlock-check.h',
     'helper/fabric/fabric-helper.h',
     'helper/fabric/fabric.h',
     'helper/fabric/fat-tree-helper.h',
@@ -88,6 +87,7 @@ HEADERS = [
     'helper/infiniband/ib-subnet-helper.h',
     'helper/intra-host/intra-host-helper.h',
     'helper/iwarp/iwarp-helper.h',
+    'helper/roce/deadlock-check.h',
     'helper/roce/roce-helper.h',
     'helper/roce/roce-time-series.h',
     'helper/runner/command-line-values.h',

@@ -78,7 +78,7 @@ FatTree(RoceHelper& h, uint32_t k)
     h.SetDeviceAttribute("Mtu", UintegerValue(4200));
     h.SetQueuePairAttribute("Mtu", UintegerValue(4096));
     h.SetNicAttribute("CongestionControl", StringValue("dcqcn"));
-    return FatTreeHelper(k).Build(h);
+    return h.Build(FatTreeHelper(k));
 }
 
 /// A fixed random permutation of n hosts without fixed points.

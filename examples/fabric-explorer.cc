@@ -260,13 +260,13 @@ Main(int argc, char* argv[])
     roce.SetSwitchAttribute("EcmpMode", StringValue(spray ? "PacketSpray" : "FlowHash"));
     roce.SetNicAttribute("CongestionControl", StringValue(ccTypeId));
     const auto start = std::chrono::steady_clock::now();
-    Fabric fabric = helper->Build(roce);
+    Fabric fabric = roce.Build(*helper);
     const double buildSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     roce.AssignStreams(1);
 
     // 3. The deadlock check, on what was installed.
-    const DeadlockCheck check = fabric.CheckDeadlock();
+    const DeadlockCheck check = DeadlockCheck::ForFabric(fabric);
 
     // 4. Optionally, a permutation workload.
     if (messageBytes > 0 && fabric.GetNHosts() >= 2)

@@ -74,7 +74,7 @@ RunOnce(const Setup& s, RoceHelper::Transport transport, RoceStatistics& stats)
     fabricHelper.SetHostRate(s.rate);
     fabricHelper.SetFabricRate(s.rate);
     fabricHelper.SetDelay(s.delay);
-    Fabric fabric = fabricHelper.Build(roce);
+    Fabric fabric = roce.Build(fabricHelper);
     roce.AssignStreams(1);
     if (s.loss > 0)
     {

@@ -45,4 +45,10 @@ copy_module_into() {
     rm -rf "$tree/contrib/interconnect"
     mkdir -p "$tree/contrib/interconnect"
     (cd "$root" && git ls-files -co --exclude-standard -z | xargs -0 cp -p --parents -t "$tree/contrib/interconnect")
+    # ns-3 writes build/include/ns3/<name>.h once, as a stub that includes the header where it
+    # was: a header that moved to another folder would still be looked for where it was.
+    if [ -d "$tree/build/include/ns3" ]; then
+        grep -lF "$tree/contrib/interconnect/" "$tree"/build/include/ns3/*.h 2>/dev/null |
+            xargs -r rm -f
+    fi
 }

@@ -171,7 +171,7 @@ TEST_F(CollectiveHelperTest, APhaseKeepsOneConnectionPerPairBothWays)
     for (const bool perFlow : {false, true})
     {
         RoceHelper roce;
-        FatTreeHelper(4).Build(roce);
+        roce.Build(FatTreeHelper(4));
         CollectiveHelper collectives(roce);
         if (perFlow)
         {
@@ -199,7 +199,7 @@ TEST_F(CollectiveHelperTest, LoneFlowAcrossAFatTreeHasSlowdownOne)
     // One 1 MB WRITE between pods of an idle k=4 fat-tree (5 hops): its FCT is the ideal one.
     RoceHelper roce;
     FatTreeHelper fatTree(4);
-    fatTree.Build(roce);
+    roce.Build(fatTree);
     roce.Post(0, 15, RdmaVerb::WRITE, 1000000, MicroSeconds(1), 3);
     Simulator::Run();
     const FlowRecord& f = roce.GetFlows().at(0);

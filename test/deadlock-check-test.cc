@@ -41,8 +41,8 @@ CheckTorus(const std::vector<uint32_t>& dims, bool dateline, Fabric* out = nullp
     RoceHelper roce;
     TorusHelper torus(dims);
     torus.SetDateline(dateline);
-    Fabric f = torus.Build(roce);
-    DeadlockCheck check = f.CheckDeadlock();
+    Fabric f = roce.Build(torus);
+    DeadlockCheck check = DeadlockCheck::ForFabric(f);
     if (out)
     {
         *out = f;
@@ -112,7 +112,7 @@ TEST_F(DeadlockCheckTest, DatelineWithoutTheResetAtTurnsDeadlocks)
     // rules): the second dimension's rings then close on priority 4.
     RoceHelper roce;
     TorusHelper torus({4, 4});
-    Fabric f = torus.Build(roce);
+    Fabric f = roce.Build(torus);
     for (const FabricPriorityRemap& rule : f.GetPriorityRemaps())
     {
         if (rule.fromPriority == 4)
@@ -124,7 +124,7 @@ TEST_F(DeadlockCheckTest, DatelineWithoutTheResetAtTurnsDeadlocks)
                                    4);
         }
     }
-    const DeadlockCheck check = f.CheckDeadlock();
+    const DeadlockCheck check = DeadlockCheck::ForFabric(f);
     ASSERT_FALSE(check.IsDeadlockFree());
     for (const DeadlockCheck::Cycle& cycle : check.GetCycles())
     {
@@ -147,8 +147,8 @@ TEST_F(DeadlockCheckTest, ClosFabricsWithShortestRoutesAreDeadlockFree)
          std::vector<const FabricHelper*>{&fatTree, &spineLeaf, &threeTier, &rail})
     {
         RoceHelper roce;
-        const Fabric f = helper->Build(roce);
-        const DeadlockCheck check = f.CheckDeadlock();
+        const Fabric f = roce.Build(*helper);
+        const DeadlockCheck check = DeadlockCheck::ForFabric(f);
         EXPECT_TRUE(check.IsDeadlockFree()) << f.GetKind() << "\n" << check.Describe();
         EXPECT_GT(check.GetNDependencies(), 0u) << f.GetKind();
         // Every switch-bound channel direction carries priority 3 traffic.
@@ -247,7 +247,7 @@ TEST_F(DeadlockCheckTest, DatelineTorusCarriesTrafficLosslessly)
     RoceHelper roce;
     roce.SetMmuAttribute("BufferSize", UintegerValue(1000000));
     TorusHelper torus({4, 4});
-    const Fabric f = torus.Build(roce);
+    const Fabric f = roce.Build(torus);
     for (uint32_t h = 0; h < f.GetNHosts(); ++h)
     {
         const uint32_t x = h % 4;
@@ -289,8 +289,8 @@ TEST_F(DeadlockCheckTest, WhatTheCheckPredictsHappens)
         roce.SetMmuAttribute("BufferSize", UintegerValue(1000000));
         TorusHelper torus({4, 4});
         torus.SetDateline(dateline);
-        const Fabric f = torus.Build(roce);
-        EXPECT_EQ(f.CheckDeadlock().IsDeadlockFree(), dateline);
+        const Fabric f = roce.Build(torus);
+        EXPECT_EQ(DeadlockCheck::ForFabric(f).IsDeadlockFree(), dateline);
         for (uint32_t h = 0; h < 16; ++h)
         {
             roce.Post(h, (h % 4 + 2) % 4 + h / 4 * 4, RdmaVerb::WRITE, 1000000, Time(0), 3);

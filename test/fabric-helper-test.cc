@@ -408,7 +408,7 @@ TEST_F(FabricHelperTest, BuildInstallsTheFabricsRoutes)
     {
         RoceHelper roce;
         TorusHelper torus({3, 4});
-        const Fabric f = which == 0 ? FatTreeHelper(4).Build(roce) : torus.Build(roce);
+        const Fabric f = which == 0 ? roce.Build(FatTreeHelper(4)) : roce.Build(torus);
         ASSERT_EQ(roce.GetHosts().GetN(), f.GetNHosts());
         ASSERT_EQ(roce.GetSwitches().GetN(), f.GetNSwitches());
         for (uint32_t s = 0; s < f.GetNSwitches(); ++s)
@@ -505,7 +505,7 @@ TEST_F(FabricHelperTest, PacketSpraySpreadsAPermutationEvenlyOverTheCores)
     {
         RoceHelper roce;
         ConfigurePermutation(roce, spray);
-        const Fabric f = FatTreeHelper(4).Build(roce);
+        const Fabric f = roce.Build(FatTreeHelper(4));
         const double ratio = RunPermutation(roce, f, 1000000);
         const RoceStatistics st = roce.CollectStatistics();
         EXPECT_EQ(st.messagesCompleted, 16u);
@@ -549,7 +549,7 @@ TEST_F(FabricHelperTest, PermutationOnANonBlockingFatTreeReachesLineRateWithSpra
 {
     RoceHelper roce;
     ConfigurePermutation(roce, true);
-    const Fabric f = FatTreeHelper(4).Build(roce);
+    const Fabric f = roce.Build(FatTreeHelper(4));
     EXPECT_GE(RunPermutation(roce, f, 2000000), 0.90);
 }
 
@@ -558,7 +558,7 @@ TEST_F(FabricHelperTest, FatTreeK16BuildsA1024HostNetwork)
     const long before = RssKb();
     const auto start = std::chrono::steady_clock::now();
     RoceHelper roce;
-    const Fabric f = FatTreeHelper(16).Build(roce);
+    const Fabric f = roce.Build(FatTreeHelper(16));
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     EXPECT_EQ(f.GetNHosts(), 1024u);
@@ -642,7 +642,7 @@ TEST(FabricPartitionDeathTest, TheHelperRecordsThePartitionAndBuildsItOnlyWithMp
 #ifndef NS3_MPI
     helper.SetDelay(MicroSeconds(1));
     RoceHelper roce;
-    EXPECT_DEATH(helper.Build(roce), "different ranks, but this ns-3 has no MPI");
+    EXPECT_DEATH(roce.Build(helper), "different ranks, but this ns-3 has no MPI");
 #endif
 }
 

@@ -53,7 +53,7 @@ ShortFlow
 RoceShortBehindLong(const QueuePairMapping& mapping)
 {
     RoceHelper roce;
-    FatTreeHelper(4).Build(roce);
+    roce.Build(FatTreeHelper(4));
     roce.SetQueuePairMapping(mapping);
     const ShortFlow s = ShortBehindLong(roce);
     Simulator::Destroy();
@@ -124,7 +124,7 @@ TEST(QueuePairMappingTest, APoolIsTakenInTurn)
     // Pool of 2: messages 0..3 between hosts 0 and 1 alternate between two queue pairs, and a
     // message the other way takes the same connections' other ends (slots are per direction).
     RoceHelper roce;
-    FatTreeHelper(4).Build(roce);
+    roce.Build(FatTreeHelper(4));
     roce.SetQueuePairMapping(QueuePairMapping::Pool(2));
     std::vector<uint64_t> ids;
     for (int i = 0; i < 4; ++i)
@@ -146,7 +146,7 @@ TEST(QueuePairMappingTest, APoolIsTakenInTurn)
 TEST(QueuePairMappingTest, PerFlowGivesEveryMessageItsOwnQueuePair)
 {
     RoceHelper roce;
-    FatTreeHelper(4).Build(roce);
+    roce.Build(FatTreeHelper(4));
     std::vector<uint64_t> ids;
     for (int i = 0; i < 3; ++i)
     {
@@ -167,7 +167,7 @@ TEST(QueuePairMappingTest, PerFlowGivesEveryMessageItsOwnQueuePair)
 TEST(FlowRecordTest, WorkloadAndQueuePairGoThroughTheCsv)
 {
     RoceHelper roce;
-    FatTreeHelper(4).Build(roce);
+    roce.Build(FatTreeHelper(4));
     roce.SetWorkload(roce.AddWorkload("0:incast"));
     roce.Post(1, 0, RdmaVerb::WRITE, 2000, MicroSeconds(1), 3);
     const uint32_t background = roce.AddWorkload("1:poisson");

@@ -10,7 +10,6 @@
 #include "ns3/interconnect-config-error.h"
 #include "ns3/local-rank.h"
 #include "ns3/log.h"
-#include "ns3/roce-helper.h"
 #include "ns3/uinteger.h"
 
 #include <boost/graph/breadth_first_search.hpp>
@@ -260,73 +259,10 @@ FabricHelper::RouteShortestPaths(Fabric& fabric)
     fabric.SetRoutingName("ECMP over all shortest paths");
 }
 
-Fabric
-FabricHelper::Build(RoceHelper& roce) const
+bool
+FabricHelper::GetInternetStack() const
 {
-    NS_LOG_FUNCTION(this);
-    Fabric fabric = Describe();
-    NS_ABORT_MSG_IF(roce.GetHosts().GetN() != 0 || roce.GetSwitches().GetN() != 0,
-                    GetName() << "::Build: give it a RoceHelper without hosts or switches");
-    const std::vector<uint32_t>& rank = fabric.m_partition.rank;
-    for (uint32_t v = 0; v < fabric.m_nodes.size(); ++v)
-    {
-        FabricNode& n = fabric.m_nodes[v];
-        n.node = n.kind == FabricNodeKind::HOST ? roce.AddHost(rank[v]) : roce.AddSwitch(rank[v]);
-    }
-    // Priorities the routing moves traffic to must be lossless too.
-    uint32_t extraLossless = 0;
-    for (const FabricPriorityRemap& rule : fabric.m_remaps)
-    {
-        extraLossless |= 1u << rule.toPriority;
-    }
-    for (uint32_t s = 0; extraLossless != 0 && s < fabric.GetNSwitches(); ++s)
-    {
-        Ptr<RoceSwitchMmu> mmu = roce.GetSwitch(s)->GetMmu();
-        UintegerValue mask;
-        mmu->GetAttribute("LosslessPriorities", mask);
-        mmu->SetAttribute("LosslessPriorities", UintegerValue(mask.Get() | extraLossless));
-    }
-    for (FabricLink& l : fabric.m_links)
-    {
-        auto devices =
-            roce.Link(fabric.m_nodes[l.a].node, fabric.m_nodes[l.b].node, l.rate, l.delay);
-        l.deviceA = devices.first;
-        l.deviceB = devices.second;
-    }
-    roce.Finalize(m_internetStack, false);
-    std::vector<uint32_t> ports;
-    for (uint32_t s = 0; s < fabric.GetNSwitches(); ++s)
-    {
-        Ptr<RoceSwitch> sw = roce.GetSwitch(s);
-        const uint32_t node = fabric.GetSwitchNodeId(s);
-        if (rank[node] != GetLocalRank())
-        {
-            continue; // another rank's switch: no routing table here
-        }
-        // Ports are numbered in link order on both sides.
-        NS_ASSERT(sw->GetNPorts() == fabric.GetNodeLinks(node).size());
-        for (uint32_t h = 0; h < fabric.GetNHosts(); ++h)
-        {
-            ports.clear();
-            for (uint32_t l : fabric.GetRoute(s, h))
-            {
-                ports.push_back(fabric.GetPort(l, node));
-            }
-            if (!ports.empty())
-            {
-                sw->SetRoute(roce.GetAddress(h), ports);
-            }
-        }
-    }
-    for (const FabricPriorityRemap& rule : fabric.m_remaps)
-    {
-        Ptr<RoceSwitch> sw = roce.GetSwitch(fabric.m_nodes[rule.node].index);
-        sw->SetPriorityRemap(fabric.GetPort(rule.inLink, rule.node),
-                             fabric.GetPort(rule.outLink, rule.node),
-                             rule.fromPriority,
-                             rule.toPriority);
-    }
-    return fabric;
+    return m_internetStack;
 }
 
 } // namespace ns3

@@ -17,8 +17,6 @@
 namespace ns3
 {
 
-class RoceHelper;
-
 /**
  * @ingroup interconnect
  * @brief The base of the fabric helpers: builds a whole network from a few parameters.
@@ -30,13 +28,9 @@ class RoceHelper;
  * 1. Describe(): the topology (a Fabric with nodes, links, rates and delays), its routes
  *    computed on the Boost.Graph graph, and its metrics. No simulation object exists yet; bad
  *    parameters are configuration errors naming them (InterconnectConfigError).
- * 2. Build(RoceHelper&): the same fabric as a RoCEv2 network: one RoceHelper host per host
- *    and one switch per switch (with the helper's device, switch, buffer and NIC attributes),
- *    each link with its own rate and delay, RoceHelper::Finalize without its own routes, then
- *    the fabric's routes and priority remap rules installed on every RoceSwitch. Priorities
- *    the routing moves traffic to are made lossless on every switch (RoceSwitchMmu's
- *    LosslessPriorities). The other technologies of the module will get their own Build
- *    overload over the same Describe().
+ * 2. A technology's installer turns the description into devices: RoceHelper::Build (RoCEv2
+ *    and iWARP) and IbSubnetHelper::Build (InfiniBand) each take a FabricHelper; the topology
+ *    knows no technology.
  *
  * Rates and delay: SetHostRate for the links of hosts, SetFabricRate for links between
  * switches (a helper may derive other rates from them), SetDelay for every link.
@@ -75,13 +69,8 @@ class FabricHelper
      */
     Fabric Describe() const;
 
-    /**
-     * Build the fabric as a RoCEv2 network (see the class description).
-     * @param roce a RoceHelper with its attributes set and no host or switch yet; afterwards
-     *        post messages through it (host indexes are the fabric's)
-     * @return the fabric, with its nodes, devices and ports filled in
-     */
-    Fabric Build(RoceHelper& roce) const;
+    /// @return whether installers put the Internet stack on the hosts (SetInternetStack)
+    bool GetInternetStack() const;
 
   protected:
     /// @return the helper's name, for messages ("FatTreeHelper")

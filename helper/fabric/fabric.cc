@@ -601,25 +601,19 @@ Fabric::WriteJson(const std::string& path) const
     return !out.fail();
 }
 
-DeadlockCheck
-Fabric::CheckDeadlock() const
+void
+Fabric::BindNode(uint32_t v, Ptr<Node> node)
 {
-    NS_ABORT_MSG_IF(m_nodes.empty() || !m_nodes.front().node,
-                    "Fabric::CheckDeadlock: build the fabric first (FabricHelper::Build)");
-    NodeContainer nodes;
-    std::map<uint32_t, std::string> names;
-    for (const FabricNode& n : m_nodes)
-    {
-        nodes.Add(n.node);
-        names[n.node->GetId()] = n.name;
-    }
-    DeadlockCheck check;
-    check.SetNodeNamer([names](Ptr<Node> node) {
-        auto it = names.find(node->GetId());
-        return it == names.end() ? "node " + std::to_string(node->GetId()) : it->second;
-    });
-    check.Run(nodes);
-    return check;
+    NS_ABORT_MSG_IF(v >= m_nodes.size(), "Fabric::BindNode: no node " << v);
+    m_nodes[v].node = node;
+}
+
+void
+Fabric::BindLink(uint32_t l, Ptr<NetDevice> a, Ptr<NetDevice> b)
+{
+    NS_ABORT_MSG_IF(l >= m_links.size(), "Fabric::BindLink: no link " << l);
+    m_links[l].deviceA = a;
+    m_links[l].deviceB = b;
 }
 
 } // namespace ns3

@@ -8,7 +8,6 @@
 #define FABRIC_H
 
 #include "ns3/data-rate.h"
-#include "ns3/deadlock-check.h"
 #include "ns3/net-device.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
@@ -44,7 +43,7 @@ struct FabricNode
     uint32_t index;                    //!< host index or switch index (RoceHelper's numbering)
     int32_t group;                     //!< pod, leaf, server or rail it belongs to; -1 if none
     std::vector<uint32_t> coordinates; //!< torus coordinates (a host: those of its switch)
-    Ptr<Node> node;                    //!< the ns-3 node (null until FabricHelper::Build)
+    Ptr<Node> node;                    //!< the ns-3 node (null until an installer binds it)
 };
 
 /**
@@ -121,7 +120,7 @@ struct FabricPartition
  * The routing state is technology-independent: for every switch and every destination host,
  * the links a frame may leave over (an ECMP group; each distinct group is stored once, so the
  * table costs 4 bytes per switch and host), and the priority remap rules. A fabric
- * helper computes it on the graph and installs it on the switches (FabricHelper::Build); the
+ * helper computes it on the graph and installs it on the switches (RoceHelper::Build); the
  * path functions below walk it.
  *
  * Metrics: the diameter is the largest number of links between two hosts on a shortest path;
@@ -300,11 +299,17 @@ class Fabric
     bool WriteJson(const std::string& path) const;
 
     /**
-     * Check the installed network for PFC deadlocks (see DeadlockCheck), naming channels by
-     * the fabric's node names. Only after FabricHelper::Build.
-     * @return the check, run
+     * An installer (RoceHelper::Build) binds the description to what it built.
+     * @param v a node id
+     * @param node its ns-3 node
      */
-    DeadlockCheck CheckDeadlock() const;
+    void BindNode(uint32_t v, Ptr<Node> node);
+    /**
+     * @param l a link index
+     * @param a the device on its end a
+     * @param b the device on its end b
+     */
+    void BindLink(uint32_t l, Ptr<NetDevice> a, Ptr<NetDevice> b);
 
     /**
      * Deal the nodes to ranks for a distributed run. Policies: "group" gives each rank a

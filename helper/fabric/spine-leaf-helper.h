@@ -26,7 +26,7 @@ namespace ns3
  *   SpineLeafHelper spineLeaf(8, 4, 16); // 8 leaves, 4 spines, 16 hosts per leaf
  *   spineLeaf.SetHostRate(DataRate("100Gbps"));
  *   spineLeaf.SetFabricRate(DataRate("400Gbps")); // 1600 : 1600, non-blocking
- *   Fabric fabric = spineLeaf.Build(roce);
+ *   Fabric fabric = roce.Build(spineLeaf);
  * @endcode
  */
 class SpineLeafHelper : public FabricHelper

@@ -34,7 +34,7 @@ namespace ns3
  * of a dimension and goes on in that dimension leaves on the dateline priority (4), and a frame
  * on the dateline priority that turns into the next dimension goes back to the traffic priority
  * (3) - RoceSwitch::SetPriorityRemap rules on the switches. The dateline priority is made
- * lossless on every switch by FabricHelper::Build. One extra priority suffices in any number of
+ * lossless on every switch by RoceHelper::Build. One extra priority suffices in any number of
  * dimensions because dimension order never returns to an earlier dimension. Without the rule
  * (SetDateline(false)) DeadlockCheck reports the cycles of every ring with k >= 4.
  *

@@ -8,6 +8,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/fabric-helper.h"
 #include "ns3/fabric.h"
 #include "ns3/interconnect-config-error.h"
 #include "ns3/internet-stack-helper.h"
@@ -881,6 +882,77 @@ Ptr<RoceSwitch>
 RoceHelper::GetSwitch(uint32_t index) const
 {
     return m_switches.at(index);
+}
+
+Fabric
+RoceHelper::Build(const FabricHelper& helper)
+{
+    NS_LOG_FUNCTION(this);
+    Fabric fabric = helper.Describe();
+    NS_ABORT_MSG_IF(GetHosts().GetN() != 0 || GetSwitches().GetN() != 0,
+                    "RoceHelper::Build(" << fabric.GetKind()
+                                         << "): give it a RoceHelper without hosts or switches");
+    const std::vector<uint32_t>& rank = fabric.GetPartition().rank;
+    for (uint32_t v = 0; v < fabric.GetNodes().size(); ++v)
+    {
+        fabric.BindNode(v,
+                        fabric.GetNode(v).kind == FabricNodeKind::HOST ? AddHost(rank[v])
+                                                                       : AddSwitch(rank[v]));
+    }
+    // Priorities the routing moves traffic to must be lossless too.
+    uint32_t extraLossless = 0;
+    for (const FabricPriorityRemap& rule : fabric.GetPriorityRemaps())
+    {
+        extraLossless |= 1u << rule.toPriority;
+    }
+    for (uint32_t s = 0; extraLossless != 0 && s < fabric.GetNSwitches(); ++s)
+    {
+        Ptr<RoceSwitchMmu> mmu = GetSwitch(s)->GetMmu();
+        UintegerValue mask;
+        mmu->GetAttribute("LosslessPriorities", mask);
+        mmu->SetAttribute("LosslessPriorities", UintegerValue(mask.Get() | extraLossless));
+    }
+    for (uint32_t l = 0; l < fabric.GetLinks().size(); ++l)
+    {
+        const FabricLink& link = fabric.GetLinks()[l];
+        auto devices =
+            Link(fabric.GetNode(link.a).node, fabric.GetNode(link.b).node, link.rate, link.delay);
+        fabric.BindLink(l, devices.first, devices.second);
+    }
+    Finalize(helper.GetInternetStack(), false);
+    std::vector<uint32_t> ports;
+    for (uint32_t s = 0; s < fabric.GetNSwitches(); ++s)
+    {
+        Ptr<RoceSwitch> sw = GetSwitch(s);
+        const uint32_t node = fabric.GetSwitchNodeId(s);
+        if (rank[node] != GetLocalRank())
+        {
+            continue; // another rank's switch: no routing table here
+        }
+        // Ports are numbered in link order on both sides.
+        NS_ASSERT(sw->GetNPorts() == fabric.GetNodeLinks(node).size());
+        for (uint32_t h = 0; h < fabric.GetNHosts(); ++h)
+        {
+            ports.clear();
+            for (uint32_t l : fabric.GetRoute(s, h))
+            {
+                ports.push_back(fabric.GetPort(l, node));
+            }
+            if (!ports.empty())
+            {
+                sw->SetRoute(GetAddress(h), ports);
+            }
+        }
+    }
+    for (const FabricPriorityRemap& rule : fabric.GetPriorityRemaps())
+    {
+        Ptr<RoceSwitch> sw = GetSwitch(fabric.GetNode(rule.node).index);
+        sw->SetPriorityRemap(fabric.GetPort(rule.inLink, rule.node),
+                             fabric.GetPort(rule.outLink, rule.node),
+                             rule.fromPriority,
+                             rule.toPriority);
+    }
+    return fabric;
 }
 
 } // namespace ns3

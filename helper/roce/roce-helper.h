@@ -26,6 +26,9 @@
 namespace ns3
 {
 
+class Fabric;
+class FabricHelper;
+
 /// The counters of a RoCEv2 or iWARP network (the name before MessageTransport).
 using RoceStatistics = TransportStatistics;
 
@@ -146,6 +149,19 @@ class RoceHelper : public MessageTransport
      *        with RoceSwitch::SetRoute (the fabric helpers do)
      */
     void Finalize(bool internetStack = false, bool shortestPathRoutes = true);
+
+    /**
+     * Install a fabric as a RoCEv2 (or, with SetTransport(IWARP), iWARP) network: the
+     * installer of the Ethernet technologies, as IbSubnetHelper::Build is InfiniBand's. One
+     * host per host and one switch per switch of helper.Describe() (with this helper's device,
+     * switch, buffer and NIC attributes), each link with its own rate and delay, Finalize
+     * without its own routes, then the fabric's routes and priority remap rules on every
+     * RoceSwitch. Priorities the routing moves traffic to are made lossless on every switch
+     * (RoceSwitchMmu's LosslessPriorities). Call it on a helper without hosts or switches.
+     * @param helper the topology
+     * @return the fabric, its nodes and links bound to what was built
+     */
+    Fabric Build(const FabricHelper& helper);
 
     /**
      * Post a message from one host to another at a time.

@@ -621,7 +621,7 @@ ScenarioRunner::BuildNetwork()
     else
     {
         ConfigureEthernet(cc);
-        m_fabric = m_fabricHelper->Build(m_roce);
+        m_fabric = m_roce.Build(*m_fabricHelper);
         m_network = &m_roce;
         m_roce.AssignStreams(1);
     }

@@ -18,6 +18,8 @@
 namespace ns3
 {
 
+class Fabric;
+
 /**
  * @ingroup interconnect
  * @brief Finds the routing configurations in which PFC can deadlock, before a simulation runs.
@@ -81,6 +83,14 @@ class DeadlockCheck
      *        one network; other nodes are ignored
      */
     void Run(const NodeContainer& nodes);
+
+    /**
+     * Check a fabric that RoceHelper::Build installed, naming channels by the fabric's node
+     * names: the PFC analysis of a Fabric, as IbCreditLoopCheck is InfiniBand's.
+     * @param fabric the fabric, its nodes bound
+     * @return the check, run
+     */
+    static DeadlockCheck ForFabric(const Fabric& fabric);
 
     /**
      * The cycles of a dependency graph: one shortest cycle through the first vertex of every

@@ -6,6 +6,7 @@
 
 #include "deadlock-check.h"
 
+#include "ns3/fabric.h"
 #include "ns3/log.h"
 #include "ns3/pfc-net-device.h"
 #include "ns3/rdma-nic.h"
@@ -458,6 +459,27 @@ DeadlockCheck::Describe(uint32_t maxCycles) const
         os << "  ... and " << m_cycles.size() - maxCycles << " more\n";
     }
     return os.str();
+}
+
+DeadlockCheck
+DeadlockCheck::ForFabric(const Fabric& fabric)
+{
+    NS_ABORT_MSG_IF(fabric.GetNodes().empty() || !fabric.GetNodes().front().node,
+                    "DeadlockCheck::ForFabric: install the fabric first (RoceHelper::Build)");
+    NodeContainer nodes;
+    std::map<uint32_t, std::string> names;
+    for (const FabricNode& n : fabric.GetNodes())
+    {
+        nodes.Add(n.node);
+        names[n.node->GetId()] = n.name;
+    }
+    DeadlockCheck check;
+    check.SetNodeNamer([names](Ptr<Node> node) {
+        auto it = names.find(node->GetId());
+        return it == names.end() ? "node " + std::to_string(node->GetId()) : it->second;
+    });
+    check.Run(nodes);
+    return check;
 }
 
 } // namespace ns3
