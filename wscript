@@ -30,6 +30,7 @@ SOURCES = [
     'helper/workload/message-transport.cc',
     'helper/workload/moe-traffic.cc',
     'helper/workload/poisson-traffic.cc',
+    'helper/workload/workload-kind.cc',
     'model/distributed/canonical-scheduler.cc',
     'model/distributed/ib-remote-channel.cc',
     'model/distributed/local-rank.cc',
@@ -101,6 +102,7 @@ HEADERS = [
     'helper/workload/message-transport.h',
     'helper/workload/moe-traffic.h',
     'helper/workload/poisson-traffic.h',
+    'helper/workload/workload-kind.h',
     'model/distributed/canonical-scheduler.h',
     'model/distributed/ib-remote-channel.h',
     'model/distributed/local-rank.h',
@@ -183,6 +185,7 @@ TESTS = [
     'test/source-lists-test.cc',
     'test/timely-test.cc',
     'test/wire-clock-test.cc',
+    'test/workload-kind-test.cc',
 ]
 
 EXAMPLES = [

@@ -36,6 +36,7 @@
 #include "ns3/three-tier-helper.h"
 #include "ns3/torus-helper.h"
 #include "ns3/uinteger.h"
+#include "ns3/workload-kind.h"
 
 #ifdef NS3_MPI
 #include "ns3/mpi-interface.h"
@@ -67,10 +68,6 @@ Usage()
     std::cerr << "usage: interconnect-run SCENARIO.json [--set path.to.key=value ...] [--out DIR]"
               << std::endl;
 }
-
-/// The most flows a workload may generate before the simulation starts (each keeps a record
-/// and a queue pair: about 1 KB).
-constexpr uint64_t MAX_FLOWS = 4000000;
 
 /// Hosts 0..n-1 (n = 0: all): a group of at least two.
 std::vector<uint32_t>
@@ -757,22 +754,12 @@ void
 ScenarioRunner::AddWorkloads()
 {
     const Scenario& s = m_s;
-    const uint32_t hosts = m_hosts;
-    const Time stop = m_stop;
-    MessageTransport& network = *m_network;
-    CollectiveHelper& collectives = *m_collectives;
-    auto group = [this](const std::string& key) { return Group(key); };
-    auto algorithm = [&s](const std::string& key) {
-        return s.String(key) == "hierarchical" ? CollectiveHelper::HIERARCHICAL
-                                               : CollectiveHelper::DIRECT;
-    };
     for (std::size_t i = 0; i < s.NumWorkloads(); ++i)
     {
         const std::string w = "workloads." + std::to_string(i) + ".";
         const std::string kind = s.String(w + "kind");
         const Time start = s.Duration(w + "start");
-        const int64_t stream = 1000 + 10 * static_cast<int64_t>(i);
-        if (start >= stop)
+        if (start >= m_stop)
         {
             std::fprintf(stderr,
                          "warning: %sstart = %s is not before stopTime = %s: this workload "
@@ -782,134 +769,17 @@ ScenarioRunner::AddWorkloads()
                          s.String("stopTime").c_str());
         }
         // The flows CSV names each flow's workload by its place in the list and its kind.
-        network.SetWorkload(network.AddWorkload(std::to_string(i) + ":" + kind));
-        if ((kind == "poisson" || kind == "permutation") && hosts < 2)
-        {
-            InterconnectConfigError(w + "kind",
-                                    kind,
-                                    "a workload between at least two hosts: this fabric has " +
-                                        std::to_string(hosts));
-        }
-        if (kind == "poisson")
-        {
-            PoissonTraffic traffic(FlowSizeDistribution::Read(w + "cdf", s.String(w + "cdf")),
-                                   s.Double(w + "load"),
-                                   s.Rate("fabric.hostRate"));
-            traffic.SetWindow(start, s.Duration(w + "stop"));
-            // Every flow is generated (and gets its record) before the simulation starts:
-            // refuse a workload of more flows than memory holds, before making them.
-            const double expected = traffic.GetArrivalRate() * hosts *
-                                    (std::min(s.Duration(w + "stop"), stop) - start).GetSeconds();
-            if (expected > MAX_FLOWS)
-            {
-                InterconnectConfigError(w + "load",
-                                        std::to_string(s.Double(w + "load")) + " (about " +
-                                            std::to_string(static_cast<uint64_t>(expected)) +
-                                            " flows with this cdf, fabric and window)",
-                                        "a load, flow-size CDF and window that make at most " +
-                                            std::to_string(MAX_FLOWS) + " flows");
-            }
-            for (const auto& f : traffic.Generate(hosts, stream))
-            {
-                network.Post(f.src,
-                             f.dst,
-                             RdmaVerb::WRITE,
-                             f.bytes,
-                             f.start,
-                             network.GetDefaultPriority());
-            }
-        }
-        else if (kind == "incast")
-        {
-            const uint32_t dst = static_cast<uint32_t>(s.Int(w + "destination"));
-            const uint32_t fanIn = static_cast<uint32_t>(s.Int(w + "fanIn"));
-            if (static_cast<double>(fanIn) * s.Int(w + "rounds") > MAX_FLOWS)
-            {
-                InterconnectConfigError(w + "rounds",
-                                        std::to_string(s.Int(w + "rounds")),
-                                        "at most " + std::to_string(MAX_FLOWS) +
-                                            " flows in all: rounds x fanIn");
-            }
-            if (dst >= hosts || fanIn >= hosts)
-            {
-                InterconnectConfigError(w + (dst >= hosts ? "destination" : "fanIn"),
-                                        std::to_string(dst >= hosts ? dst : fanIn),
-                                        "below the fabric's " + std::to_string(hosts) + " hosts");
-            }
-            for (int64_t r = 0; r < s.Int(w + "rounds"); ++r)
-            {
-                for (uint32_t k = 1; k <= fanIn; ++k)
-                {
-                    network.Post((dst + k) % hosts,
-                                 dst,
-                                 RdmaVerb::WRITE,
-                                 s.Bytes(w + "size"),
-                                 start + s.Duration(w + "period") * r,
-                                 network.GetDefaultPriority());
-                }
-            }
-        }
-        else if (kind == "permutation")
-        {
-            Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
-            u->SetStream(stream);
-            std::vector<uint32_t> perm(hosts);
-            std::iota(perm.begin(), perm.end(), 0);
-            for (uint32_t k = hosts - 1; k > 0; --k)
-            {
-                std::swap(perm[k], perm[u->GetInteger(0, k)]);
-            }
-            for (uint32_t k = 0; k < hosts; ++k)
-            {
-                if (perm[k] == k)
-                {
-                    std::swap(perm[k], perm[(k + 1) % hosts]);
-                }
-            }
-            for (uint32_t k = 0; k < hosts; ++k)
-            {
-                network.Post(k,
-                             perm[k],
-                             RdmaVerb::WRITE,
-                             s.Bytes(w + "size"),
-                             start,
-                             network.GetDefaultPriority());
-            }
-        }
-        else if (kind == "all-to-all")
-        {
-            collectives.AllToAll(group(w + "hosts"),
-                                 s.Bytes(w + "bytesPerPair"),
-                                 algorithm(w + "algorithm"),
-                                 start);
-        }
-        else if (kind == "ring-allreduce")
-        {
-            collectives.RingAllReduce(group(w + "hosts"), s.Bytes(w + "bytes"), start);
-        }
-        else if (kind == "moe")
-        {
-            const std::vector<uint32_t> gpus = group(w + "hosts");
-            const std::string pop = s.String(w + "popularity");
-            const MoeTraffic::Popularity popularity =
-                MoeTraffic::ParsePopularity(w + "popularity", pop);
-            MoeTraffic moe(gpus.size(),
-                           s.Int(w + "tokensPerGpu"),
-                           s.Int(w + "hidden"),
-                           s.Int(w + "bytesPerElement"),
-                           s.Int(w + "topK"),
-                           s.Int(w + "expertsPerGpu"),
-                           popularity,
-                           w.substr(0, w.size() - 1));
-            collectives.MoeLayers(gpus,
-                                  moe,
-                                  s.Int(w + "layers"),
-                                  s.Int(w + "iterations"),
-                                  s.Duration(w + "computeGap"),
-                                  start,
-                                  stream,
-                                  algorithm(w + "algorithm"));
-        }
+        m_network->SetWorkload(m_network->AddWorkload(std::to_string(i) + ":" + kind));
+        const WorkloadContext context{s,
+                                      w,
+                                      *m_network,
+                                      *m_collectives,
+                                      m_hosts,
+                                      start,
+                                      m_stop,
+                                      1000 + 10 * static_cast<int64_t>(i),
+                                      [this](const std::string& key) { return Group(key); }};
+        WorkloadKind::Find(kind)->Post(context); // a kind Scenario accepted
     }
 }
 

@@ -14,6 +14,7 @@
 #include "ns3/message-transport.h"
 #include "ns3/moe-traffic.h"
 #include "ns3/rdma-congestion-control.h"
+#include "ns3/workload-kind.h"
 
 #include <filesystem>
 #include <fstream>
@@ -24,91 +25,72 @@
 namespace ns3
 {
 
+ScenarioKey
+ScenarioKey::Int(const std::string& name, int64_t def, double min, double max)
+{
+    return ScenarioKey{name, Type::INT, def, min, max, {}};
+}
+
+ScenarioKey
+ScenarioKey::Number(const std::string& name, double def, double min, double max)
+{
+    return ScenarioKey{name, Type::NUMBER, def, min, max, {}};
+}
+
+ScenarioKey
+ScenarioKey::Bool(const std::string& name, bool def)
+{
+    return ScenarioKey{name, Type::BOOL, def, 0, 0, {}};
+}
+
+ScenarioKey
+ScenarioKey::Choice(const std::string& name,
+                    const std::string& def,
+                    std::vector<std::string> choices)
+{
+    return ScenarioKey{name, Type::STRING, def, 0, 0, std::move(choices)};
+}
+
+ScenarioKey
+ScenarioKey::Text(const std::string& name, const std::string& def)
+{
+    return ScenarioKey{name, Type::STRING, def, 0, 0, {}};
+}
+
+ScenarioKey
+ScenarioKey::Bytes(const std::string& name, const std::string& def, double min)
+{
+    return ScenarioKey{name, Type::BYTES, def, min, static_cast<double>(uint64_t{1} << 40), {}};
+}
+
+ScenarioKey
+ScenarioKey::Rate(const std::string& name, const std::string& def)
+{
+    return ScenarioKey{name, Type::RATE, def, 0, 0, {}};
+}
+
+/// A time; `minNs`: the shortest accepted, in nanoseconds.
+ScenarioKey
+ScenarioKey::Duration(const std::string& name, const std::string& def, double minNs)
+{
+    return ScenarioKey{name, Type::TIME, def, minNs, 0, {}};
+}
+
+ScenarioKey
+ScenarioKey::IntList(const std::string& name, nlohmann::ordered_json def, double min, double max)
+{
+    return ScenarioKey{name, Type::INT_LIST, def, min, max, {}};
+}
+
 namespace
 {
 
 using JsonValue = nlohmann::ordered_json;
 
-/// The type of a scenario value.
-enum class Type
-{
-    INT,
-    NUMBER,
-    BOOL,
-    STRING,
-    BYTES,
-    RATE,
-    TIME,
-    INT_LIST
-};
-
-/// One key of a section: its type, default and accepted range or choices.
-struct Key
-{
-    const char* name;                 //!< key
-    Type type;                        //!< type
-    JsonValue def;                    //!< default
-    double min;                       //!< smallest number (INT, NUMBER, INT_LIST, BYTES)
-    double max;                       //!< largest number
-    std::vector<std::string> choices; //!< accepted strings (STRING); empty: any
-};
+using Type = ScenarioKey::Type;
+using Key = ScenarioKey;
 
 constexpr double INF = std::numeric_limits<double>::infinity();
-
-Key
-KInt(const char* name, int64_t def, double min, double max = INF)
-{
-    return Key{name, Type::INT, def, min, max, {}};
-}
-
-Key
-KNumber(const char* name, double def, double min, double max)
-{
-    return Key{name, Type::NUMBER, def, min, max, {}};
-}
-
-Key
-KBool(const char* name, bool def)
-{
-    return Key{name, Type::BOOL, def, 0, 0, {}};
-}
-
-Key
-KChoice(const char* name, const char* def, std::vector<std::string> choices)
-{
-    return Key{name, Type::STRING, def, 0, 0, std::move(choices)};
-}
-
-Key
-KText(const char* name, const char* def)
-{
-    return Key{name, Type::STRING, def, 0, 0, {}};
-}
-
-Key
-KBytes(const char* name, const char* def, double min = 0)
-{
-    return Key{name, Type::BYTES, def, min, static_cast<double>(uint64_t{1} << 40), {}};
-}
-
-Key
-KRate(const char* name, const char* def)
-{
-    return Key{name, Type::RATE, def, 0, 0, {}};
-}
-
-/// A time; `minNs`: the shortest accepted, in nanoseconds.
-Key
-KDuration(const char* name, const char* def, double minNs = 0)
-{
-    return Key{name, Type::TIME, def, minNs, 0, {}};
-}
-
-Key
-KIntList(const char* name, JsonValue def, double min, double max)
-{
-    return Key{name, Type::INT_LIST, def, min, max, {}};
-}
 
 std::string
 Join(const std::vector<std::string>& items)
@@ -271,41 +253,41 @@ const std::vector<std::string> FABRICS = {"spine-leaf",
 std::vector<Key>
 FabricKeys(const std::string& kind)
 {
-    std::vector<Key> keys = {KChoice("kind", "fat-tree", FABRICS),
-                             KRate("hostRate", "100Gbps"),
-                             KRate("fabricRate", "100Gbps"),
-                             KDuration("delay", "1us")};
+    std::vector<Key> keys = {ScenarioKey::Choice("kind", "fat-tree", FABRICS),
+                             ScenarioKey::Rate("hostRate", "100Gbps"),
+                             ScenarioKey::Rate("fabricRate", "100Gbps"),
+                             ScenarioKey::Duration("delay", "1us")};
     if (kind == "spine-leaf")
     {
-        keys.push_back(KInt("leaves", 4, 1, 4096));
-        keys.push_back(KInt("spines", 2, 1, 4096));
-        keys.push_back(KInt("hostsPerLeaf", 8, 1, 4096));
+        keys.push_back(ScenarioKey::Int("leaves", 4, 1, 4096));
+        keys.push_back(ScenarioKey::Int("spines", 2, 1, 4096));
+        keys.push_back(ScenarioKey::Int("hostsPerLeaf", 8, 1, 4096));
     }
     else if (kind == "three-tier")
     {
-        keys.push_back(KInt("pods", 2, 1, 1024));
-        keys.push_back(KInt("accessPerPod", 2, 1, 1024));
-        keys.push_back(KInt("aggregationPerPod", 2, 1, 1024));
-        keys.push_back(KInt("cores", 2, 1, 1024));
-        keys.push_back(KInt("hostsPerAccess", 4, 1, 1024));
-        keys.push_back(KNumber("accessOversubscription", 1, 0.01, 1024));
-        keys.push_back(KNumber("aggregationOversubscription", 1, 0.01, 1024));
+        keys.push_back(ScenarioKey::Int("pods", 2, 1, 1024));
+        keys.push_back(ScenarioKey::Int("accessPerPod", 2, 1, 1024));
+        keys.push_back(ScenarioKey::Int("aggregationPerPod", 2, 1, 1024));
+        keys.push_back(ScenarioKey::Int("cores", 2, 1, 1024));
+        keys.push_back(ScenarioKey::Int("hostsPerAccess", 4, 1, 1024));
+        keys.push_back(ScenarioKey::Number("accessOversubscription", 1, 0.01, 1024));
+        keys.push_back(ScenarioKey::Number("aggregationOversubscription", 1, 0.01, 1024));
     }
     else if (kind == "fat-tree")
     {
-        keys.push_back(KInt("k", 4, 2, 128));
+        keys.push_back(ScenarioKey::Int("k", 4, 2, 128));
     }
     else if (kind == "rail-optimized")
     {
-        keys.push_back(KInt("servers", 4, 1, 4096));
-        keys.push_back(KInt("nicsPerServer", 8, 1, 64));
-        keys.push_back(KInt("spines", 2, 1, 1024));
+        keys.push_back(ScenarioKey::Int("servers", 4, 1, 4096));
+        keys.push_back(ScenarioKey::Int("nicsPerServer", 8, 1, 64));
+        keys.push_back(ScenarioKey::Int("spines", 2, 1, 1024));
     }
     else if (kind == "torus")
     {
-        keys.push_back(KIntList("dimensions", JsonValue::array({4, 4}), 2, 1024));
-        keys.push_back(KInt("hostsPerSwitch", 1, 1, 64));
-        keys.push_back(KBool("dateline", true));
+        keys.push_back(ScenarioKey::IntList("dimensions", JsonValue::array({4, 4}), 2, 1024));
+        keys.push_back(ScenarioKey::Int("hostsPerSwitch", 1, 1, 64));
+        keys.push_back(ScenarioKey::Bool("dateline", true));
     }
     return keys;
 }
@@ -354,56 +336,14 @@ ResolveTcpCongestionControl(const std::string& parameter, const std::string& nam
 namespace
 {
 
-const std::vector<std::string> WORKLOADS =
-    {"poisson", "incast", "permutation", "all-to-all", "ring-allreduce", "moe"};
-
+/// The keys of a workload of a kind: "kind" and "start", then the kind's own.
 std::vector<Key>
 WorkloadKeys(const std::string& kind)
 {
-    std::vector<Key> keys = {KChoice("kind", "poisson", WORKLOADS), KDuration("start", "0s")};
-    if (kind == "poisson")
-    {
-        keys.push_back(KText("cdf", "websearch"));
-        keys.push_back(KNumber("load", 0.3, 0.001, 1));
-        keys.push_back(KDuration("stop", "5ms"));
-    }
-    else if (kind == "incast")
-    {
-        keys.push_back(KInt("fanIn", 8, 1, 1 << 20));
-        keys.push_back(KBytes("size", "64KB", 1));
-        keys.push_back(KInt("destination", 0, 0, 1 << 20));
-        keys.push_back(KInt("rounds", 1, 1, 1 << 20));
-        keys.push_back(KDuration("period", "1ms"));
-    }
-    else if (kind == "permutation")
-    {
-        keys.push_back(KBytes("size", "1MB", 1));
-    }
-    else if (kind == "all-to-all")
-    {
-        keys.push_back(KBytes("bytesPerPair", "32KiB", 1));
-        keys.push_back(KInt("hosts", 0, 0, 1 << 20));
-        keys.push_back(KChoice("algorithm", "direct", {"direct", "hierarchical"}));
-    }
-    else if (kind == "ring-allreduce")
-    {
-        keys.push_back(KBytes("bytes", "16MB", 1));
-        keys.push_back(KInt("hosts", 0, 0, 1 << 20));
-    }
-    else if (kind == "moe")
-    {
-        keys.push_back(KInt("hosts", 0, 0, 1 << 20));
-        keys.push_back(KInt("tokensPerGpu", 4096, 1, 1 << 24));
-        keys.push_back(KInt("hidden", 4096, 1, 1 << 20));
-        keys.push_back(KInt("bytesPerElement", 2, 1, 8));
-        keys.push_back(KInt("topK", 2, 1, 1024));
-        keys.push_back(KInt("expertsPerGpu", 2, 1, 1024));
-        keys.push_back(KText("popularity", "uniform"));
-        keys.push_back(KInt("layers", 1, 1, 1 << 16));
-        keys.push_back(KInt("iterations", 1, 1, 1 << 16));
-        keys.push_back(KDuration("computeGap", "20us"));
-        keys.push_back(KChoice("algorithm", "direct", {"direct", "hierarchical"}));
-    }
+    std::vector<Key> keys = {ScenarioKey::Choice("kind", "poisson", WorkloadKind::GetNames()),
+                             ScenarioKey::Duration("start", "0s")};
+    const std::vector<Key> own = WorkloadKind::Find(kind)->GetKeys();
+    keys.insert(keys.end(), own.begin(), own.end());
     return keys;
 }
 
@@ -650,10 +590,10 @@ Scenario::Parse(const std::string& text,
     }
 
     const std::vector<Key> rootKeys = {
-        KText("name", ""),
-        KInt("seed", 1, 1, 2147483647),
-        KInt("run", 1, 0, 2147483647),
-        KDuration("stopTime", "20ms", 1),
+        ScenarioKey::Text("name", ""),
+        ScenarioKey::Int("seed", 1, 1, 2147483647),
+        ScenarioKey::Int("run", 1, 0, 2147483647),
+        ScenarioKey::Duration("stopTime", "20ms", 1),
         Key{"fabric", Type::STRING, JsonValue::object(), 0, 0, {}},
         Key{"link", Type::STRING, JsonValue::object(), 0, 0, {}},
         Key{"switch", Type::STRING, JsonValue::object(), 0, 0, {}},
@@ -710,28 +650,30 @@ Scenario::Parse(const std::string& text,
         InterconnectConfigError("fabric.k", out["fabric"]["k"].dump(), "an even integer >= 2");
     }
 
-    out["link"] = CheckObject("link",
-                              given.value("link", JsonValue::object()),
-                              {KChoice("technology", "roce", {"roce", "iwarp", "infiniband"}),
-                               KInt("mtu", 1024, 256, 4096),
-                               KInt("linkMtu", 0, 0, 9216)});
+    out["link"] =
+        CheckObject("link",
+                    given.value("link", JsonValue::object()),
+                    {ScenarioKey::Choice("technology", "roce", {"roce", "iwarp", "infiniband"}),
+                     ScenarioKey::Int("mtu", 1024, 256, 4096),
+                     ScenarioKey::Int("linkMtu", 0, 0, 9216)});
     const int64_t mtu = out["link"]["mtu"].get<int64_t>();
     if (mtu != 256 && mtu != 512 && mtu != 1024 && mtu != 2048 && mtu != 4096)
     {
         InterconnectConfigError("link.mtu", std::to_string(mtu), "256, 512, 1024, 2048 or 4096");
     }
 
-    out["switch"] = CheckObject("switch",
-                                given.value("switch", JsonValue::object()),
-                                {KBytes("bufferSize", "12MB", 1),
-                                 KBool("pfc", true),
-                                 KNumber("pfcAlpha", 0.125, 1.0 / 128, 64),
-                                 KBool("ecn", true),
-                                 KBytes("ecnKmin", "5KB"),
-                                 KBytes("ecnKmax", "200KB"),
-                                 KNumber("ecnPmax", 0.01, 0, 1),
-                                 KChoice("ecmp", "flow-hash", {"flow-hash", "packet-spray"}),
-                                 KDuration("latency", "0s")});
+    out["switch"] =
+        CheckObject("switch",
+                    given.value("switch", JsonValue::object()),
+                    {ScenarioKey::Bytes("bufferSize", "12MB", 1),
+                     ScenarioKey::Bool("pfc", true),
+                     ScenarioKey::Number("pfcAlpha", 0.125, 1.0 / 128, 64),
+                     ScenarioKey::Bool("ecn", true),
+                     ScenarioKey::Bytes("ecnKmin", "5KB"),
+                     ScenarioKey::Bytes("ecnKmax", "200KB"),
+                     ScenarioKey::Number("ecnPmax", 0.01, 0, 1),
+                     ScenarioKey::Choice("ecmp", "flow-hash", {"flow-hash", "packet-spray"}),
+                     ScenarioKey::Duration("latency", "0s")});
 
     JsonValue nic = given.value("nic", JsonValue::object());
     if (nic.is_object() && nic.contains("queuePairs") && nic["queuePairs"].is_number_integer())
@@ -754,13 +696,13 @@ Scenario::Parse(const std::string& text,
     }
     out["nic"] = CheckObject("nic",
                              nic,
-                             {KText("cc", "dcqcn"),
-                              KChoice("dcqcnPreset", "paper", {"paper", "hpcc-sim"}),
-                              KDuration("cnpInterval", "50us"),
-                              KInt("ackInterval", 1, 1, 1024),
-                              KDuration("retransmitTimeout", "1ms", 1),
-                              KBool("outOfOrderReceive", false),
-                              KText("queuePairs", "auto")});
+                             {ScenarioKey::Text("cc", "dcqcn"),
+                              ScenarioKey::Choice("dcqcnPreset", "paper", {"paper", "hpcc-sim"}),
+                              ScenarioKey::Duration("cnpInterval", "50us"),
+                              ScenarioKey::Int("ackInterval", 1, 1, 1024),
+                              ScenarioKey::Duration("retransmitTimeout", "1ms", 1),
+                              ScenarioKey::Bool("outOfOrderReceive", false),
+                              ScenarioKey::Text("queuePairs", "auto")});
     RdmaCongestionControl::ResolveName("nic.cc", out["nic"]["cc"].get<std::string>());
     QueuePairMapping mapping;
     if (out["nic"]["queuePairs"] != "auto" &&
@@ -778,14 +720,14 @@ Scenario::Parse(const std::string& text,
     // switches a scenario between the two).
     out["tcp"] = CheckObject("tcp",
                              given.value("tcp", JsonValue::object()),
-                             {KText("cc", "dctcp"),
-                              KInt("segmentSize", 1448, 128, 9000),
-                              KBytes("sendBuffer", "4MB", 1),
-                              KBytes("receiveBuffer", "4MB", 1),
-                              KDuration("minRto", "1ms", 1),
-                              KBool("markers", false),
-                              KBool("crc", true),
-                              KInt("priority", 0, 0, 7)});
+                             {ScenarioKey::Text("cc", "dctcp"),
+                              ScenarioKey::Int("segmentSize", 1448, 128, 9000),
+                              ScenarioKey::Bytes("sendBuffer", "4MB", 1),
+                              ScenarioKey::Bytes("receiveBuffer", "4MB", 1),
+                              ScenarioKey::Duration("minRto", "1ms", 1),
+                              ScenarioKey::Bool("markers", false),
+                              ScenarioKey::Bool("crc", true),
+                              ScenarioKey::Int("priority", 0, 0, 7)});
     ResolveTcpCongestionControl("tcp.cc", out["tcp"]["cc"].get<std::string>());
     if (out["link"]["technology"].get<std::string>() == "iwarp")
     {
@@ -804,12 +746,12 @@ Scenario::Parse(const std::string& text,
     // InfiniBand (link.technology "infiniband"; kept but unused otherwise).
     out["ib"] = CheckObject("ib",
                             given.value("ib", JsonValue::object()),
-                            {KInt("sl", 0, 0, 15),
-                             KInt("lmc", 0, 0, 7),
-                             KInt("bufferBlocks", 1024, 1, 1 << 20),
-                             KBytes("fecnThreshold", "0"),
-                             KBool("cutThrough", false),
-                             KChoice("routing", "auto", {"auto", "up-down"})});
+                            {ScenarioKey::Int("sl", 0, 0, 15),
+                             ScenarioKey::Int("lmc", 0, 0, 7),
+                             ScenarioKey::Int("bufferBlocks", 1024, 1, 1 << 20),
+                             ScenarioKey::Bytes("fecnThreshold", "0"),
+                             ScenarioKey::Bool("cutThrough", false),
+                             ScenarioKey::Choice("routing", "auto", {"auto", "up-down"})});
     if (out["link"]["technology"].get<std::string>() == "infiniband")
     {
         if (kind == "torus" && out["ib"]["routing"].get<std::string>() == "auto" &&
@@ -842,10 +784,10 @@ Scenario::Parse(const std::string& text,
     }
     out["server"] = CheckObject("server",
                                 given.value("server", JsonValue::object()),
-                                {KChoice("preset", "none", presets),
-                                 KBool("gpuDirect", true),
-                                 KInt("pcieGeneration", 0, 0, 6),
-                                 KInt("nvlinksPerGpu", -1, -1, 36)});
+                                {ScenarioKey::Choice("preset", "none", presets),
+                                 ScenarioKey::Bool("gpuDirect", true),
+                                 ScenarioKey::Int("pcieGeneration", 0, 0, 6),
+                                 ScenarioKey::Int("nvlinksPerGpu", -1, -1, 36)});
     const bool gpuServers = out["server"]["preset"].get<std::string>() != "none";
     if (gpuServers && out["link"]["technology"].get<std::string>() == "infiniband")
     {
@@ -870,12 +812,13 @@ Scenario::Parse(const std::string& text,
             InterconnectConfigError(path + ".kind",
                                     w.is_object() && w.contains("kind") ? w["kind"].dump()
                                                                         : "(none)",
-                                    "one of " + Join(WORKLOADS));
+                                    "one of " + Join(WorkloadKind::GetNames()));
         }
-        if (std::find(WORKLOADS.begin(), WORKLOADS.end(), w["kind"].get<std::string>()) ==
-            WORKLOADS.end())
+        if (!WorkloadKind::Find(w["kind"].get<std::string>()))
         {
-            InterconnectConfigError(path + ".kind", w["kind"].dump(), "one of " + Join(WORKLOADS));
+            InterconnectConfigError(path + ".kind",
+                                    w["kind"].dump(),
+                                    "one of " + Join(WorkloadKind::GetNames()));
         }
         out["workloads"].push_back(
             CheckObject(path, w, WorkloadKeys(w["kind"].get<std::string>())));
@@ -886,20 +829,15 @@ Scenario::Parse(const std::string& text,
                                     "hierarchical",
                                     "direct, unless server.preset names a GPU server");
         }
-        const std::string wk = w["kind"].get<std::string>();
-        if (std::find(WORKLOADS.begin(), WORKLOADS.end(), wk) == WORKLOADS.end())
-        {
-            InterconnectConfigError(path + ".kind", w["kind"].dump(), "one of " + Join(WORKLOADS));
-        }
     }
 
     out["output"] = CheckObject(
         "output",
         given.value("output", JsonValue::object()),
-        {KDuration("queueInterval", "10us", 1),
-         KChoice("queues", "host-ports", {"none", "host-ports", "all"}),
-         KBool("plots", true),
-         KIntList(
+        {ScenarioKey::Duration("queueInterval", "10us", 1),
+         ScenarioKey::Choice("queues", "host-ports", {"none", "host-ports", "all"}),
+         ScenarioKey::Bool("plots", true),
+         ScenarioKey::IntList(
              "sizeBuckets",
              JsonValue::array(
                  {1000, 3000, 10000, 30000, 100000, 300000, 1000000, 3000000, 10000000, 30000000}),
@@ -926,13 +864,15 @@ Scenario::Parse(const std::string& text,
     }
 
     // Distributed runs on ns-3's MPI simulator (./interconnect run SCENARIO --ranks=N).
-    out["parallel"] = CheckObject(
-        "parallel",
-        given.value("parallel", JsonValue::object()),
-        {KInt("ranks", 1, 1, 65536),
-         KChoice("partition", "auto", {"auto", "group", "slab", "given"}),
-         KIntList("given", JsonValue::array(), 0, 65535),
-         KChoice("simulator", "granted-time-window", {"granted-time-window", "null-message"})});
+    out["parallel"] =
+        CheckObject("parallel",
+                    given.value("parallel", JsonValue::object()),
+                    {ScenarioKey::Int("ranks", 1, 1, 65536),
+                     ScenarioKey::Choice("partition", "auto", {"auto", "group", "slab", "given"}),
+                     ScenarioKey::IntList("given", JsonValue::array(), 0, 65535),
+                     ScenarioKey::Choice("simulator",
+                                         "granted-time-window",
+                                         {"granted-time-window", "null-message"})});
     const int64_t ranks = out["parallel"]["ranks"].get<int64_t>();
     if (ranks > 1)
     {

@@ -10,6 +10,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -26,6 +27,64 @@ namespace ns3
  * @return the TypeId name
  */
 std::string ResolveTcpCongestionControl(const std::string& parameter, const std::string& name);
+
+/**
+ * @ingroup interconnect
+ * @brief One key of a scenario object: its name, type, default and accepted range or choices.
+ * Scenario checks a value against it; a workload kind declares its keys with these.
+ */
+struct ScenarioKey
+{
+    /// The type of a value.
+    enum class Type
+    {
+        INT,     //!< a whole number in [min, max]
+        NUMBER,  //!< a number in [min, max]
+        BOOL,    //!< true or false
+        STRING,  //!< a string (one of `choices` if any)
+        BYTES,   //!< a size: "64KB", "1MiB" or a whole number of bytes, in [min, max]
+        RATE,    //!< a data rate: "100Gbps"
+        TIME,    //!< a time: "10us", at least `min` nanoseconds
+        INT_LIST //!< a list of whole numbers in [min, max]
+    };
+
+    std::string name;                 //!< key
+    Type type;                        //!< type
+    nlohmann::ordered_json def;       //!< default
+    double min;                       //!< smallest number (INT, NUMBER, INT_LIST, BYTES, TIME)
+    double max;                       //!< largest number
+    std::vector<std::string> choices; //!< accepted strings (STRING); empty: any
+
+    /// No upper bound.
+    static constexpr double UNBOUNDED = std::numeric_limits<double>::infinity();
+
+    /// @param name key @param def default @param min smallest @param max largest @return key
+    static ScenarioKey Int(const std::string& name,
+                           int64_t def,
+                           double min,
+                           double max = UNBOUNDED);
+    /// @param name key @param def default @param min smallest @param max largest @return key
+    static ScenarioKey Number(const std::string& name, double def, double min, double max);
+    /// @param name key @param def default @return key
+    static ScenarioKey Bool(const std::string& name, bool def);
+    /// @param name key @param def default @param choices accepted values @return key
+    static ScenarioKey Choice(const std::string& name,
+                              const std::string& def,
+                              std::vector<std::string> choices);
+    /// @param name key @param def default @return a key taking any string
+    static ScenarioKey Text(const std::string& name, const std::string& def);
+    /// @param name key @param def default @param min smallest, bytes @return key
+    static ScenarioKey Bytes(const std::string& name, const std::string& def, double min = 0);
+    /// @param name key @param def default @return key
+    static ScenarioKey Rate(const std::string& name, const std::string& def);
+    /// @param name key @param def default @param minNs shortest, nanoseconds @return key
+    static ScenarioKey Duration(const std::string& name, const std::string& def, double minNs = 0);
+    /// @param name key @param def default @param min smallest @param max largest @return key
+    static ScenarioKey IntList(const std::string& name,
+                               nlohmann::ordered_json def,
+                               double min,
+                               double max);
+};
 
 /**
  * @ingroup interconnect

@@ -1,0 +1,361 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "workload-kind.h"
+
+#include "flow-size-distribution.h"
+#include "moe-traffic.h"
+#include "poisson-traffic.h"
+
+#include "ns3/abort.h"
+#include "ns3/interconnect-config-error.h"
+#include "ns3/random-variable-stream.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// The most flows a workload may generate before the simulation starts (each keeps a record
+/// and a queue pair: about 1 KB).
+constexpr uint64_t MAX_FLOWS = 4000000;
+
+/// The keys of a collective's group and algorithm.
+ScenarioKey
+HostsKey()
+{
+    return ScenarioKey::Int("hosts", 0, 0, 1 << 20);
+}
+
+ScenarioKey
+AlgorithmKey()
+{
+    return ScenarioKey::Choice("algorithm", "direct", {"direct", "hierarchical"});
+}
+
+/// @return the collective algorithm a key names
+CollectiveHelper::Algorithm
+AlgorithmOf(const WorkloadContext& c)
+{
+    return c.scenario.String(c.prefix + "algorithm") == "hierarchical"
+               ? CollectiveHelper::HIERARCHICAL
+               : CollectiveHelper::DIRECT;
+}
+
+/// A workload between hosts needs two of them.
+void
+RequireTwoHosts(const WorkloadContext& c, const std::string& kind)
+{
+    if (c.hosts < 2)
+    {
+        InterconnectConfigError(c.prefix + "kind",
+                                kind,
+                                "a workload between at least two hosts: this fabric has " +
+                                    std::to_string(c.hosts));
+    }
+}
+
+/// Open-loop flows between random host pairs, arriving as a Poisson process per host at a
+/// load of the host links, sizes from a flow-size CDF.
+class PoissonKind : public WorkloadKind
+{
+  public:
+    std::string GetName() const override
+    {
+        return "poisson";
+    }
+
+    std::vector<ScenarioKey> GetKeys() const override
+    {
+        return {ScenarioKey::Text("cdf", "websearch"),
+                ScenarioKey::Number("load", 0.3, 0.001, 1),
+                ScenarioKey::Duration("stop", "5ms")};
+    }
+
+    void Post(const WorkloadContext& c) const override
+    {
+        RequireTwoHosts(c, GetName());
+        const Scenario& s = c.scenario;
+        const std::string& w = c.prefix;
+        PoissonTraffic traffic(FlowSizeDistribution::Read(w + "cdf", s.String(w + "cdf")),
+                               s.Double(w + "load"),
+                               s.Rate("fabric.hostRate"));
+        traffic.SetWindow(c.start, s.Duration(w + "stop"));
+        // Every flow is generated (and gets its record) before the simulation starts: refuse
+        // a workload of more flows than memory holds, before making them.
+        const double expected = traffic.GetArrivalRate() * c.hosts *
+                                (std::min(s.Duration(w + "stop"), c.stop) - c.start).GetSeconds();
+        if (expected > MAX_FLOWS)
+        {
+            InterconnectConfigError(w + "load",
+                                    std::to_string(s.Double(w + "load")) + " (about " +
+                                        std::to_string(static_cast<uint64_t>(expected)) +
+                                        " flows with this cdf, fabric and window)",
+                                    "a load, flow-size CDF and window that make at most " +
+                                        std::to_string(MAX_FLOWS) + " flows");
+        }
+        for (const auto& f : traffic.Generate(c.hosts, c.stream))
+        {
+            c.network.Post(f.src,
+                           f.dst,
+                           RdmaVerb::WRITE,
+                           f.bytes,
+                           f.start,
+                           c.network.GetDefaultPriority());
+        }
+    }
+};
+
+/// fanIn hosts write to one, in rounds a period apart.
+class IncastKind : public WorkloadKind
+{
+  public:
+    std::string GetName() const override
+    {
+        return "incast";
+    }
+
+    std::vector<ScenarioKey> GetKeys() const override
+    {
+        return {ScenarioKey::Int("fanIn", 8, 1, 1 << 20),
+                ScenarioKey::Bytes("size", "64KB", 1),
+                ScenarioKey::Int("destination", 0, 0, 1 << 20),
+                ScenarioKey::Int("rounds", 1, 1, 1 << 20),
+                ScenarioKey::Duration("period", "1ms")};
+    }
+
+    void Post(const WorkloadContext& c) const override
+    {
+        const Scenario& s = c.scenario;
+        const std::string& w = c.prefix;
+        const uint32_t hosts = c.hosts;
+        const uint32_t dst = static_cast<uint32_t>(s.Int(w + "destination"));
+        const uint32_t fanIn = static_cast<uint32_t>(s.Int(w + "fanIn"));
+        if (static_cast<double>(fanIn) * s.Int(w + "rounds") > MAX_FLOWS)
+        {
+            InterconnectConfigError(w + "rounds",
+                                    std::to_string(s.Int(w + "rounds")),
+                                    "at most " + std::to_string(MAX_FLOWS) +
+                                        " flows in all: rounds x fanIn");
+        }
+        if (dst >= hosts || fanIn >= hosts)
+        {
+            InterconnectConfigError(w + (dst >= hosts ? "destination" : "fanIn"),
+                                    std::to_string(dst >= hosts ? dst : fanIn),
+                                    "below the fabric's " + std::to_string(hosts) + " hosts");
+        }
+        for (int64_t r = 0; r < s.Int(w + "rounds"); ++r)
+        {
+            for (uint32_t k = 1; k <= fanIn; ++k)
+            {
+                c.network.Post((dst + k) % hosts,
+                               dst,
+                               RdmaVerb::WRITE,
+                               s.Bytes(w + "size"),
+                               c.start + s.Duration(w + "period") * r,
+                               c.network.GetDefaultPriority());
+            }
+        }
+    }
+};
+
+/// Every host writes to another, a random permutation without fixed points.
+class PermutationKind : public WorkloadKind
+{
+  public:
+    std::string GetName() const override
+    {
+        return "permutation";
+    }
+
+    std::vector<ScenarioKey> GetKeys() const override
+    {
+        return {ScenarioKey::Bytes("size", "1MB", 1)};
+    }
+
+    void Post(const WorkloadContext& c) const override
+    {
+        RequireTwoHosts(c, GetName());
+        const uint32_t hosts = c.hosts;
+        Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+        u->SetStream(c.stream);
+        std::vector<uint32_t> perm(hosts);
+        std::iota(perm.begin(), perm.end(), 0);
+        for (uint32_t k = hosts - 1; k > 0; --k)
+        {
+            std::swap(perm[k], perm[u->GetInteger(0, k)]);
+        }
+        for (uint32_t k = 0; k < hosts; ++k)
+        {
+            if (perm[k] == k)
+            {
+                std::swap(perm[k], perm[(k + 1) % hosts]);
+            }
+        }
+        for (uint32_t k = 0; k < hosts; ++k)
+        {
+            c.network.Post(k,
+                           perm[k],
+                           RdmaVerb::WRITE,
+                           c.scenario.Bytes(c.prefix + "size"),
+                           c.start,
+                           c.network.GetDefaultPriority());
+        }
+    }
+};
+
+/// An all-to-all among a group (direct, or hierarchical through the servers' NVLink).
+class AllToAllKind : public WorkloadKind
+{
+  public:
+    std::string GetName() const override
+    {
+        return "all-to-all";
+    }
+
+    std::vector<ScenarioKey> GetKeys() const override
+    {
+        return {ScenarioKey::Bytes("bytesPerPair", "32KiB", 1), HostsKey(), AlgorithmKey()};
+    }
+
+    void Post(const WorkloadContext& c) const override
+    {
+        c.collectives.AllToAll(c.group(c.prefix + "hosts"),
+                               c.scenario.Bytes(c.prefix + "bytesPerPair"),
+                               AlgorithmOf(c),
+                               c.start);
+    }
+};
+
+/// A ring all-reduce among a group: 2 (N - 1) synchronous steps.
+class RingAllReduceKind : public WorkloadKind
+{
+  public:
+    std::string GetName() const override
+    {
+        return "ring-allreduce";
+    }
+
+    std::vector<ScenarioKey> GetKeys() const override
+    {
+        return {ScenarioKey::Bytes("bytes", "16MB", 1), HostsKey()};
+    }
+
+    void Post(const WorkloadContext& c) const override
+    {
+        c.collectives.RingAllReduce(c.group(c.prefix + "hosts"),
+                                    c.scenario.Bytes(c.prefix + "bytes"),
+                                    c.start);
+    }
+};
+
+/// Mixture-of-experts layers: dispatch, compute gap, combine, compute gap per layer.
+class MoeKind : public WorkloadKind
+{
+  public:
+    std::string GetName() const override
+    {
+        return "moe";
+    }
+
+    std::vector<ScenarioKey> GetKeys() const override
+    {
+        return {HostsKey(),
+                ScenarioKey::Int("tokensPerGpu", 4096, 1, 1 << 24),
+                ScenarioKey::Int("hidden", 4096, 1, 1 << 20),
+                ScenarioKey::Int("bytesPerElement", 2, 1, 8),
+                ScenarioKey::Int("topK", 2, 1, 1024),
+                ScenarioKey::Int("expertsPerGpu", 2, 1, 1024),
+                ScenarioKey::Text("popularity", "uniform"),
+                ScenarioKey::Int("layers", 1, 1, 1 << 16),
+                ScenarioKey::Int("iterations", 1, 1, 1 << 16),
+                ScenarioKey::Duration("computeGap", "20us"),
+                AlgorithmKey()};
+    }
+
+    void Post(const WorkloadContext& c) const override
+    {
+        const Scenario& s = c.scenario;
+        const std::string& w = c.prefix;
+        const std::vector<uint32_t> gpus = c.group(w + "hosts");
+        const MoeTraffic::Popularity popularity =
+            MoeTraffic::ParsePopularity(w + "popularity", s.String(w + "popularity"));
+        MoeTraffic moe(gpus.size(),
+                       s.Int(w + "tokensPerGpu"),
+                       s.Int(w + "hidden"),
+                       s.Int(w + "bytesPerElement"),
+                       s.Int(w + "topK"),
+                       s.Int(w + "expertsPerGpu"),
+                       popularity,
+                       w.substr(0, w.size() - 1));
+        c.collectives.MoeLayers(gpus,
+                                moe,
+                                s.Int(w + "layers"),
+                                s.Int(w + "iterations"),
+                                s.Duration(w + "computeGap"),
+                                c.start,
+                                c.stream,
+                                AlgorithmOf(c));
+    }
+};
+
+/// The registered kinds, the built-in ones first.
+std::vector<std::shared_ptr<const WorkloadKind>>&
+Kinds()
+{
+    static std::vector<std::shared_ptr<const WorkloadKind>> kinds = {
+        std::make_shared<PoissonKind>(),
+        std::make_shared<IncastKind>(),
+        std::make_shared<PermutationKind>(),
+        std::make_shared<AllToAllKind>(),
+        std::make_shared<RingAllReduceKind>(),
+        std::make_shared<MoeKind>(),
+    };
+    return kinds;
+}
+
+} // namespace
+
+WorkloadKind::~WorkloadKind() = default;
+
+void
+WorkloadKind::Register(std::shared_ptr<const WorkloadKind> kind)
+{
+    NS_ABORT_MSG_UNLESS(kind, "WorkloadKind::Register: no kind");
+    NS_ABORT_MSG_IF(Find(kind->GetName()),
+                    "WorkloadKind::Register: a kind named " << kind->GetName() << " exists");
+    Kinds().push_back(std::move(kind));
+}
+
+const WorkloadKind*
+WorkloadKind::Find(const std::string& name)
+{
+    for (const auto& kind : Kinds())
+    {
+        if (kind->GetName() == name)
+        {
+            return kind.get();
+        }
+    }
+    return nullptr;
+}
+
+std::vector<std::string>
+WorkloadKind::GetNames()
+{
+    std::vector<std::string> names;
+    for (const auto& kind : Kinds())
+    {
+        names.push_back(kind->GetName());
+    }
+    return names;
+}
+
+} // namespace ns3
