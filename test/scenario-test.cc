@@ -135,6 +135,40 @@ TEST(Scenario, CongestionControlDefaultsToEachTechnologysOwnAndRunsOnAny)
     EXPECT_EQ(Scenario::Parse("{}", "test.json", {"nic.cc=ib-cc"}).String("nic.cc"), "ib-cc");
 }
 
+TEST(Scenario, AttributesSetAnyNs3DefaultCheckedByItsChecker)
+{
+    // Not in the resolved scenario unless given (config.json of the shipped scenarios is as it
+    // was); given, each is checked by the attribute's own checker and kept as a string.
+    EXPECT_FALSE(Scenario::Parse("{}", "test.json", {}).Has("attributes"));
+    const Scenario s = Scenario::Parse(
+        R"({"attributes": {"ns3::IbCongestionControl::CctiTimer": "10us",
+                           "ns3::IbCongestionControl::CctiIncrease": 4}})",
+        "test.json",
+        {"attributes.ns3::RdmaQueuePair::AckInterval=2"});
+    EXPECT_EQ(s.String("attributes.ns3::IbCongestionControl::CctiTimer"), "10us");
+    EXPECT_EQ(s.String("attributes.ns3::IbCongestionControl::CctiIncrease"), "4");
+    EXPECT_EQ(s.String("attributes.ns3::RdmaQueuePair::AckInterval"), "2");
+    EXPECT_CONFIG_ERROR(
+        Scenario::Parse(R"({"attributes": {"ns3::IbCongestionControl::CctiIncrease": 0}})",
+                        "test.json",
+                        {}),
+        "attributes.ns3::IbCongestionControl::CctiIncrease = 0: accepted: an attribute of an "
+        "ns-3 TypeId");
+    EXPECT_CONFIG_ERROR(
+        Scenario::Parse(R"({"attributes": {"ns3::NoSuchThing::Rate": "1Gbps"}})", "test.json", {}),
+        "attributes.ns3::NoSuchThing::Rate");
+    EXPECT_CONFIG_ERROR(
+        Scenario::Parse(R"({"attributes": {"ns3::RdmaNic::NoSuchAttribute": 1}})", "test.json", {}),
+        "attributes.ns3::RdmaNic::NoSuchAttribute");
+    EXPECT_CONFIG_ERROR(Scenario::Parse(R"({"attributes": {"CctiTimer": "1us"}})", "test.json", {}),
+                        "attributes.CctiTimer");
+    EXPECT_CONFIG_ERROR(
+        Scenario::Parse(R"({"attributes": {"ns3::RdmaNic::Dscp": [1]}})", "test.json", {}),
+        "attributes.ns3::RdmaNic::Dscp = \\[1\\]: accepted: a string, a number");
+    EXPECT_CONFIG_ERROR(Scenario::Parse(R"({"attributes": 5})", "test.json", {}),
+                        "error: attributes = 5");
+}
+
 TEST(Scenario, GpuServersAndHierarchicalCollectives)
 {
     const Scenario s = Scenario::Parse(

@@ -125,3 +125,20 @@ TEST(WorkloadKind, TheRunnersPipelinePostsARegisteredKindOnEveryTechnology)
         EXPECT_EQ(flows[1].start - flows[0].start, MicroSeconds(10));
     }
 }
+
+TEST(ScenarioRunner, SetsTheScenariosAttributeDefaultsBeforeBuilding)
+{
+    const Scenario s = Scenario::Parse(
+        R"({"attributes": {"ns3::IbCongestionControl::CctiTimer": "10us"},
+            "fabric": {"kind": "spine-leaf", "leaves": 1, "spines": 1, "hostsPerLeaf": 2}})",
+        "t.json",
+        {});
+    ScenarioRunner runner(s, std::string(::testing::TempDir()) + "/runner-attributes");
+    runner.Start(nullptr, nullptr);
+    runner.BuildNetwork();
+    TimeValue timer;
+    CreateObject<IbCongestionControl>()->GetAttribute("CctiTimer", timer);
+    EXPECT_EQ(timer.Get(), MicroSeconds(10));
+    Config::Reset();
+    Simulator::Destroy();
+}

@@ -236,6 +236,26 @@ RunRecord::Write(const std::string& path) const
     }
 }
 
+FILE*
+OpenOutputFile(const std::string& path)
+{
+    FILE* f = std::fopen(path.c_str(), "w");
+    if (!f)
+    {
+        InterconnectOutputError(path, std::strerror(errno));
+    }
+    return f;
+}
+
+void
+CloseOutputFile(FILE* f, const std::string& path)
+{
+    if (std::ferror(f) || std::fclose(f) != 0)
+    {
+        InterconnectOutputError(path, std::strerror(errno));
+    }
+}
+
 bool
 CreateOutputDirectory(const std::string& dir, std::string* error)
 {

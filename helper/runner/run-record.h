@@ -8,6 +8,7 @@
 #define RUN_RECORD_H
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <utility>
 #include <vector>
@@ -101,6 +102,22 @@ class RunRecord
 
     std::vector<std::pair<std::string, std::string>> m_entries; //!< key, JSON-encoded value
 };
+
+/**
+ * @ingroup interconnect
+ * Open an output file for writing.
+ * @param path the file
+ * @return the open file; an InterconnectConfigException names the file and why not
+ */
+FILE* OpenOutputFile(const std::string& path);
+
+/**
+ * @ingroup interconnect
+ * Close an output file, checking that what was written reached it.
+ * @param f the file
+ * @param path its name, for the message of the InterconnectConfigException if not
+ */
+void CloseOutputFile(FILE* f, const std::string& path);
 
 /**
  * @ingroup interconnect

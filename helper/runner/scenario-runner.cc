@@ -7,29 +7,26 @@
 #include "scenario-runner.h"
 
 #include "flow-statistics.h"
+#include "port-recorder.h"
 #include "run-record.h"
 
 #include "ns3/boolean.h"
+#include "ns3/config.h"
 #include "ns3/dcqcn-congestion-control.h"
 #include "ns3/double.h"
 #include "ns3/fat-tree-helper.h"
 #include "ns3/flow-size-distribution.h"
 #include "ns3/global-value.h"
-#include "ns3/ib-channel.h"
 #include "ns3/ib-subnet-helper.h"
-#include "ns3/ib-switch.h"
 #include "ns3/interconnect-config-error.h"
 #include "ns3/intra-host-helper.h"
 #include "ns3/local-rank.h"
 #include "ns3/moe-traffic.h"
-#include "ns3/node-list.h"
-#include "ns3/pfc-net-device.h"
 #include "ns3/poisson-traffic.h"
 #include "ns3/rail-optimized-helper.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/rng-seed-manager.h"
-#include "ns3/roce-switch.h"
 #include "ns3/simulator.h"
 #include "ns3/spine-leaf-helper.h"
 #include "ns3/string.h"
@@ -153,65 +150,6 @@ void
 Interrupt(int signal)
 {
     g_interrupted = signal;
-}
-
-/// Open an output file for writing; an InterconnectConfigException names it and why not.
-FILE*
-OpenOutput(const std::string& path)
-{
-    FILE* f = std::fopen(path.c_str(), "w");
-    if (!f)
-    {
-        InterconnectOutputError(path, std::strerror(errno));
-    }
-    return f;
-}
-
-/// Close an output file; an InterconnectConfigException if what was written did not reach it.
-void
-CloseOutput(FILE* f, const std::string& path)
-{
-    if (std::ferror(f) || std::fclose(f) != 0)
-    {
-        InterconnectOutputError(path, std::strerror(errno));
-    }
-}
-
-/// One PFC frame sent, for pfc.csv.
-struct PfcEvent
-{
-    int64_t timeNs;
-    uint32_t node;
-    uint32_t port;
-    uint8_t priority;
-    uint16_t quanta;
-};
-
-void
-RecordPfc(std::vector<PfcEvent>* events, uint32_t node, uint32_t port, uint8_t priority, uint16_t q)
-{
-    events->push_back(PfcEvent{Simulator::Now().GetNanoSeconds(), node, port, priority, q});
-}
-
-/// An InfiniBand VL starting or ending a wait for credits, for credits.csv.
-struct CreditStallEvent
-{
-    int64_t timeNs;
-    uint32_t node;
-    uint32_t device;
-    uint8_t vl;
-    bool stalled;
-};
-
-void
-RecordCreditStall(std::vector<CreditStallEvent>* events,
-                  uint32_t node,
-                  uint32_t device,
-                  uint8_t vl,
-                  bool stalled)
-{
-    events->push_back(
-        CreditStallEvent{Simulator::Now().GetNanoSeconds(), node, device, vl, stalled});
 }
 
 /// Progress on stderr for long runs.
@@ -350,14 +288,7 @@ Columns(std::vector<std::size_t> columns)
 /// What a run records as it goes, and what it measured.
 struct ScenarioRunner::Monitors
 {
-    explicit Monitors(Time queueInterval)
-        : series(queueInterval)
-    {
-    }
-
-    RoceTimeSeries series;                 //!< switch queues
-    std::vector<PfcEvent> pfc;             //!< PFC frames sent
-    std::vector<CreditStallEvent> stalls;  //!< credit waits
+    std::unique_ptr<PortRecorder> ports;   //!< queues, PFC frames, credit stalls, links
     Progress progress;                     //!< progress reports
     std::vector<FlowRecord> flows;         //!< the flows (this rank's, or all merged)
     TransportStatistics st;                //!< counters
@@ -472,7 +403,7 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, const std::string& out)
       m_nicsPerServer(0),
       m_gpusPerServer(0),
       m_network(nullptr),
-      m_monitors(std::make_unique<Monitors>(scenario.Duration("output.queueInterval"))),
+      m_monitors(std::make_unique<Monitors>()),
       m_partial(false),
       m_wall(0)
 {
@@ -606,6 +537,14 @@ ScenarioRunner::BuildNetwork()
     if (cc == "ns3::DcqcnCongestionControl")
     {
         DcqcnCongestionControl::ApplyPreset(s.String("nic.dcqcnPreset"), s.Rate("fabric.hostRate"));
+    }
+    // The scenario's attribute defaults, after the preset's (checked when it was loaded).
+    if (s.Has("attributes"))
+    {
+        for (auto it = s.At("attributes").begin(); it != s.At("attributes").end(); ++it)
+        {
+            Config::SetDefault(it.key(), StringValue(it.value().get<std::string>()));
+        }
     }
     // The fabric, on Ethernet (RoCEv2 or iWARP) or as an InfiniBand subnet.
     m_fabricHelper = MakeFabricHelper(s);
@@ -789,96 +728,13 @@ ScenarioRunner::AddMonitors()
     const Scenario& s = m_s;
     const Time stop = m_stop;
     const uint32_t rank = m_rank;
-    const bool infiniband = m_infiniband;
-    const Fabric& fabric = m_fabric;
-    RoceTimeSeries& series = m_monitors->series;
-    std::vector<PfcEvent>& pfc = m_monitors->pfc;
-    std::vector<CreditStallEvent>& stalls = m_monitors->stalls;
-    // Monitors: switch queues on the priority (Ethernet) or per VL (InfiniBand) the workloads
-    // use, PFC frames, InfiniBand credit stalls.
-    const std::string queues = s.String("output.queues");
-    const uint8_t monitored = m_network->GetDefaultPriority();
-    for (uint32_t sw = 0; !infiniband && sw < fabric.GetNSwitches(); ++sw)
-    {
-        if (fabric.GetPartition().rank[fabric.GetSwitchNodeId(sw)] != rank)
-        {
-            continue; // another rank's switch: monitored there
-        }
-        Ptr<RoceSwitch> rs = m_roce.GetSwitch(sw);
-        for (uint32_t p = 0; p < rs->GetNPorts(); ++p)
-        {
-            Ptr<PfcNetDevice> port = rs->GetPort(p);
-            port->TraceConnectWithoutContext(
-                "PfcTx",
-                MakeBoundCallback(&RecordPfc, &pfc, port->GetNode()->GetId(), p));
-            const bool facesHost = !port->GetPeer()->GetNode()->GetObject<RoceSwitch>();
-            if (queues == "all" || (queues == "host-ports" && facesHost))
-            {
-                series.AddQueue("n" + std::to_string(port->GetNode()->GetId()) + "p" +
-                                    std::to_string(p),
-                                rs,
-                                p,
-                                monitored);
-            }
-        }
-    }
-    if (infiniband)
-    {
-        const IbSubnet& subnet = m_ib->GetSubnet();
-        for (uint32_t sw = 0; sw < subnet.switches.size(); ++sw)
-        {
-            if (!IsOnThisRank(subnet.switchNodes[sw]))
-            {
-                continue; // another rank's switch: monitored there
-            }
-            Ptr<IbSwitch> is = subnet.switches[sw];
-            for (uint32_t p = 0; p < is->GetNPorts(); ++p)
-            {
-                Ptr<IbNetDevice> port = is->GetPort(p);
-                Ptr<IbChannel> channel = DynamicCast<IbChannel>(port->GetChannel());
-                const bool facesHost =
-                    channel && !channel->GetPeer(port)->GetNode()->GetObject<IbSwitch>();
-                if (!(queues == "all" || (queues == "host-ports" && facesHost)))
-                {
-                    continue;
-                }
-                // The port's output queues: all data VLs together, and each VL that carried
-                // packets during the run on its own.
-                const std::string name =
-                    "n" + std::to_string(port->GetNode()->GetId()) + "p" + std::to_string(p);
-                series.AddQueue(name, [port]() {
-                    uint64_t bytes = 0;
-                    for (uint8_t vl = 0; vl < port->GetNDataVls(); ++vl)
-                    {
-                        bytes += port->GetQueueBytes(vl);
-                    }
-                    return bytes;
-                });
-                for (uint8_t vl = 0; vl < port->GetNDataVls(); ++vl)
-                {
-                    series.AddQueue(
-                        name + "vl" + std::to_string(vl),
-                        [port, vl]() { return port->GetQueueBytes(vl); },
-                        [port, vl]() { return port->GetPacketsSent(vl) > 0; });
-                }
-            }
-        }
-        for (const auto& port : subnet.ports)
-        {
-            if (IsOnThisRank(port->GetNode()))
-            {
-                port->TraceConnectWithoutContext("CreditStall",
-                                                 MakeBoundCallback(&RecordCreditStall,
-                                                                   &stalls,
-                                                                   port->GetNode()->GetId(),
-                                                                   port->GetIfIndex()));
-            }
-        }
-    }
-    if (queues != "none")
-    {
-        series.Start(Time(0), stop);
-    }
+    // Switch queues on the priority (Ethernet) or per VL (InfiniBand) the workloads use, PFC
+    // frames, InfiniBand credit stalls, link bytes.
+    m_monitors->ports = std::make_unique<PortRecorder>(s.Duration("output.queueInterval"),
+                                                       s.String("output.queues"),
+                                                       m_network->GetDefaultPriority());
+    m_monitors->ports->Watch();
+    m_monitors->ports->Start(stop);
     m_monitors->progress = Progress{std::chrono::steady_clock::now(),
                                     std::chrono::steady_clock::now(),
                                     stop,
@@ -902,10 +758,10 @@ ScenarioRunner::PrepareOutputs()
     }
     if (m_rank == 0)
     {
-        FILE* cf = OpenOutput(m_out + "/config.json");
+        FILE* cf = OpenOutputFile(m_out + "/config.json");
         const std::string json = m_s.ToJson();
         std::fwrite(json.data(), 1, json.size(), cf);
-        CloseOutput(cf, m_out + "/config.json");
+        CloseOutputFile(cf, m_out + "/config.json");
     }
 }
 
@@ -942,10 +798,8 @@ ScenarioRunner::WriteRecords()
     const uint32_t rank = m_rank;
     const uint32_t ranks = m_ranks;
     const std::string& out = m_out;
-    const bool infiniband = m_infiniband;
+    [[maybe_unused]] const bool infiniband = m_infiniband; // (merging credits.csv)
     MessageTransport& network = *m_network;
-    std::vector<PfcEvent>& pfc = m_monitors->pfc;
-    std::vector<CreditStallEvent>& stalls = m_monitors->stalls;
     std::vector<FlowRecord>& flows = m_monitors->flows;
     TransportStatistics& st = m_monitors->st;
     uint64_t& events = m_monitors->events;
@@ -972,85 +826,7 @@ ScenarioRunner::WriteRecords()
             InterconnectOutputError(dir + "/flows.csv", "the file could not be written");
         }
     }
-    FILE* f = OpenOutput(dir + "/pfc.csv");
-    std::fprintf(f, "time_ns,node,port,priority,quanta\n");
-    for (const auto& e : pfc)
-    {
-        std::fprintf(f,
-                     "%" PRId64 ",%u,%u,%u,%u\n",
-                     e.timeNs,
-                     e.node,
-                     e.port,
-                     static_cast<unsigned>(e.priority),
-                     static_cast<unsigned>(e.quanta));
-    }
-    CloseOutput(f, dir + "/pfc.csv");
-    if (infiniband)
-    {
-        // The InfiniBand counterpart of pfc.csv: when each VL started and stopped waiting for
-        // credits.
-        f = OpenOutput(dir + "/credits.csv");
-        std::fprintf(f, "time_ns,node,device,vl,stalled\n");
-        for (const auto& e : stalls)
-        {
-            std::fprintf(f,
-                         "%" PRId64 ",%u,%u,%u,%d\n",
-                         e.timeNs,
-                         e.node,
-                         e.device,
-                         static_cast<unsigned>(e.vl),
-                         e.stalled ? 1 : 0);
-        }
-        CloseOutput(f, dir + "/credits.csv");
-    }
-    f = OpenOutput(dir + "/links.csv");
-    std::fprintf(f, "node,device,peer_node,rate_bps,tx_bytes,utilization\n");
-    const double seconds = Simulator::Now().GetSeconds();
-    for (NodeList::Iterator n = NodeList::Begin(); n != NodeList::End(); ++n)
-    {
-        for (uint32_t d = 0; (*n)->GetSystemId() == rank && d < (*n)->GetNDevices(); ++d)
-        {
-            // Ethernet ports and InfiniBand ports alike: every byte put on the wire.
-            Ptr<NetDevice> dev = (*n)->GetDevice(d);
-            Ptr<Node> peer;
-            uint64_t rate = 0;
-            uint64_t tx = 0;
-            if (Ptr<PfcNetDevice> eth = DynamicCast<PfcNetDevice>(dev))
-            {
-                peer = eth->GetPeer()->GetNode();
-                rate = eth->GetDataRate().GetBitRate();
-                tx = eth->GetTxBytes();
-            }
-            else if (Ptr<IbNetDevice> port = DynamicCast<IbNetDevice>(dev))
-            {
-                Ptr<IbChannel> channel = DynamicCast<IbChannel>(port->GetChannel());
-                if (!channel)
-                {
-                    continue;
-                }
-                peer = channel->GetPeer(port)->GetNode();
-                rate = port->GetDataRate().GetBitRate();
-                tx = port->GetTxBytes();
-            }
-            else
-            {
-                continue;
-            }
-            std::fprintf(f,
-                         "%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%.6f\n",
-                         (*n)->GetId(),
-                         d,
-                         peer->GetId(),
-                         rate,
-                         tx,
-                         tx * 8.0 / (rate * seconds));
-        }
-    }
-    CloseOutput(f, dir + "/links.csv");
-    if (!m_monitors->series.WriteQueuesCsv(dir + "/queue.csv"))
-    {
-        InterconnectOutputError(dir + "/queue.csv", "the file could not be written");
-    }
+    m_monitors->ports->Write(dir);
     if (ranks > 1)
     {
 #ifdef NS3_MPI
@@ -1151,7 +927,7 @@ ScenarioRunner::WriteSummaries()
     {
         InterconnectOutputError(out + "/slowdown.csv", "the file could not be written");
     }
-    FILE* f = OpenOutput(out + "/summary.json");
+    FILE* f = OpenOutputFile(out + "/summary.json");
     std::fprintf(f, "{\n  \"name\": %s,\n", RunRecord::JsonQuote(s.String("name")).c_str());
     std::fprintf(f, "  \"fabric\": %s,\n", RunRecord::JsonQuote(fabric.Describe()).c_str());
     std::fprintf(f, "  \"queuePairs\": \"%s\",\n", s.String("nic.queuePairs").c_str());
@@ -1204,7 +980,7 @@ ScenarioRunner::WriteSummaries()
                  "  \"simulatedNs\": %" PRId64 ",\n  \"partial\": %s\n}\n",
                  Simulator::Now().GetNanoSeconds(),
                  partial ? "true" : "false");
-    CloseOutput(f, out + "/summary.json");
+    CloseOutputFile(f, out + "/summary.json");
     // summary.csv: the same headline figures as one CSV row, for sweeps to stack into a table.
     // Collective phases: a phase still running counts at its lower bound, max(time so far,
     // lower bound) over the lower bound, as unfinished flows do.
@@ -1234,7 +1010,7 @@ ScenarioRunner::WriteSummaries()
         std::snprintf(text, sizeof(text), "%.4f", v);
         return all.HasFigures() ? std::string(text) : std::string("n/a");
     };
-    f = OpenOutput(out + "/summary.csv");
+    f = OpenOutputFile(out + "/summary.csv");
     std::fprintf(f,
                  "name,seed,run,flows_posted,flows_completed,flows_unfinished,slowdown_p50,"
                  "slowdown_p95,"
@@ -1266,8 +1042,8 @@ ScenarioRunner::WriteSummaries()
                  st.packetHops,
                  events,
                  Simulator::Now().GetNanoSeconds());
-    CloseOutput(f, out + "/summary.csv");
-    f = OpenOutput(out + "/timing.json");
+    CloseOutputFile(f, out + "/summary.csv");
+    f = OpenOutputFile(out + "/timing.json");
     std::fprintf(f,
                  "{\n  \"wallSeconds\": %.3f,\n  \"eventsPerSecond\": %.0f,\n  "
                  "\"packetHopsPerSecond\": %.0f,\n  \"ranks\": %u,\n  \"lookaheadNs\": %" PRId64
@@ -1277,7 +1053,7 @@ ScenarioRunner::WriteSummaries()
                  st.packetHops / std::max(wall, 1e-9),
                  ranks,
                  fabric.GetPartition().lookahead.GetNanoSeconds());
-    CloseOutput(f, out + "/timing.json");
+    CloseOutputFile(f, out + "/timing.json");
 }
 
 int

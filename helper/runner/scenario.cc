@@ -14,6 +14,7 @@
 #include "ns3/message-transport.h"
 #include "ns3/moe-traffic.h"
 #include "ns3/rdma-congestion-control.h"
+#include "ns3/string.h"
 #include "ns3/workload-kind.h"
 
 #include <filesystem>
@@ -377,6 +378,30 @@ ParseShallow(const std::string& text, bool allowExceptions, bool comments)
     return JsonValue::parse(text, limit, allowExceptions, comments);
 }
 
+/// @return true if `name` (ns3::Class::Attribute) is an attribute whose default can be set
+/// and whose checker accepts `value`
+bool
+IsSettableAttribute(const std::string& name, const std::string& value)
+{
+    const std::size_t split = name.rfind("::");
+    if (name.rfind("ns3::", 0) != 0 || split == std::string::npos || split <= 5)
+    {
+        return false;
+    }
+    TypeId tid;
+    if (!TypeId::LookupByNameFailSafe(name.substr(0, split), &tid))
+    {
+        return false;
+    }
+    TypeId::AttributeInformation info;
+    if (!tid.LookupAttributeByName(name.substr(split + 2), &info) ||
+        !(info.flags & TypeId::ATTR_CONSTRUCT))
+    {
+        return false;
+    }
+    return info.checker->CreateValidValue(StringValue(value)) != nullptr;
+}
+
 /// A time key's value.
 Time
 TimeOf(const JsonValue& v)
@@ -603,7 +628,8 @@ Scenario::Parse(const std::string& text,
         Key{"server", Type::STRING, JsonValue::object(), 0, 0, {}},
         Key{"workloads", Type::STRING, JsonValue::array(), 0, 0, {}},
         Key{"output", Type::STRING, JsonValue::object(), 0, 0, {}},
-        Key{"parallel", Type::STRING, JsonValue::object(), 0, 0, {}}};
+        Key{"parallel", Type::STRING, JsonValue::object(), 0, 0, {}},
+        Key{"attributes", Type::STRING, JsonValue::object(), 0, 0, {}}};
     std::vector<std::string> rootNames;
     for (const auto& k : rootKeys)
     {
@@ -913,6 +939,40 @@ Scenario::Parse(const std::string& text,
                                     ? "the rank of every node id, with partition \"given\""
                                     : "[] unless partition is \"given\"");
     }
+    // Any ns-3 attribute's default, for what no key sets ("ns3::IbCongestionControl::CctiTimer":
+    // "10us"): checked here by the attribute's own checker, set by the runner before the
+    // network is built. Kept in the resolved scenario only when given.
+    const JsonValue attributes = given.value("attributes", JsonValue::object());
+    if (!attributes.is_object())
+    {
+        InterconnectConfigError("attributes",
+                                attributes.dump(),
+                                "an object of \"ns3::Class::Attribute\": value");
+    }
+    if (!attributes.empty())
+    {
+        out["attributes"] = JsonValue::object();
+    }
+    for (auto it = attributes.begin(); it != attributes.end(); ++it)
+    {
+        const std::string path = "attributes." + it.key();
+        const JsonValue& v = it.value();
+        if (!v.is_string() && !v.is_number() && !v.is_boolean())
+        {
+            InterconnectConfigError(path, v.dump(), "a string, a number or true/false");
+        }
+        const std::string value = v.is_string() ? v.get<std::string>() : v.dump();
+        if (!IsSettableAttribute(it.key(), value))
+        {
+            InterconnectConfigError(path,
+                                    v.dump(),
+                                    "an attribute of an ns-3 TypeId, named ns3::Class::Attribute "
+                                    "(--PrintAttributes=ns3::Class lists them), and a value its "
+                                    "checker accepts");
+        }
+        out["attributes"][it.key()] = value;
+    }
+
     CheckAcrossKeys(out);
     return s;
 }
@@ -947,6 +1007,12 @@ Scenario::At(const std::string& path) const
         }
     }
     return *node;
+}
+
+bool
+Scenario::Has(const std::string& section) const
+{
+    return m_json.contains(section);
 }
 
 std::string

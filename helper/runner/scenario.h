@@ -133,6 +133,13 @@ class Scenario
      */
     const nlohmann::ordered_json& At(const std::string& path) const;
 
+    /**
+     * @param section a top-level key
+     * @return true if the resolved scenario has it (every key has, but "attributes" only when
+     *         given)
+     */
+    bool Has(const std::string& section) const;
+
     /// @return a string key
     std::string String(const std::string& path) const;
     /// @return an integer key
