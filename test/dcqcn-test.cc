@@ -376,3 +376,39 @@ TEST_F(DcqcnHpccSimTest, AnIdleQueuePairMatchesABusyOne)
     EXPECT_TRUE(compared);
     twin->Dispose();
 }
+
+TEST(RdmaQueuePairTraces, RateAndWindowReportEveryChangeOfTheCongestionControl)
+{
+    // The congestion-control state as trace sources: a DCQCN cut by one CNP halves the rate
+    // (alpha starts at 1: RC x (1 - 1/2)), reported once as (old, new); a window set twice to
+    // the same value is reported once.
+    Ptr<RdmaQueuePair> qp = test::LoneQueuePair(DataRate("40Gbps"));
+    std::vector<std::pair<DataRate, DataRate>> rates;
+    std::vector<std::pair<uint64_t, uint64_t>> windows;
+    qp->TraceConnectWithoutContext(
+        "Rate",
+        MakeCallback(+[](std::vector<std::pair<DataRate, DataRate>>* v, DataRate a, DataRate b) {
+            v->emplace_back(a, b);
+        }).Bind(&rates));
+    qp->TraceConnectWithoutContext(
+        "Window",
+        MakeCallback(+[](std::vector<std::pair<uint64_t, uint64_t>>* v, uint64_t a, uint64_t b) {
+            v->emplace_back(a, b);
+        }).Bind(&windows));
+    Ptr<DcqcnCongestionControl> cc = CreateObject<DcqcnCongestionControl>();
+    qp->SetCongestionControl(cc); // starts at the line rate: no change
+    EXPECT_TRUE(rates.empty());
+    cc->OnCnp(qp);
+    ASSERT_EQ(rates.size(), 1u);
+    EXPECT_EQ(rates[0].first, DataRate("40Gbps"));
+    EXPECT_EQ(rates[0].second, DataRate("20Gbps"));
+    EXPECT_EQ(rates[0].second, qp->GetRate());
+    qp->SetWindow(8000);
+    qp->SetWindow(8000);
+    qp->SetWindow(0);
+    ASSERT_EQ(windows.size(), 2u);
+    EXPECT_EQ(windows[0], std::make_pair(uint64_t{0}, uint64_t{8000}));
+    EXPECT_EQ(windows[1], std::make_pair(uint64_t{8000}, uint64_t{0}));
+    qp->Dispose();
+    Simulator::Destroy();
+}

@@ -91,7 +91,16 @@ RdmaQueuePair::GetTypeId()
             .AddTraceSource("Completion",
                             "A message completed at the requester",
                             MakeTraceSourceAccessor(&RdmaQueuePair::m_completionTrace),
-                            "ns3::RdmaQueuePair::CompletionTracedCallback");
+                            "ns3::RdmaQueuePair::CompletionTracedCallback")
+            .AddTraceSource("Rate",
+                            "The congestion control changed the sending rate (old, new)",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_rateTrace),
+                            "ns3::TracedValueCallback::DataRate")
+            .AddTraceSource("Window",
+                            "The congestion control changed the window, bytes (old, new; 0: "
+                            "none)",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_windowTrace),
+                            "ns3::TracedValueCallback::Uint64");
     return tid;
 }
 
@@ -745,6 +754,7 @@ RdmaQueuePair::SetRate(DataRate rate)
     if (m_rate != before)
     {
         m_pacer.SetRate(m_rate);
+        m_rateTrace(before, m_rate);
     }
 }
 
@@ -770,6 +780,10 @@ void
 RdmaQueuePair::SetWindow(uint64_t bytes)
 {
     const bool opened = bytes == 0 || bytes > m_window;
+    if (bytes != m_window)
+    {
+        m_windowTrace(m_window, bytes);
+    }
     m_window = bytes;
     if (opened && !m_wake.IsNull())
     {

@@ -396,6 +396,8 @@ class RdmaQueuePair : public Object
     uint64_t m_delivered;     //!< bytes delivered in order (responder)
 
     TracedCallback<const RdmaCompletion&> m_completionTrace; //!< message completions
+    TracedCallback<DataRate, DataRate> m_rateTrace;          //!< rate changes (old, new)
+    TracedCallback<uint64_t, uint64_t> m_windowTrace;        //!< window changes (old, new)
 };
 
 } // namespace ns3
