@@ -64,6 +64,11 @@ Main(int argc, char* argv[])
     cmd.AddValue("gpuDirect", "1: GPUDirect RDMA, 0: stage through host memory", gpuDirect);
     cmd.AddValue("a2aBytes", "Bytes each GPU sends to each other GPU in the all-to-all", a2aBytes);
     cmd.AddValue("out", "Output directory", out);
+    // ns-3 reads "1e3" into an int as 1 and "2.5" as 2 without a word: check the text first.
+    CommandLineValues::RequireWholeNumbersOrMinusOne(
+        argc,
+        argv,
+        {"nvlinksPerGpu", "pcieGeneration", "pcieLanes", "pcieMaxPayload", "gpuDirect"});
     cmd.Parse(argc, argv);
 
     IntraHostParameters p = IntraHostHelper::Preset(preset, "--preset");

@@ -89,10 +89,16 @@ CommandLineValues::Bytes(const std::string& option,
     return value;
 }
 
+namespace
+{
+
+/// Check the given whole-number options: digits up to `max`, or -1 with `minusOne`.
 void
-CommandLineValues::RequireWholeNumbers(int argc,
-                                       char* argv[],
-                                       const std::vector<std::string>& names)
+CheckWholeNumbers(int argc,
+                  char* argv[],
+                  const std::vector<std::string>& names,
+                  uint64_t max,
+                  bool minusOne)
 {
     for (int i = 1; i < argc; ++i)
     {
@@ -113,14 +119,39 @@ CommandLineValues::RequireWholeNumbers(int argc,
             {
                 continue;
             }
+            if (minusOne && text == "-1")
+            {
+                continue;
+            }
             if (text.empty() || text.size() > 10 ||
                 text.find_first_not_of("0123456789") != std::string::npos ||
-                std::stoull(text) > 4294967295ULL)
+                std::stoull(text) > max)
             {
-                InterconnectConfigError(option, text, "a whole number, 0 to 4294967295");
+                InterconnectConfigError(option,
+                                        text,
+                                        "a whole number, 0 to " + std::to_string(max) +
+                                            (minusOne ? ", or -1 (the default)" : ""));
             }
         }
     }
+}
+
+} // namespace
+
+void
+CommandLineValues::RequireWholeNumbers(int argc,
+                                       char* argv[],
+                                       const std::vector<std::string>& names)
+{
+    CheckWholeNumbers(argc, argv, names, 4294967295ULL, false);
+}
+
+void
+CommandLineValues::RequireWholeNumbersOrMinusOne(int argc,
+                                                 char* argv[],
+                                                 const std::vector<std::string>& names)
+{
+    CheckWholeNumbers(argc, argv, names, 2147483647ULL, true);
 }
 
 DataRate

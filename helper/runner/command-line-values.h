@@ -53,6 +53,17 @@ class CommandLineValues
      */
     static void RequireWholeNumbers(int argc, char* argv[], const std::vector<std::string>& names);
 
+    /**
+     * The same for signed options where -1 means "keep the default" (e.g. "the preset's"):
+     * each given option must be -1 or decimal digits, 0 to 2147483647.
+     * @param argc the program's argc
+     * @param argv the program's argv
+     * @param names the options' names, without dashes
+     */
+    static void RequireWholeNumbersOrMinusOne(int argc,
+                                              char* argv[],
+                                              const std::vector<std::string>& names);
+
     /// The largest rate accepted, in Tb/s: beyond any link, well within DataRate's 64 bits.
     static constexpr uint32_t MAX_RATE_TBPS = 100;
 
