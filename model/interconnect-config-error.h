@@ -60,8 +60,9 @@ class InterconnectConfigException : public std::runtime_error
 
 /**
  * @ingroup interconnect
- * Run a program's body and report a configuration error it throws: the message on stderr and
- * status 1, as a program's main returns it.
+ * Run a program's body and report a configuration error it throws: the message on stderr,
+ * the simulation's objects released (Simulator::Destroy), and status 1, as a program's main
+ * returns it.
  *
  * @code
  *   int main(int argc, char* argv[])
