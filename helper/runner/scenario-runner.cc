@@ -453,6 +453,13 @@ ScenarioRunner::Start(int* argc, char*** argv)
     RngSeedManager::SetRun(static_cast<uint64_t>(s.Int("run")));
 }
 
+bool
+ScenarioRunner::SetsCnpInterval(const std::string& cc) const
+{
+    // The hpcc-sim preset sets the notification point's pacing itself (a CNP per marked packet).
+    return !(cc == "ns3::DcqcnCongestionControl" && m_s.String("nic.dcqcnPreset") == "hpcc-sim");
+}
+
 void
 ScenarioRunner::ConfigureEthernet(const std::string& cc)
 {
@@ -480,7 +487,7 @@ ScenarioRunner::ConfigureEthernet(const std::string& cc)
     roce.SetQueuePairAttribute("RetransmitTimeout", TimeValue(s.Duration("nic.retransmitTimeout")));
     roce.SetQueuePairAttribute("OutOfOrderReceive", BooleanValue(s.Bool("nic.outOfOrderReceive")));
     roce.SetNicAttribute("CongestionControl", StringValue(cc));
-    if (!(cc == "ns3::DcqcnCongestionControl" && s.String("nic.dcqcnPreset") == "hpcc-sim"))
+    if (SetsCnpInterval(cc))
     {
         roce.SetNicAttribute("CnpInterval", TimeValue(s.Duration("nic.cnpInterval")));
     }
@@ -517,7 +524,7 @@ ScenarioRunner::BuildInfiniBand(const std::string& cc)
     {
         // Any RDMA congestion control, on the switches' FECN marks (and HPCC on their INT).
         adapter->SetAttribute("CongestionControl", StringValue(cc));
-        if (!(cc == "ns3::DcqcnCongestionControl" && s.String("nic.dcqcnPreset") == "hpcc-sim"))
+        if (SetsCnpInterval(cc))
         {
             adapter->SetAttribute("CnpInterval", TimeValue(s.Duration("nic.cnpInterval")));
         }

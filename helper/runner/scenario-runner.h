@@ -106,6 +106,8 @@ class ScenarioRunner
     int Report(const std::string& plotScript);
 
   private:
+    /// @param cc the resolved congestion control @return nic.cnpInterval applies to it
+    bool SetsCnpInterval(const std::string& cc) const;
     /// Configure the Ethernet technologies (RoCEv2, iWARP) on the RoCE helper.
     void ConfigureEthernet(const std::string& cc);
     /// Build the InfiniBand subnet of the fabric.
