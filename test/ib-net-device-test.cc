@@ -269,3 +269,22 @@ TEST_F(IbLinkTest, BadAttributesAreNamed)
     EXPECT_CONFIG_ERROR(b->EnqueueVl(Create<Packet>(100), 0),
                         "ReceiveBufferBlocks = 10: accepted: at least 66 blocks");
 }
+
+TEST(IbNetDeviceAttributes, RefusedWhenTheLinkIsBuilt)
+{
+    // A bad table or buffer is refused by Attach, while the network is built: not in the
+    // simulation's first event, where an exception would leave that event unreleased.
+    for (const auto& [attribute, value, message] :
+         {std::make_tuple("VlArbitrationLow", "0:64,9:1", "VlArbitrationLow = 0:64,9:1"),
+          std::make_tuple("VlArbitrationHigh", "1:", "VlArbitrationHigh = 1:"),
+          std::make_tuple("SlToVl", "0,1", "SlToVl = 0,1"),
+          std::make_tuple("ReceiveBufferBlocks", "10", "ReceiveBufferBlocks = 10")})
+    {
+        Ptr<IbNetDevice> d = CreateObject<IbNetDevice>();
+        d->SetAttribute(attribute, StringValue(value));
+        Ptr<IbChannel> channel = CreateObject<IbChannel>();
+        EXPECT_CONFIG_ERROR(d->Attach(channel), message);
+        EXPECT_EQ(channel->GetNDevices(), 0u) << "a refused device joins no link";
+    }
+    Simulator::Destroy();
+}

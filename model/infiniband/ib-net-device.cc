@@ -197,15 +197,8 @@ IbNetDevice::Blocks(uint32_t bytes)
 }
 
 void
-IbNetDevice::Configure()
+IbNetDevice::CheckAttributes() const
 {
-    if (m_configured)
-    {
-        return;
-    }
-    m_configured = true;
-    m_rate = LinkRate(m_speed, m_width);
-    m_wireClock.SetRate(m_rate);
     if (m_mtu != 256 && m_mtu != 512 && m_mtu != 1024 && m_mtu != 2048 && m_mtu != 4096)
     {
         InterconnectConfigError("ns3::IbNetDevice::Mtu",
@@ -221,44 +214,64 @@ IbNetDevice::Configure()
                                 "at least " + std::to_string(largest) +
                                     " blocks (one packet of the MTU)");
     }
-    for (uint32_t vl = 0; vl < m_dataVls; ++vl)
-    {
-        m_rxFree[vl] = m_bufferBlocks;
-    }
-    // SL to VL.
+    ParseSlToVl();
+    ParseTable("ns3::IbNetDevice::VlArbitrationHigh", m_arbHighText);
+    ParseTable("ns3::IbNetDevice::VlArbitrationLow", m_arbLowText);
+}
+
+std::array<uint8_t, 16>
+IbNetDevice::ParseSlToVl() const
+{
+    std::array<uint8_t, 16> map{};
     if (m_slToVlText.empty())
     {
         for (uint32_t sl = 0; sl < 16; ++sl)
         {
-            m_slToVl[sl] = static_cast<uint8_t>(sl % m_dataVls);
+            map[sl] = static_cast<uint8_t>(sl % m_dataVls);
         }
+        return map;
     }
-    else
+    std::istringstream in(m_slToVlText);
+    std::string item;
+    uint32_t sl = 0;
+    while (std::getline(in, item, ','))
     {
-        std::istringstream in(m_slToVlText);
-        std::string item;
-        uint32_t sl = 0;
-        while (std::getline(in, item, ','))
-        {
-            char* end = nullptr;
-            const unsigned long vl = std::strtoul(item.c_str(), &end, 10);
-            if (item.empty() || *end != '\0' || (vl >= m_dataVls && vl != MANAGEMENT_VL) ||
-                sl >= 16)
-            {
-                InterconnectConfigError("ns3::IbNetDevice::SlToVl",
-                                        m_slToVlText,
-                                        "16 comma-separated data VLs (0.." +
-                                            std::to_string(m_dataVls - 1) + ")");
-            }
-            m_slToVl[sl++] = static_cast<uint8_t>(vl);
-        }
-        if (sl != 16)
+        char* end = nullptr;
+        const unsigned long vl = std::strtoul(item.c_str(), &end, 10);
+        if (item.empty() || *end != '\0' || (vl >= m_dataVls && vl != MANAGEMENT_VL) || sl >= 16)
         {
             InterconnectConfigError("ns3::IbNetDevice::SlToVl",
                                     m_slToVlText,
-                                    "16 comma-separated data VLs, one per SL");
+                                    "16 comma-separated data VLs (0.." +
+                                        std::to_string(m_dataVls - 1) + ")");
         }
+        map[sl++] = static_cast<uint8_t>(vl);
     }
+    if (sl != 16)
+    {
+        InterconnectConfigError("ns3::IbNetDevice::SlToVl",
+                                m_slToVlText,
+                                "16 comma-separated data VLs, one per SL");
+    }
+    return map;
+}
+
+void
+IbNetDevice::Configure()
+{
+    if (m_configured)
+    {
+        return;
+    }
+    CheckAttributes();
+    m_configured = true;
+    m_rate = LinkRate(m_speed, m_width);
+    m_wireClock.SetRate(m_rate);
+    for (uint32_t vl = 0; vl < m_dataVls; ++vl)
+    {
+        m_rxFree[vl] = m_bufferBlocks;
+    }
+    m_slToVl = ParseSlToVl();
     m_high.entries = ParseTable("ns3::IbNetDevice::VlArbitrationHigh", m_arbHighText);
     m_low.entries = ParseTable("ns3::IbNetDevice::VlArbitrationLow", m_arbLowText);
     if (m_low.entries.empty() && m_arbLowText.empty())
@@ -342,6 +355,11 @@ IbNetDevice::DoDispose()
 void
 IbNetDevice::Attach(Ptr<IbChannel> channel)
 {
+    // Refuse bad attributes while the network is built, not in the first event that uses them
+    // (an exception thrown from a running event leaves that event unreleased). They are
+    // applied at the first use, so attributes set after Attach still count (and are checked
+    // then).
+    CheckAttributes();
     m_channel = channel;
     channel->Attach(this);
 }

@@ -278,6 +278,10 @@ class IbNetDevice : public NetDevice
     void RequestFlowControl(uint8_t vl);
     /// Parse an arbitration table attribute.
     std::vector<ArbEntry> ParseTable(const std::string& name, const std::string& text) const;
+    /// Refuse attributes that are out of range or malformed (InterconnectConfigException).
+    void CheckAttributes() const;
+    /// @return the SL-to-VL map the SlToVl attribute gives (checked)
+    std::array<uint8_t, 16> ParseSlToVl() const;
     /// Apply the attributes (tables, SL map) once.
     void Configure();
 
