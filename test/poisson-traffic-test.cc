@@ -84,3 +84,79 @@ TEST(PoissonTraffic, SameStreamSameFlows)
     }
     EXPECT_FALSE(a.size() == c.size() && a[0].bytes == c[0].bytes && a[0].start == c[0].start);
 }
+
+TEST(PoissonTraffic, EveryHostOffersTheLoadAsAPoissonProcess)
+{
+    // The hosts' processes are drawn as one superposed process whose arrivals pick a source
+    // uniformly: each host must still see its own Poisson process at the target load.
+    const FlowSizeDistribution sizes = FlowSizeDistribution::Read("cdf", "websearch");
+    const uint32_t hosts = 8;
+    const DataRate rate("100Gbps");
+    const double load = 0.5;
+    PoissonTraffic traffic(sizes, load, rate);
+    traffic.SetWindow(Time(0), Seconds(2));
+    const std::vector<FlowSpec> flows = traffic.Generate(hosts, 30);
+    std::vector<double> bits(hosts, 0);
+    std::vector<std::vector<double>> starts(hosts);
+    for (const auto& f : flows)
+    {
+        bits[f.src] += f.bytes * 8.0;
+        starts[f.src].push_back(f.start.GetSeconds());
+    }
+    const double lambda = traffic.GetArrivalRate();
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        // Count: Poisson with mean 2 lambda (about 7,600), so 5 standard deviations is 6%.
+        EXPECT_NEAR(starts[h].size(), 2 * lambda, 5 * std::sqrt(2 * lambda)) << "host " << h;
+        // Load: WebSearch's sizes spread it more (CV of a size about 2): within 15%.
+        EXPECT_NEAR(bits[h] / (2 * rate.GetBitRate()), load, 0.15 * load) << "host " << h;
+        // Inter-arrival times of one host: exponential, so their CV is 1.
+        double sum = 0;
+        double sq = 0;
+        for (std::size_t i = 1; i < starts[h].size(); ++i)
+        {
+            const double gap = starts[h][i] - starts[h][i - 1];
+            sum += gap;
+            sq += gap * gap;
+        }
+        const double n = starts[h].size() - 1;
+        const double mean = sum / n;
+        const double cv = std::sqrt(sq / n - mean * mean) / mean;
+        EXPECT_NEAR(mean, 1 / lambda, 0.05 / lambda) << "host " << h;
+        EXPECT_NEAR(cv, 1.0, 0.05) << "host " << h;
+    }
+}
+
+TEST(PoissonTraffic, ScheduledFlowsArePostedAtTheirTimeOneAtATime)
+{
+    // Schedule posts the flows Generate draws, in the same order, each at its start time, and
+    // draws nothing the simulation has not reached: a run stopped early drew only its flows.
+    const FlowSizeDistribution sizes = FlowSizeDistribution::Read("cdf", "websearch");
+    PoissonTraffic traffic(sizes, 0.3, DataRate("100Gbps"));
+    traffic.SetWindow(MicroSeconds(10), MilliSeconds(20));
+    const std::vector<FlowSpec> all = traffic.Generate(8, 7);
+    ASSERT_GT(all.size(), 100u);
+    std::vector<FlowSpec> posted;
+    traffic.Schedule(8, 7, [&posted](const FlowSpec& f) {
+        EXPECT_EQ(f.start, Simulator::Now());
+        posted.push_back(f);
+    });
+    EXPECT_TRUE(posted.empty()) << "nothing is posted before the simulation runs";
+    const Time half = all[all.size() / 2].start;
+    Simulator::Stop(half);
+    Simulator::Run();
+    EXPECT_GE(posted.size(), all.size() / 2);
+    EXPECT_LE(posted.size(), all.size() / 2 + 1);
+    Simulator::Stop(MilliSeconds(30));
+    Simulator::Run();
+    ASSERT_EQ(posted.size(), all.size());
+    for (std::size_t i = 0; i < all.size(); ++i)
+    {
+        EXPECT_EQ(posted[i].src, all[i].src);
+        EXPECT_EQ(posted[i].dst, all[i].dst);
+        EXPECT_EQ(posted[i].bytes, all[i].bytes);
+        EXPECT_EQ(posted[i].start, all[i].start);
+    }
+    EXPECT_EQ(Simulator::GetEventCount(), all.size() + 2) << "one event per flow (and two stops)";
+    Simulator::Destroy();
+}

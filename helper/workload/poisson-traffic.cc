@@ -8,9 +8,10 @@
 
 #include "ns3/abort.h"
 #include "ns3/double.h"
-#include "ns3/random-variable-stream.h"
+#include "ns3/simulator.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace ns3
 {
@@ -39,34 +40,83 @@ PoissonTraffic::GetArrivalRate() const
     return m_load * m_hostRate.GetBitRate() / (8 * m_sizes.Mean());
 }
 
+PoissonTraffic::Arrivals::Arrivals(const PoissonTraffic& traffic, uint32_t hosts, int64_t stream)
+    : m_sizes(traffic.m_sizes),
+      m_hosts(hosts),
+      m_t(traffic.m_start.GetSeconds()),
+      m_stop(traffic.m_stop.GetSeconds()),
+      m_gap(CreateObject<ExponentialRandomVariable>()),
+      m_size(CreateObject<UniformRandomVariable>()),
+      m_source(CreateObject<UniformRandomVariable>()),
+      m_peer(CreateObject<UniformRandomVariable>())
+{
+    NS_ABORT_MSG_UNLESS(hosts >= 2, "PoissonTraffic: needs at least two hosts");
+    m_gap->SetAttribute("Mean", DoubleValue(1.0 / (traffic.GetArrivalRate() * hosts)));
+    m_gap->SetStream(stream);
+    m_size->SetStream(stream + 1);
+    m_peer->SetStream(stream + 2);
+    m_source->SetStream(stream + 3);
+}
+
+bool
+PoissonTraffic::Arrivals::Next(FlowSpec* flow)
+{
+    const double t = m_t + m_gap->GetValue();
+    if (!(t < m_stop))
+    {
+        m_t = m_stop; // the window is over: no later draw can fall inside it
+        return false;
+    }
+    m_t = t;
+    const uint32_t src = m_source->GetInteger(0, m_hosts - 1);
+    uint32_t dst = m_peer->GetInteger(0, m_hosts - 2);
+    dst += dst >= src ? 1 : 0; // any host but the source
+    *flow = FlowSpec{src, dst, m_sizes.Sample(m_size->GetValue()), Seconds(t)};
+    return true;
+}
+
 std::vector<FlowSpec>
 PoissonTraffic::Generate(uint32_t hosts, int64_t stream) const
 {
-    NS_ABORT_MSG_UNLESS(hosts >= 2, "PoissonTraffic: needs at least two hosts");
-    Ptr<ExponentialRandomVariable> gap = CreateObject<ExponentialRandomVariable>();
-    gap->SetAttribute("Mean", DoubleValue(1.0 / GetArrivalRate()));
-    gap->SetStream(stream);
-    Ptr<UniformRandomVariable> size = CreateObject<UniformRandomVariable>();
-    size->SetStream(stream + 1);
-    Ptr<UniformRandomVariable> peer = CreateObject<UniformRandomVariable>();
-    peer->SetStream(stream + 2);
+    Arrivals arrivals(*this, hosts, stream);
     std::vector<FlowSpec> flows;
-    const double stop = m_stop.GetSeconds();
-    for (uint32_t h = 0; h < hosts; ++h)
+    FlowSpec f;
+    while (arrivals.Next(&f))
     {
-        double t = m_start.GetSeconds() + gap->GetValue();
-        while (t < stop)
-        {
-            uint32_t dst = peer->GetInteger(0, hosts - 2);
-            dst += dst >= h ? 1 : 0; // any host but h
-            flows.push_back(FlowSpec{h, dst, m_sizes.Sample(size->GetValue()), Seconds(t)});
-            t += gap->GetValue();
-        }
+        flows.push_back(f);
     }
-    std::stable_sort(flows.begin(), flows.end(), [](const FlowSpec& a, const FlowSpec& b) {
-        return a.start < b.start;
-    });
     return flows;
+}
+
+void
+PoissonTraffic::Schedule(uint32_t hosts, int64_t stream, PostCallback post) const
+{
+    struct Pending
+    {
+        Arrivals arrivals; //!< the draws
+        FlowSpec next;     //!< the flow drawn ahead
+        PostCallback post; //!< where flows go
+    };
+
+    auto pending = std::make_shared<Pending>(Pending{Arrivals(*this, hosts, stream), {}, post});
+    if (!pending->arrivals.Next(&pending->next))
+    {
+        return;
+    }
+    // Each arrival's event posts its flow and schedules the next arrival's.
+    auto step = std::make_shared<std::function<void()>>();
+    std::weak_ptr<std::function<void()>> self = step;
+    *step = [pending, self]() {
+        pending->post(pending->next);
+        if (pending->arrivals.Next(&pending->next))
+        {
+            auto again = self.lock();
+            Simulator::Schedule(std::max(Time(0), pending->next.start - Simulator::Now()),
+                                [again]() { (*again)(); });
+        }
+    };
+    Simulator::Schedule(std::max(Time(0), pending->next.start - Simulator::Now()),
+                        [step]() { (*step)(); });
 }
 
 } // namespace ns3

@@ -15,6 +15,7 @@
 #include "ns3/random-variable-stream.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <numeric>
 
 namespace ns3
@@ -23,8 +24,8 @@ namespace ns3
 namespace
 {
 
-/// The most flows a workload may generate before the simulation starts (each keeps a record
-/// and a queue pair: about 1 KB).
+/// The most flows a workload may post in a run (each keeps a record and a queue pair to the
+/// end: about 1 KB).
 constexpr uint64_t MAX_FLOWS = 4000000;
 
 /// The keys of a collective's group and algorithm.
@@ -88,8 +89,9 @@ class PoissonKind : public WorkloadKind
                                s.Double(w + "load"),
                                s.Rate("fabric.hostRate"));
         traffic.SetWindow(c.start, s.Duration(w + "stop"));
-        // Every flow is generated (and gets its record) before the simulation starts: refuse
-        // a workload of more flows than memory holds, before making them.
+        // Flows are drawn as the simulation reaches them, but each keeps its record (and, with
+        // a queue pair per flow, its queue pair) to the end: refuse a workload of more flows
+        // than memory holds before spending simulation time on it.
         const double expected = traffic.GetArrivalRate() * c.hosts *
                                 (std::min(s.Duration(w + "stop"), c.stop) - c.start).GetSeconds();
         if (expected > MAX_FLOWS)
@@ -101,15 +103,19 @@ class PoissonKind : public WorkloadKind
                                     "a load, flow-size CDF and window that make at most " +
                                         std::to_string(MAX_FLOWS) + " flows");
         }
-        for (const auto& f : traffic.Generate(c.hosts, c.stream))
-        {
-            c.network.Post(f.src,
-                           f.dst,
-                           RdmaVerb::WRITE,
-                           f.bytes,
-                           f.start,
-                           c.network.GetDefaultPriority());
-        }
+        MessageTransport* network = &c.network;
+        const uint32_t workload = network->GetWorkload();
+        traffic.Schedule(c.hosts, c.stream, [network, workload](const FlowSpec& f) {
+            const uint32_t outer = network->GetWorkload();
+            network->SetWorkload(workload);
+            network->Post(f.src,
+                          f.dst,
+                          RdmaVerb::WRITE,
+                          f.bytes,
+                          f.start,
+                          network->GetDefaultPriority());
+            network->SetWorkload(outer);
+        });
     }
 };
 
@@ -151,7 +157,12 @@ class IncastKind : public WorkloadKind
                                     std::to_string(dst >= hosts ? dst : fanIn),
                                     "below the fabric's " + std::to_string(hosts) + " hosts");
         }
-        for (int64_t r = 0; r < s.Int(w + "rounds"); ++r)
+        // Rounds that start at or after the stop time are not posted: the stop time bounds the
+        // work done before the simulation starts, however many rounds are asked for.
+        const Time period = s.Duration(w + "period");
+        const int64_t rounds = s.Int(w + "rounds");
+        int64_t posted = 0;
+        for (int64_t r = 0; r < rounds && c.start + period * r < c.stop; ++r, ++posted)
         {
             for (uint32_t k = 1; k <= fanIn; ++k)
             {
@@ -159,9 +170,18 @@ class IncastKind : public WorkloadKind
                                dst,
                                RdmaVerb::WRITE,
                                s.Bytes(w + "size"),
-                               c.start + s.Duration(w + "period") * r,
+                               c.start + period * r,
                                c.network.GetDefaultPriority());
             }
+        }
+        if (posted < rounds && c.start < c.stop)
+        {
+            std::fprintf(stderr,
+                         "warning: %srounds = %lld: rounds from %lld on start at or after "
+                         "stopTime and are not posted\n",
+                         w.c_str(),
+                         static_cast<long long>(rounds),
+                         static_cast<long long>(posted));
         }
     }
 };
