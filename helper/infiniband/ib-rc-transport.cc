@@ -134,6 +134,18 @@ IbRcTransport::IsLocalHost(uint32_t host) const
     return IsOnThisRank(m_subnet.hostNodes[host]);
 }
 
+void
+IbRcTransport::DoTraceCongestionState()
+{
+    for (uint32_t h = 0; h < m_subnet.adapters.size(); ++h)
+    {
+        if (IsLocalHost(h))
+        {
+            TraceAdapterCongestionState(h, m_subnet.adapters[h]);
+        }
+    }
+}
+
 uint32_t
 IbRcTransport::Mtu() const
 {

@@ -86,6 +86,9 @@ class IbRcTransport : public MessageTransport
     /// @return the subnet
     const IbSubnet& GetSubnet() const;
 
+  protected:
+    void DoTraceCongestionState() override;
+
   private:
     /// The hops from host src to host dst along the subnet's routes.
     std::vector<PathHop> Hops(uint32_t src, uint32_t dst) const;

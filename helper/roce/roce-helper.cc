@@ -418,6 +418,11 @@ RoceHelper::IwarpConnection(uint32_t src, uint32_t dst, uint8_t priority, uint32
         m_iwarp.Connect(m_nodes[m_hostNode[src]], m_nodes[m_hostNode[dst]], m_addresses[dst]);
     const auto connection = std::make_pair(s, static_cast<uint32_t>(m_iwarpSockets.size()));
     m_iwarpSockets.push_back(s);
+    m_iwarpSources.push_back(src);
+    if (IsTracingCongestionState())
+    {
+        TraceIwarpWindow(connection.second);
+    }
     if (slot != NEW_CONNECTION)
     {
         m_iwarpBy[key] = connection;
@@ -757,6 +762,43 @@ RoceHelper::CollectStatistics() const
     }
     CountMessages(st);
     return st;
+}
+
+void
+RoceHelper::DoTraceCongestionState()
+{
+    if (m_transport == IWARP)
+    {
+        for (uint32_t c = 0; c < m_iwarpSockets.size(); ++c)
+        {
+            TraceIwarpWindow(c);
+        }
+        return;
+    }
+    for (uint32_t h = 0; h < m_nics.size(); ++h)
+    {
+        if (IsLocalHost(h))
+        {
+            TraceAdapterCongestionState(h, m_nics[h]);
+        }
+    }
+}
+
+void
+RoceHelper::TraceIwarpWindow(uint32_t connection)
+{
+    const uint32_t host = m_iwarpSources[connection];
+    if (!IsLocalHost(host))
+    {
+        return;
+    }
+    const RoceHelper* self = this;
+    m_iwarpSockets[connection]->GetTcpSocket()->TraceConnectWithoutContext(
+        "CongestionWindow",
+        Callback<void, uint32_t, uint32_t>([self, host, connection](uint32_t, uint32_t window) {
+            self->ReportCongestionState(
+                CongestionState{host, connection, DataRate(0), window, Time(0)});
+        }));
 }
 
 int64_t

@@ -280,6 +280,9 @@ class RoceHelper : public MessageTransport
     /// @return the switch object of a switch node
     Ptr<RoceSwitch> GetSwitch(uint32_t index) const;
 
+  protected:
+    void DoTraceCongestionState() override;
+
   private:
     /// One cable end, for route computation.
     struct Adjacent
@@ -341,6 +344,9 @@ class RoceHelper : public MessageTransport
     IwarpHelper m_iwarp;                          //!< iWARP connections
     std::string m_tcpCc;                          //!< TCP congestion control ("" : ns-3's default)
     std::vector<Ptr<IwarpSocket>> m_iwarpSockets; //!< initiators, in order of creation
+    std::vector<uint32_t> m_iwarpSources;         //!< each initiator's host
+    /// Report the congestion window of an iWARP connection.
+    void TraceIwarpWindow(uint32_t connection);
     std::map<std::tuple<uint32_t, uint32_t, uint8_t, uint32_t>,
              std::pair<Ptr<IwarpSocket>, uint32_t>>
         m_iwarpBy; //!< connections and their numbers by host pair, priority and slot

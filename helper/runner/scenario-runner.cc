@@ -6,6 +6,7 @@
 
 #include "scenario-runner.h"
 
+#include "congestion-state-recorder.h"
 #include "flow-statistics.h"
 #include "port-recorder.h"
 #include "run-record.h"
@@ -288,14 +289,15 @@ Columns(std::vector<std::size_t> columns)
 /// What a run records as it goes, and what it measured.
 struct ScenarioRunner::Monitors
 {
-    std::unique_ptr<PortRecorder> ports;   //!< queues, PFC frames, credit stalls, links
-    Progress progress;                     //!< progress reports
-    std::vector<FlowRecord> flows;         //!< the flows (this rank's, or all merged)
-    TransportStatistics st;                //!< counters
-    uint64_t events{0};                    //!< events
-    std::unique_ptr<FlowStatistics> stats; //!< the flows' figures
-    uint64_t phasesDone{0};                //!< collective phases completed
-    Time end;                              //!< when the run ended
+    std::unique_ptr<PortRecorder> ports;         //!< queues, PFC frames, credit stalls, links
+    std::unique_ptr<CongestionStateRecorder> cc; //!< output.ccState: cc.csv
+    Progress progress;                           //!< progress reports
+    std::vector<FlowRecord> flows;               //!< the flows (this rank's, or all merged)
+    TransportStatistics st;                      //!< counters
+    uint64_t events{0};                          //!< events
+    std::unique_ptr<FlowStatistics> stats;       //!< the flows' figures
+    uint64_t phasesDone{0};                      //!< collective phases completed
+    Time end;                                    //!< when the run ended
 };
 
 int
@@ -763,6 +765,10 @@ ScenarioRunner::PrepareOutputs()
     {
         InterconnectConfigError("--out", m_out, "a directory that can be created (" + error + ")");
     }
+    if (m_s.Bool("output.ccState"))
+    {
+        m_monitors->cc = std::make_unique<CongestionStateRecorder>(*m_network, dir + "/cc.csv");
+    }
     if (m_rank == 0)
     {
         FILE* cf = OpenOutputFile(m_out + "/config.json");
@@ -834,6 +840,10 @@ ScenarioRunner::WriteRecords()
         }
     }
     m_monitors->ports->Write(dir);
+    if (m_monitors->cc)
+    {
+        m_monitors->cc->Close();
+    }
     if (ranks > 1)
     {
 #ifdef NS3_MPI
@@ -891,7 +901,9 @@ ScenarioRunner::WriteRecords()
              (!infiniband ||
               MergeCsv(files("credits.csv"), out + "/credits.csv", Columns({0, 1}), &error)) &&
              MergeCsv(files("links.csv"), out + "/links.csv", Columns({0, 1}), &error) &&
-             MergeCsv(files("queue.csv"), out + "/queue.csv", queueKey, &error);
+             MergeCsv(files("queue.csv"), out + "/queue.csv", queueKey, &error) &&
+             (!m_monitors->cc ||
+              MergeCsv(files("cc.csv"), out + "/cc.csv", Columns({0, 1, 2}), &error));
         if (!ok)
         {
             InterconnectOutputError(out, "merging the ranks' outputs: " + error);
@@ -1121,8 +1133,10 @@ ScenarioRunner::Report(const std::string& plotScript)
                      "nothing was measured\n");
     }
     std::printf("  wrote %s/ (config.json, flows.csv, slowdown.csv, collectives.csv, queue.csv, "
-                "pfc.csv, links.csv, summary.json, summary.csv, timing.json) in %.1f s\n",
+                "pfc.csv, %slinks.csv, %ssummary.json, summary.csv, timing.json) in %.1f s\n",
                 out.c_str(),
+                m_infiniband ? "credits.csv, " : "",
+                s.Bool("output.ccState") ? "cc.csv, " : "",
                 wall);
     std::fflush(stdout);
     if (s.Bool("output.plots") && !plotScript.empty())

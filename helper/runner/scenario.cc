@@ -863,6 +863,7 @@ Scenario::Parse(const std::string& text,
         {ScenarioKey::Duration("queueInterval", "10us", 1),
          ScenarioKey::Choice("queues", "host-ports", {"none", "host-ports", "all"}),
          ScenarioKey::Bool("plots", true),
+         ScenarioKey::Bool("ccState", false),
          ScenarioKey::IntList(
              "sizeBuckets",
              JsonValue::array(

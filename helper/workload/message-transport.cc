@@ -320,6 +320,42 @@ MessageTransport::NextConnection(uint32_t src, uint32_t dst, uint8_t priority)
     }
 }
 
+void
+MessageTransport::TraceCongestionState(CongestionStateCallback callback)
+{
+    NS_ABORT_MSG_UNLESS(callback, "MessageTransport::TraceCongestionState: no callback");
+    const bool connected = static_cast<bool>(m_congestionState);
+    m_congestionState = std::move(callback);
+    if (!connected)
+    {
+        DoTraceCongestionState();
+    }
+}
+
+bool
+MessageTransport::IsTracingCongestionState() const
+{
+    return static_cast<bool>(m_congestionState);
+}
+
+void
+MessageTransport::ReportCongestionState(const CongestionState& state) const
+{
+    m_congestionState(state);
+}
+
+void
+MessageTransport::TraceAdapterCongestionState(uint32_t host, Ptr<RdmaChannelAdapter> adapter)
+{
+    const MessageTransport* self = this;
+    adapter->TraceConnectWithoutContext(
+        "CongestionState",
+        Callback<void, uint32_t, DataRate, uint64_t, Time>(
+            [self, host](uint32_t qpn, DataRate rate, uint64_t window, Time gap) {
+                self->ReportCongestionState(CongestionState{host, qpn, rate, window, gap});
+            }));
+}
+
 uint64_t
 MessageTransport::RecordAndStart(uint32_t src,
                                  uint32_t dst,

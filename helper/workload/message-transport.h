@@ -9,6 +9,7 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
+#include "ns3/rdma-channel-adapter.h"
 #include "ns3/rdma-queue-pair.h"
 
 #include <array>
@@ -259,9 +260,52 @@ class MessageTransport
      */
     virtual bool IsLocalHost(uint32_t host) const = 0;
 
+    /// What a connection's congestion control holds, at one of its changes.
+    struct CongestionState
+    {
+        uint32_t host;       //!< the connection's source host
+        uint32_t connection; //!< its QPN at the source (iWARP: its connection number), as in
+                             //!< FlowRecord::queuePair
+        DataRate rate;       //!< sending rate (iWARP: 0, TCP keeps a window)
+        uint64_t window;     //!< window, bytes (0: none; iWARP: TCP's congestion window)
+        Time gap;            //!< gap kept between packets (InfiniBand CC's CCT entry; 0: none)
+    };
+
+    /// Called at each change of a connection's congestion-control state.
+    using CongestionStateCallback = std::function<void(const CongestionState&)>;
+
+    /**
+     * Report every change of congestion-control state of the connections this rank's hosts
+     * start, those there are and those opened later: RDMA queue pairs (their Rate, Window and
+     * InterPacketDelay traces) or iWARP connections (TCP's CongestionWindow). One callback: a
+     * second call replaces the first.
+     * @param callback where the changes go
+     */
+    void TraceCongestionState(CongestionStateCallback callback);
+
   protected:
     /// NextConnection's answer under PER_FLOW: a new connection for this message alone.
     static constexpr uint32_t NEW_CONNECTION = 0xffffffff;
+
+    /**
+     * Connect the congestion-control state of every connection of this rank's hosts, and of
+     * those opened later, to ReportCongestionState (called once, by TraceCongestionState).
+     */
+    virtual void DoTraceCongestionState() = 0;
+
+    /**
+     * Connect an RDMA channel adapter's CongestionState trace (every queue pair it has or
+     * gets) to ReportCongestionState.
+     * @param host the adapter's host
+     * @param adapter the adapter
+     */
+    void TraceAdapterCongestionState(uint32_t host, Ptr<RdmaChannelAdapter> adapter);
+
+    /// @return whether TraceCongestionState was called (connections opened now must be traced)
+    bool IsTracingCongestionState() const;
+
+    /// @param state a change, for the TraceCongestionState callback
+    void ReportCongestionState(const CongestionState& state) const;
 
     /**
      * Which connection of a host pair and priority the next message takes, by the mapping:
@@ -316,6 +360,7 @@ class MessageTransport
     std::vector<std::string> m_workloads{"default"}; //!< workload names, by number
     uint32_t m_workload{0};                          //!< the workload posting now
     std::map<std::tuple<uint32_t, uint32_t, uint8_t>, uint32_t> m_poolNext; //!< POOL: next slot
+    CongestionStateCallback m_congestionState; //!< TraceCongestionState's callback
 };
 
 /**

@@ -58,7 +58,14 @@ RdmaChannelAdapter::GetTypeId()
             .AddTraceSource("CnpReceived",
                             "A CNP was received; the argument is the local QPN it slows",
                             MakeTraceSourceAccessor(&RdmaChannelAdapter::m_cnpReceivedTrace),
-                            "ns3::TracedValueCallback::Uint32");
+                            "ns3::TracedValueCallback::Uint32")
+            .AddTraceSource("CongestionState",
+                            "The congestion control of one of this adapter's queue pairs changed "
+                            "its rate, window or inter-packet gap (their traces, for every queue "
+                            "pair, with the other values): QPN, rate, window bytes (0: none), "
+                            "gap",
+                            MakeTraceSourceAccessor(&RdmaChannelAdapter::m_congestionStateTrace),
+                            "ns3::RdmaChannelAdapter::CongestionStateTracedCallback");
     return tid;
 }
 
@@ -150,6 +157,14 @@ RdmaChannelAdapter::AddQueuePair(Ptr<RdmaQueuePair> qp, uint8_t txClass)
     qp->SetWakeCallback(MakeCallback(&RdmaChannelAdapter::Activate, this).Bind(index));
     qp->TraceConnectWithoutContext("Completion",
                                    MakeCallback(&RdmaChannelAdapter::Completed, this));
+    qp->TraceConnectWithoutContext(
+        "Rate",
+        MakeCallback(&RdmaChannelAdapter::RateChanged, this).Bind(index));
+    qp->TraceConnectWithoutContext(
+        "Window",
+        MakeCallback(&RdmaChannelAdapter::WindowChanged, this).Bind(index));
+    qp->TraceConnectWithoutContext("InterPacketDelay",
+                                   MakeCallback(&RdmaChannelAdapter::GapChanged, this).Bind(index));
     m_qps.push_back(qp);
     m_qpClass.push_back(txClass);
     m_inActive.push_back(false);
@@ -414,6 +429,27 @@ void
 RdmaChannelAdapter::Completed(const RdmaCompletion& completion)
 {
     m_completionTrace(completion);
+}
+
+void
+RdmaChannelAdapter::RateChanged(uint32_t index, DataRate /* before */, DataRate after)
+{
+    const Ptr<RdmaQueuePair>& qp = m_qps[index];
+    m_congestionStateTrace(qp->GetQpn(), after, qp->GetWindow(), qp->GetInterPacketDelay());
+}
+
+void
+RdmaChannelAdapter::WindowChanged(uint32_t index, uint64_t /* before */, uint64_t after)
+{
+    const Ptr<RdmaQueuePair>& qp = m_qps[index];
+    m_congestionStateTrace(qp->GetQpn(), qp->GetRate(), after, qp->GetInterPacketDelay());
+}
+
+void
+RdmaChannelAdapter::GapChanged(uint32_t index, Time /* before */, Time after)
+{
+    const Ptr<RdmaQueuePair>& qp = m_qps[index];
+    m_congestionStateTrace(qp->GetQpn(), qp->GetRate(), qp->GetWindow(), after);
 }
 
 uint64_t

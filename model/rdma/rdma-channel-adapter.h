@@ -63,6 +63,18 @@ class RdmaChannelAdapter : public Object
     static constexpr uint32_t CNP_PAYLOAD = 16;
 
     /**
+     * TracedCallback signature of CongestionState.
+     * @param qpn the queue pair whose congestion control acted
+     * @param rate its sending rate now
+     * @param window its window now, bytes (0: none)
+     * @param gap the gap it keeps between packets now (zero: none)
+     */
+    typedef void (*CongestionStateTracedCallback)(uint32_t qpn,
+                                                  DataRate rate,
+                                                  uint64_t window,
+                                                  Time gap);
+
+    /**
      * @brief Get the type ID.
      * @return the object TypeId
      */
@@ -208,6 +220,12 @@ class RdmaChannelAdapter : public Object
     void SendCnp(uint32_t index);
     /// A queue pair's message completed.
     void Completed(const RdmaCompletion& completion);
+    /// A queue pair's rate changed. @param index its index @param before old @param after new
+    void RateChanged(uint32_t index, DataRate before, DataRate after);
+    /// A queue pair's window changed. @param index its index @param before old @param after new
+    void WindowChanged(uint32_t index, uint64_t before, uint64_t after);
+    /// A queue pair's gap changed. @param index its index @param before old @param after new
+    void GapChanged(uint32_t index, Time before, Time after);
     /// @return the index of a QPN, or the number of queue pairs if none
     uint32_t IndexOf(uint32_t qpn) const;
 
@@ -242,6 +260,8 @@ class RdmaChannelAdapter : public Object
     TracedCallback<const RdmaCompletion&> m_completionTrace; //!< any queue pair's completion
     TracedCallback<uint32_t> m_cnpSentTrace;     //!< CNP sent: the local QPN it concerns
     TracedCallback<uint32_t> m_cnpReceivedTrace; //!< CNP received: the local QPN
+    TracedCallback<uint32_t, DataRate, uint64_t, Time>
+        m_congestionStateTrace; //!< a queue pair's rate, window or gap changed
 };
 
 } // namespace ns3

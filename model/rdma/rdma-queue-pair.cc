@@ -100,7 +100,12 @@ RdmaQueuePair::GetTypeId()
                             "The congestion control changed the window, bytes (old, new; 0: "
                             "none)",
                             MakeTraceSourceAccessor(&RdmaQueuePair::m_windowTrace),
-                            "ns3::TracedValueCallback::Uint64");
+                            "ns3::TracedValueCallback::Uint64")
+            .AddTraceSource("InterPacketDelay",
+                            "The congestion control changed the gap it keeps between packets "
+                            "(old, new; InfiniBand CC's CCT entry)",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_interPacketDelayTrace),
+                            "ns3::TracedValueCallback::Time");
     return tid;
 }
 
@@ -761,7 +766,12 @@ RdmaQueuePair::SetRate(DataRate rate)
 void
 RdmaQueuePair::SetInterPacketDelay(Time delay)
 {
-    m_interPacketDelay = delay;
+    if (delay != m_interPacketDelay)
+    {
+        const Time before = m_interPacketDelay;
+        m_interPacketDelay = delay;
+        m_interPacketDelayTrace(before, delay);
+    }
 }
 
 Time

@@ -398,6 +398,7 @@ class RdmaQueuePair : public Object
     TracedCallback<const RdmaCompletion&> m_completionTrace; //!< message completions
     TracedCallback<DataRate, DataRate> m_rateTrace;          //!< rate changes (old, new)
     TracedCallback<uint64_t, uint64_t> m_windowTrace;        //!< window changes (old, new)
+    TracedCallback<Time, Time> m_interPacketDelayTrace;      //!< gap changes (old, new)
 };
 
 } // namespace ns3
