@@ -189,6 +189,7 @@ TESTS = [
     'test/source-lists-test.cc',
     'test/timely-test.cc',
     'test/wire-clock-test.cc',
+    'test/congestion-state-recorder-test.cc',
     'test/workload-kind-test.cc',
 ]
 

@@ -63,7 +63,8 @@ namespace
 void
 Usage()
 {
-    std::cerr << "usage: interconnect-run SCENARIO.json [--set path.to.key=value ...] [--out DIR]"
+    std::cerr << "usage: interconnect-run SCENARIO.json [--set path.to.key=value ...] [--out DIR]\n"
+                 "       interconnect-run --keys   (the scenario keys, as the manual's table)"
               << std::endl;
 }
 
@@ -328,6 +329,11 @@ ScenarioRunner::Main(int argc, char* argv[], const std::string& plotScript)
         else if (arg == "--help" || arg == "-h")
         {
             Usage();
+            return 0;
+        }
+        else if (arg == "--keys")
+        {
+            std::cout << Scenario::KeyTable();
             return 0;
         }
         else if (arg.rfind("--", 0) == 0 || !path.empty())

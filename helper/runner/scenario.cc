@@ -17,6 +17,7 @@
 #include "ns3/string.h"
 #include "ns3/workload-kind.h"
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -29,19 +30,19 @@ namespace ns3
 ScenarioKey
 ScenarioKey::Int(const std::string& name, int64_t def, double min, double max)
 {
-    return ScenarioKey{name, Type::INT, def, min, max, {}};
+    return ScenarioKey{name, Type::INT, def, min, max, {}, {}};
 }
 
 ScenarioKey
 ScenarioKey::Number(const std::string& name, double def, double min, double max)
 {
-    return ScenarioKey{name, Type::NUMBER, def, min, max, {}};
+    return ScenarioKey{name, Type::NUMBER, def, min, max, {}, {}};
 }
 
 ScenarioKey
 ScenarioKey::Bool(const std::string& name, bool def)
 {
-    return ScenarioKey{name, Type::BOOL, def, 0, 0, {}};
+    return ScenarioKey{name, Type::BOOL, def, 0, 0, {}, {}};
 }
 
 ScenarioKey
@@ -49,38 +50,46 @@ ScenarioKey::Choice(const std::string& name,
                     const std::string& def,
                     std::vector<std::string> choices)
 {
-    return ScenarioKey{name, Type::STRING, def, 0, 0, std::move(choices)};
+    return ScenarioKey{name, Type::STRING, def, 0, 0, std::move(choices), {}};
 }
 
 ScenarioKey
 ScenarioKey::Text(const std::string& name, const std::string& def)
 {
-    return ScenarioKey{name, Type::STRING, def, 0, 0, {}};
+    return ScenarioKey{name, Type::STRING, def, 0, 0, {}, {}};
 }
 
 ScenarioKey
 ScenarioKey::Bytes(const std::string& name, const std::string& def, double min)
 {
-    return ScenarioKey{name, Type::BYTES, def, min, static_cast<double>(uint64_t{1} << 40), {}};
+    return ScenarioKey{name, Type::BYTES, def, min, static_cast<double>(uint64_t{1} << 40), {}, {}};
 }
 
 ScenarioKey
 ScenarioKey::Rate(const std::string& name, const std::string& def)
 {
-    return ScenarioKey{name, Type::RATE, def, 0, 0, {}};
+    return ScenarioKey{name, Type::RATE, def, 0, 0, {}, {}};
 }
 
 /// A time; `minNs`: the shortest accepted, in nanoseconds.
 ScenarioKey
 ScenarioKey::Duration(const std::string& name, const std::string& def, double minNs)
 {
-    return ScenarioKey{name, Type::TIME, def, minNs, 0, {}};
+    return ScenarioKey{name, Type::TIME, def, minNs, 0, {}, {}};
+}
+
+ScenarioKey
+ScenarioKey::Help(const std::string& text) const
+{
+    ScenarioKey k = *this;
+    k.help = text;
+    return k;
 }
 
 ScenarioKey
 ScenarioKey::IntList(const std::string& name, nlohmann::ordered_json def, double min, double max)
 {
-    return ScenarioKey{name, Type::INT_LIST, def, min, max, {}};
+    return ScenarioKey{name, Type::INT_LIST, def, min, max, {}, {}};
 }
 
 namespace
@@ -254,41 +263,52 @@ const std::vector<std::string> FABRICS = {"spine-leaf",
 std::vector<Key>
 FabricKeys(const std::string& kind)
 {
-    std::vector<Key> keys = {ScenarioKey::Choice("kind", "fat-tree", FABRICS),
-                             ScenarioKey::Rate("hostRate", "100Gbps"),
-                             ScenarioKey::Rate("fabricRate", "100Gbps"),
-                             ScenarioKey::Duration("delay", "1us")};
+    std::vector<Key> keys = {
+        ScenarioKey::Choice("kind", "fat-tree", FABRICS).Help("the topology; its keys follow"),
+        ScenarioKey::Rate("hostRate", "100Gbps").Help("rate of the host links"),
+        ScenarioKey::Rate("fabricRate", "100Gbps").Help("rate of the switch-to-switch links"),
+        ScenarioKey::Duration("delay", "1us").Help("propagation delay of every link")};
     if (kind == "spine-leaf")
     {
-        keys.push_back(ScenarioKey::Int("leaves", 4, 1, 4096));
-        keys.push_back(ScenarioKey::Int("spines", 2, 1, 4096));
-        keys.push_back(ScenarioKey::Int("hostsPerLeaf", 8, 1, 4096));
+        keys.push_back(ScenarioKey::Int("leaves", 4, 1, 4096).Help("leaf switches"));
+        keys.push_back(ScenarioKey::Int("spines", 2, 1, 4096).Help("spine switches"));
+        keys.push_back(ScenarioKey::Int("hostsPerLeaf", 8, 1, 4096).Help("hosts on each leaf"));
     }
     else if (kind == "three-tier")
     {
-        keys.push_back(ScenarioKey::Int("pods", 2, 1, 1024));
-        keys.push_back(ScenarioKey::Int("accessPerPod", 2, 1, 1024));
-        keys.push_back(ScenarioKey::Int("aggregationPerPod", 2, 1, 1024));
-        keys.push_back(ScenarioKey::Int("cores", 2, 1, 1024));
-        keys.push_back(ScenarioKey::Int("hostsPerAccess", 4, 1, 1024));
-        keys.push_back(ScenarioKey::Number("accessOversubscription", 1, 0.01, 1024));
-        keys.push_back(ScenarioKey::Number("aggregationOversubscription", 1, 0.01, 1024));
+        keys.push_back(ScenarioKey::Int("pods", 2, 1, 1024).Help("pods"));
+        keys.push_back(
+            ScenarioKey::Int("accessPerPod", 2, 1, 1024).Help("access switches in a pod"));
+        keys.push_back(ScenarioKey::Int("aggregationPerPod", 2, 1, 1024)
+                           .Help("aggregation switches in a pod"));
+        keys.push_back(ScenarioKey::Int("cores", 2, 1, 1024).Help("core switches"));
+        keys.push_back(
+            ScenarioKey::Int("hostsPerAccess", 4, 1, 1024).Help("hosts on each access switch"));
+        keys.push_back(ScenarioKey::Number("accessOversubscription", 1, 0.01, 1024)
+                           .Help("host over uplink capacity of an access switch (a whole "
+                                 "number of uplinks to each aggregation switch)"));
+        keys.push_back(ScenarioKey::Number("aggregationOversubscription", 1, 0.01, 1024)
+                           .Help("the same at the aggregation switches"));
     }
     else if (kind == "fat-tree")
     {
-        keys.push_back(ScenarioKey::Int("k", 4, 2, 128));
+        keys.push_back(ScenarioKey::Int("k", 4, 2, 128).Help("k-ary, even: k^3/4 hosts"));
     }
     else if (kind == "rail-optimized")
     {
-        keys.push_back(ScenarioKey::Int("servers", 4, 1, 4096));
-        keys.push_back(ScenarioKey::Int("nicsPerServer", 8, 1, 64));
-        keys.push_back(ScenarioKey::Int("spines", 2, 1, 1024));
+        keys.push_back(ScenarioKey::Int("servers", 4, 1, 4096).Help("servers"));
+        keys.push_back(ScenarioKey::Int("nicsPerServer", 8, 1, 64)
+                           .Help("NICs (rails) per server; a GPU preset's own"));
+        keys.push_back(ScenarioKey::Int("spines", 2, 1, 1024).Help("spines over the rails"));
     }
     else if (kind == "torus")
     {
-        keys.push_back(ScenarioKey::IntList("dimensions", JsonValue::array({4, 4}), 2, 1024));
-        keys.push_back(ScenarioKey::Int("hostsPerSwitch", 1, 1, 64));
-        keys.push_back(ScenarioKey::Bool("dateline", true));
+        keys.push_back(ScenarioKey::IntList("dimensions", JsonValue::array({4, 4}), 2, 1024)
+                           .Help("the size of each of its 2 or 3 dimensions"));
+        keys.push_back(ScenarioKey::Int("hostsPerSwitch", 1, 1, 64).Help("hosts on each switch"));
+        keys.push_back(ScenarioKey::Bool("dateline", true)
+                           .Help("a dateline priority (VL) per dimension: deadlock-free "
+                                 "dimension-order routes"));
     }
     return keys;
 }
@@ -341,11 +361,170 @@ namespace
 std::vector<Key>
 WorkloadKeys(const std::string& kind)
 {
-    std::vector<Key> keys = {ScenarioKey::Choice("kind", "poisson", WorkloadKind::GetNames()),
-                             ScenarioKey::Duration("start", "0s")};
+    std::vector<Key> keys = {ScenarioKey::Choice("kind", "poisson", WorkloadKind::GetNames())
+                                 .Help("the workload; its keys follow"),
+                             ScenarioKey::Duration("start", "0s").Help("when it starts")};
     const std::vector<Key> own = WorkloadKind::Find(kind)->GetKeys();
     keys.insert(keys.end(), own.begin(), own.end());
     return keys;
+}
+
+/// The scenario's top-level keys: the run's own, then the sections.
+std::vector<Key>
+RootKeys()
+{
+    return {
+        ScenarioKey::Text("name", "").Help("the run's name (default: the file's): results/NAME"),
+        ScenarioKey::Int("seed", 1, 1, 2147483647).Help("ns-3's RngSeedManager seed"),
+        ScenarioKey::Int("run", 1, 0, 2147483647).Help("ns-3's run number (independent draws)"),
+        ScenarioKey::Duration("stopTime", "20ms", 1).Help("the simulation ends there"),
+        Key{"fabric", Type::STRING, JsonValue::object(), 0, 0, {}, {}},
+        Key{"link", Type::STRING, JsonValue::object(), 0, 0, {}, {}},
+        Key{"switch", Type::STRING, JsonValue::object(), 0, 0, {}, {}},
+        Key{"nic", Type::STRING, JsonValue::object(), 0, 0, {}, {}},
+        Key{"tcp", Type::STRING, JsonValue::object(), 0, 0, {}, {}},
+        Key{"ib", Type::STRING, JsonValue::object(), 0, 0, {}, {}},
+        Key{"server", Type::STRING, JsonValue::object(), 0, 0, {}, {}},
+        Key{"workloads", Type::STRING, JsonValue::array(), 0, 0, {}, {}},
+        Key{"output", Type::STRING, JsonValue::object(), 0, 0, {}, {}},
+        Key{"parallel", Type::STRING, JsonValue::object(), 0, 0, {}, {}},
+        Key{"attributes", Type::STRING, JsonValue::object(), 0, 0, {}, {}}};
+}
+
+/// The link section.
+std::vector<Key>
+LinkKeys()
+{
+    return {ScenarioKey::Choice("technology", "roce", {"roce", "iwarp", "infiniband"})
+                .Help("RoCEv2 over PFC Ethernet, iWARP over ns-3 TCP, or native InfiniBand (with "
+                      "IB link rates)"),
+            ScenarioKey::Int("mtu", 1024, 256, 4096)
+                .Help("IBTA path MTU: 256, 512, 1024, 2048 or 4096 payload bytes"),
+            ScenarioKey::Int("linkMtu", 0, 0, 9216)
+                .Help("link MTU, bytes (0: path MTU + 100, at least 1500)")};
+}
+
+/// The switch section.
+std::vector<Key>
+SwitchKeys()
+{
+    return {ScenarioKey::Bytes("bufferSize", "12MB", 1).Help("shared buffer of each switch"),
+            ScenarioKey::Bool("pfc", true).Help("PFC on the RDMA priority (3)"),
+            ScenarioKey::Number("pfcAlpha", 0.125, 1.0 / 128, 64)
+                .Help("dynamic threshold: XOFF at alpha x free buffer"),
+            ScenarioKey::Bool("ecn", true).Help("RED/ECN marking at enqueue"),
+            ScenarioKey::Bytes("ecnKmin", "5KB").Help("queue at which marking starts"),
+            ScenarioKey::Bytes("ecnKmax", "200KB").Help("queue at which it reaches ecnPmax"),
+            ScenarioKey::Number("ecnPmax", 0.01, 0, 1).Help("marking probability at ecnKmax"),
+            ScenarioKey::Choice("ecmp", "flow-hash", {"flow-hash", "packet-spray"})
+                .Help("ECMP: a path per 5-tuple, or per packet"),
+            ScenarioKey::Duration("latency", "0s").Help("forwarding latency")};
+}
+
+/// The nic section (cc and cnpInterval default to the link technology's, in Parse).
+std::vector<Key>
+NicKeys()
+{
+    return {ScenarioKey::Text("cc", "dcqcn")
+                .Help("congestion control on any RDMA link: none, dcqcn, hpcc, timely, dctcp, "
+                      "ib-cc or a TypeId name (infiniband: ib-cc by default)"),
+            ScenarioKey::Choice("dcqcnPreset", "paper", {"paper", "hpcc-sim"})
+                .Help("DCQCN's parameters: the paper's, or the HPCC simulator's reaction point"),
+            ScenarioKey::Duration("cnpInterval", "50us")
+                .Help("CNP pacing per queue pair (ib-cc: 0s, every FECN answered)"),
+            ScenarioKey::Int("ackInterval", 1, 1, 1024).Help("ACK coalescing: packets per ACK"),
+            ScenarioKey::Duration("retransmitTimeout", "1ms", 1).Help("go-back-N timeout"),
+            ScenarioKey::Bool("outOfOrderReceive", false)
+                .Help("place packets past a gap (use it with packet-spray)"),
+            ScenarioKey::Text("queuePairs", "auto")
+                .Help("auto (a queue pair, or iWARP connection, per message of poisson, incast "
+                      "and permutation; one per endpoint pair for collectives), or for all "
+                      "workloads per-flow, per-host-pair, or N per host pair and priority taken "
+                      "in turn (1..65536)")};
+}
+
+/// The tcp section (iWARP).
+std::vector<Key>
+TcpKeys()
+{
+    return {ScenarioKey::Text("cc", "dctcp")
+                .Help("iwarp: newreno, cubic, dctcp, bic, bbr, vegas or a TypeId name"),
+            ScenarioKey::Int("segmentSize", 1448, 128, 9000).Help("bytes; at most link MTU - 52"),
+            ScenarioKey::Bytes("sendBuffer", "4MB", 1).Help("TCP send buffer"),
+            ScenarioKey::Bytes("receiveBuffer", "4MB", 1).Help("TCP receive buffer"),
+            ScenarioKey::Duration("minRto", "1ms", 1).Help("TCP's minimum RTO"),
+            ScenarioKey::Bool("markers", false).Help("MPA markers"),
+            ScenarioKey::Bool("crc", true).Help("MPA CRC32c"),
+            ScenarioKey::Int("priority", 0, 0, 7).Help("priority of the TCP packets")};
+}
+
+/// The ib section (InfiniBand).
+std::vector<Key>
+IbKeys()
+{
+    return {ScenarioKey::Int("sl", 0, 0, 15)
+                .Help("service level of the messages (0 or 1 on a torus with auto routing)"),
+            ScenarioKey::Int("lmc", 0, 0, 7).Help("LID mask control: 2^lmc paths per host"),
+            ScenarioKey::Int("bufferBlocks", 1024, 1, 1 << 20)
+                .Help("receive buffer per VL, 64-byte blocks"),
+            ScenarioKey::Bytes("fecnThreshold", "0")
+                .Help("bytes queued from which switches mark FECN (0: IB CC off)"),
+            ScenarioKey::Bool("cutThrough", false).Help("virtual cut-through switches"),
+            ScenarioKey::Choice("routing", "auto", {"auto", "up-down"})
+                .Help("auto: min-hop on Clos, dimension order with VL datelines on tori")};
+}
+
+/// The server section (GPU servers; the presets by name).
+std::vector<Key>
+ServerKeys()
+{
+    std::vector<std::string> presets = {"none"};
+    for (const auto& p : IntraHostHelper::PresetNames())
+    {
+        presets.push_back(p);
+    }
+    return {ScenarioKey::Choice("preset", "none", presets)
+                .Help("a GPU server behind each group of NICs (none: a host is one GPU)"),
+            ScenarioKey::Bool("gpuDirect", true)
+                .Help("GPUDirect RDMA; false: staged through host memory"),
+            ScenarioKey::Int("pcieGeneration", 0, 0, 6).Help("0: the preset's"),
+            ScenarioKey::Int("nvlinksPerGpu", -1, -1, 36).Help("-1: the preset's")};
+}
+
+/// The output section.
+std::vector<Key>
+OutputKeys()
+{
+    return {
+        ScenarioKey::Duration("queueInterval", "10us", 1).Help("queue sampling interval"),
+        ScenarioKey::Choice("queues", "host-ports", {"none", "host-ports", "all"})
+            .Help("which switch ports' queues queue.csv samples (host-ports: facing hosts)"),
+        ScenarioKey::Bool("plots", true).Help("make the figures after the run"),
+        ScenarioKey::Bool("ccState", false)
+            .Help("write cc.csv: every change of a connection's rate, window or gap"),
+        ScenarioKey::IntList(
+            "sizeBuckets",
+            JsonValue::array(
+                {1000, 3000, 10000, 30000, 100000, 300000, 1000000, 3000000, 10000000, 30000000}),
+            1,
+            static_cast<double>(uint64_t{1} << 40))
+            .Help("flow-size bucket edges in bytes, increasing (at most 64)")};
+}
+
+/// The parallel section.
+std::vector<Key>
+ParallelKeys()
+{
+    return {ScenarioKey::Int("ranks", 1, 1, 65536)
+                .Help("MPI processes; above 1 needs setup-mpi (see Distributed runs)"),
+            ScenarioKey::Choice("partition", "auto", {"auto", "group", "slab", "given"})
+                .Help("how nodes are split over ranks"),
+            ScenarioKey::IntList("given", JsonValue::array(), 0, 65535)
+                .Help("the rank of every node id, with partition given"),
+            ScenarioKey::Choice("simulator",
+                                "granted-time-window",
+                                {"granted-time-window", "null-message"})
+                .Help("ns-3's distributed synchronisation")};
 }
 
 /// Deepest nesting of objects and lists a scenario may have: nlohmann's copy, dump and
@@ -614,22 +793,7 @@ Scenario::Parse(const std::string& text,
         ApplySet(given, set);
     }
 
-    const std::vector<Key> rootKeys = {
-        ScenarioKey::Text("name", ""),
-        ScenarioKey::Int("seed", 1, 1, 2147483647),
-        ScenarioKey::Int("run", 1, 0, 2147483647),
-        ScenarioKey::Duration("stopTime", "20ms", 1),
-        Key{"fabric", Type::STRING, JsonValue::object(), 0, 0, {}},
-        Key{"link", Type::STRING, JsonValue::object(), 0, 0, {}},
-        Key{"switch", Type::STRING, JsonValue::object(), 0, 0, {}},
-        Key{"nic", Type::STRING, JsonValue::object(), 0, 0, {}},
-        Key{"tcp", Type::STRING, JsonValue::object(), 0, 0, {}},
-        Key{"ib", Type::STRING, JsonValue::object(), 0, 0, {}},
-        Key{"server", Type::STRING, JsonValue::object(), 0, 0, {}},
-        Key{"workloads", Type::STRING, JsonValue::array(), 0, 0, {}},
-        Key{"output", Type::STRING, JsonValue::object(), 0, 0, {}},
-        Key{"parallel", Type::STRING, JsonValue::object(), 0, 0, {}},
-        Key{"attributes", Type::STRING, JsonValue::object(), 0, 0, {}}};
+    const std::vector<Key> rootKeys = RootKeys();
     std::vector<std::string> rootNames;
     for (const auto& k : rootKeys)
     {
@@ -676,30 +840,14 @@ Scenario::Parse(const std::string& text,
         InterconnectConfigError("fabric.k", out["fabric"]["k"].dump(), "an even integer >= 2");
     }
 
-    out["link"] =
-        CheckObject("link",
-                    given.value("link", JsonValue::object()),
-                    {ScenarioKey::Choice("technology", "roce", {"roce", "iwarp", "infiniband"}),
-                     ScenarioKey::Int("mtu", 1024, 256, 4096),
-                     ScenarioKey::Int("linkMtu", 0, 0, 9216)});
+    out["link"] = CheckObject("link", given.value("link", JsonValue::object()), LinkKeys());
     const int64_t mtu = out["link"]["mtu"].get<int64_t>();
     if (mtu != 256 && mtu != 512 && mtu != 1024 && mtu != 2048 && mtu != 4096)
     {
         InterconnectConfigError("link.mtu", std::to_string(mtu), "256, 512, 1024, 2048 or 4096");
     }
 
-    out["switch"] =
-        CheckObject("switch",
-                    given.value("switch", JsonValue::object()),
-                    {ScenarioKey::Bytes("bufferSize", "12MB", 1),
-                     ScenarioKey::Bool("pfc", true),
-                     ScenarioKey::Number("pfcAlpha", 0.125, 1.0 / 128, 64),
-                     ScenarioKey::Bool("ecn", true),
-                     ScenarioKey::Bytes("ecnKmin", "5KB"),
-                     ScenarioKey::Bytes("ecnKmax", "200KB"),
-                     ScenarioKey::Number("ecnPmax", 0.01, 0, 1),
-                     ScenarioKey::Choice("ecmp", "flow-hash", {"flow-hash", "packet-spray"}),
-                     ScenarioKey::Duration("latency", "0s")});
+    out["switch"] = CheckObject("switch", given.value("switch", JsonValue::object()), SwitchKeys());
 
     JsonValue nic = given.value("nic", JsonValue::object());
     if (nic.is_object() && nic.contains("queuePairs") && nic["queuePairs"].is_number_integer())
@@ -720,15 +868,7 @@ Scenario::Parse(const std::string& text,
     {
         nic["cnpInterval"] = "0s";
     }
-    out["nic"] = CheckObject("nic",
-                             nic,
-                             {ScenarioKey::Text("cc", "dcqcn"),
-                              ScenarioKey::Choice("dcqcnPreset", "paper", {"paper", "hpcc-sim"}),
-                              ScenarioKey::Duration("cnpInterval", "50us"),
-                              ScenarioKey::Int("ackInterval", 1, 1, 1024),
-                              ScenarioKey::Duration("retransmitTimeout", "1ms", 1),
-                              ScenarioKey::Bool("outOfOrderReceive", false),
-                              ScenarioKey::Text("queuePairs", "auto")});
+    out["nic"] = CheckObject("nic", nic, NicKeys());
     RdmaCongestionControl::ResolveName("nic.cc", out["nic"]["cc"].get<std::string>());
     QueuePairMapping mapping;
     if (out["nic"]["queuePairs"] != "auto" &&
@@ -744,16 +884,7 @@ Scenario::Parse(const std::string& text,
 
     // iWARP's TCP (link.technology "iwarp"; kept but unused with "roce", so that one value
     // switches a scenario between the two).
-    out["tcp"] = CheckObject("tcp",
-                             given.value("tcp", JsonValue::object()),
-                             {ScenarioKey::Text("cc", "dctcp"),
-                              ScenarioKey::Int("segmentSize", 1448, 128, 9000),
-                              ScenarioKey::Bytes("sendBuffer", "4MB", 1),
-                              ScenarioKey::Bytes("receiveBuffer", "4MB", 1),
-                              ScenarioKey::Duration("minRto", "1ms", 1),
-                              ScenarioKey::Bool("markers", false),
-                              ScenarioKey::Bool("crc", true),
-                              ScenarioKey::Int("priority", 0, 0, 7)});
+    out["tcp"] = CheckObject("tcp", given.value("tcp", JsonValue::object()), TcpKeys());
     ResolveTcpCongestionControl("tcp.cc", out["tcp"]["cc"].get<std::string>());
     if (out["link"]["technology"].get<std::string>() == "iwarp")
     {
@@ -770,14 +901,7 @@ Scenario::Parse(const std::string& text,
     }
 
     // InfiniBand (link.technology "infiniband"; kept but unused otherwise).
-    out["ib"] = CheckObject("ib",
-                            given.value("ib", JsonValue::object()),
-                            {ScenarioKey::Int("sl", 0, 0, 15),
-                             ScenarioKey::Int("lmc", 0, 0, 7),
-                             ScenarioKey::Int("bufferBlocks", 1024, 1, 1 << 20),
-                             ScenarioKey::Bytes("fecnThreshold", "0"),
-                             ScenarioKey::Bool("cutThrough", false),
-                             ScenarioKey::Choice("routing", "auto", {"auto", "up-down"})});
+    out["ib"] = CheckObject("ib", given.value("ib", JsonValue::object()), IbKeys());
     if (out["link"]["technology"].get<std::string>() == "infiniband")
     {
         if (kind == "torus" && out["ib"]["routing"].get<std::string>() == "auto" &&
@@ -803,17 +927,7 @@ Scenario::Parse(const std::string& text,
         }
     }
 
-    std::vector<std::string> presets = {"none"};
-    for (const auto& p : IntraHostHelper::PresetNames())
-    {
-        presets.push_back(p);
-    }
-    out["server"] = CheckObject("server",
-                                given.value("server", JsonValue::object()),
-                                {ScenarioKey::Choice("preset", "none", presets),
-                                 ScenarioKey::Bool("gpuDirect", true),
-                                 ScenarioKey::Int("pcieGeneration", 0, 0, 6),
-                                 ScenarioKey::Int("nvlinksPerGpu", -1, -1, 36)});
+    out["server"] = CheckObject("server", given.value("server", JsonValue::object()), ServerKeys());
     const bool gpuServers = out["server"]["preset"].get<std::string>() != "none";
     if (gpuServers && out["link"]["technology"].get<std::string>() == "infiniband")
     {
@@ -857,19 +971,7 @@ Scenario::Parse(const std::string& text,
         }
     }
 
-    out["output"] = CheckObject(
-        "output",
-        given.value("output", JsonValue::object()),
-        {ScenarioKey::Duration("queueInterval", "10us", 1),
-         ScenarioKey::Choice("queues", "host-ports", {"none", "host-ports", "all"}),
-         ScenarioKey::Bool("plots", true),
-         ScenarioKey::Bool("ccState", false),
-         ScenarioKey::IntList(
-             "sizeBuckets",
-             JsonValue::array(
-                 {1000, 3000, 10000, 30000, 100000, 300000, 1000000, 3000000, 10000000, 30000000}),
-             1,
-             static_cast<double>(uint64_t{1} << 40))});
+    out["output"] = CheckObject("output", given.value("output", JsonValue::object()), OutputKeys());
     {
         const JsonValue& edges = out["output"]["sizeBuckets"];
         if (edges.size() > 64)
@@ -892,14 +994,7 @@ Scenario::Parse(const std::string& text,
 
     // Distributed runs on ns-3's MPI simulator (./interconnect run SCENARIO --ranks=N).
     out["parallel"] =
-        CheckObject("parallel",
-                    given.value("parallel", JsonValue::object()),
-                    {ScenarioKey::Int("ranks", 1, 1, 65536),
-                     ScenarioKey::Choice("partition", "auto", {"auto", "group", "slab", "given"}),
-                     ScenarioKey::IntList("given", JsonValue::array(), 0, 65535),
-                     ScenarioKey::Choice("simulator",
-                                         "granted-time-window",
-                                         {"granted-time-window", "null-message"})});
+        CheckObject("parallel", given.value("parallel", JsonValue::object()), ParallelKeys());
     const int64_t ranks = out["parallel"]["ranks"].get<int64_t>();
     if (ranks > 1)
     {
@@ -976,6 +1071,131 @@ Scenario::Parse(const std::string& text,
 
     CheckAcrossKeys(out);
     return s;
+}
+
+namespace
+{
+
+/// @param x a number @return it as the table shows it
+std::string
+Number(double x)
+{
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.10g", x);
+    return text;
+}
+
+/// @param k a key @return what it accepts, for the key table
+std::string
+Accepted(const Key& k)
+{
+    const bool bounded = k.max != ScenarioKey::UNBOUNDED;
+    switch (k.type)
+    {
+    case Type::INT:
+        return "whole number " + Number(k.min) + (bounded ? ".." + Number(k.max) : " or more");
+    case Type::NUMBER:
+        return "number " + Number(k.min) + ".." + Number(k.max);
+    case Type::BOOL:
+        return "true, false";
+    case Type::STRING:
+        return k.choices.empty() ? "text" : Join(k.choices);
+    case Type::BYTES:
+        return "bytes (64KB, 1MiB or a whole number)" +
+               (k.min > 0 ? ", at least " + Number(k.min) : std::string());
+    case Type::RATE:
+        return "rate (100Gbps, 25Gb/s)";
+    case Type::TIME:
+        return "time (10us, 1ms)" + (k.min > 0 ? std::string(", above 0") : std::string());
+    case Type::INT_LIST:
+        return "list of whole numbers " + Number(k.min) + ".." + Number(k.max);
+    }
+    return "";
+}
+
+/// Append a row of the key table.
+void
+KeyRow(std::ostringstream& os, const std::string& key, const Key& k, const std::string& note = "")
+{
+    os << "   * - ``" << key << "``" << note << "\n"
+       << "     - ``" << k.def.dump() << "``\n"
+       << "     - " << Accepted(k) << "\n"
+       << "     - " << (k.help.empty() ? "-" : k.help) << "\n";
+}
+
+} // namespace
+
+std::string
+Scenario::KeyTable()
+{
+    std::ostringstream os;
+    os << ".. list-table::\n"
+       << "   :header-rows: 1\n"
+       << "   :widths: 28 14 24 34\n\n"
+       << "   * - Key\n"
+       << "     - Default\n"
+       << "     - Accepted\n"
+       << "     - Meaning\n";
+    for (const Key& k : RootKeys())
+    {
+        if (k.help.empty())
+        {
+            continue; // a section: its keys follow
+        }
+        KeyRow(os, k.name, k);
+    }
+    for (const Key& k : FabricKeys(""))
+    {
+        KeyRow(os, "fabric." + k.name, k);
+    }
+    for (const std::string& kind : FABRICS)
+    {
+        const std::vector<Key> keys = FabricKeys(kind);
+        for (std::size_t i = FabricKeys("").size(); i < keys.size(); ++i)
+        {
+            KeyRow(os, "fabric." + keys[i].name, keys[i], " (" + kind + ")");
+        }
+    }
+    const std::pair<const char*, std::vector<Key>> sections[] = {{"link", LinkKeys()},
+                                                                 {"switch", SwitchKeys()},
+                                                                 {"nic", NicKeys()},
+                                                                 {"tcp", TcpKeys()},
+                                                                 {"ib", IbKeys()},
+                                                                 {"server", ServerKeys()}};
+    for (const auto& [section, keys] : sections)
+    {
+        for (const Key& k : keys)
+        {
+            KeyRow(os, std::string(section) + "." + k.name, k);
+        }
+    }
+    const std::vector<Key> common = WorkloadKeys("poisson");
+    for (std::size_t i = 0; i < 2; ++i)
+    {
+        KeyRow(os, "workloads.N." + common[i].name, common[i]);
+    }
+    for (const std::string& kind : WorkloadKind::GetNames())
+    {
+        const std::vector<Key> keys = WorkloadKeys(kind);
+        for (std::size_t i = 2; i < keys.size(); ++i)
+        {
+            KeyRow(os, "workloads.N." + keys[i].name, keys[i], " (" + kind + ")");
+        }
+    }
+    const std::pair<const char*, std::vector<Key>> last[] = {{"output", OutputKeys()},
+                                                             {"parallel", ParallelKeys()}};
+    for (const auto& [section, keys] : last)
+    {
+        for (const Key& k : keys)
+        {
+            KeyRow(os, std::string(section) + "." + k.name, k);
+        }
+    }
+    os << "   * - ``attributes``\n"
+       << "     - ``{}``\n"
+       << "     - ``\"ns3::Class::Attribute\": value``\n"
+       << "     - any ns-3 attribute's default, checked by its checker (a key's own value wins)\n";
+    return os.str();
 }
 
 std::string

@@ -54,6 +54,7 @@ struct ScenarioKey
     double min;                       //!< smallest number (INT, NUMBER, INT_LIST, BYTES, TIME)
     double max;                       //!< largest number
     std::vector<std::string> choices; //!< accepted strings (STRING); empty: any
+    std::string help;                 //!< what it means, for the manual's key table
 
     /// No upper bound.
     static constexpr double UNBOUNDED = std::numeric_limits<double>::infinity();
@@ -79,6 +80,8 @@ struct ScenarioKey
     static ScenarioKey Rate(const std::string& name, const std::string& def);
     /// @param name key @param def default @param minNs shortest, nanoseconds @return key
     static ScenarioKey Duration(const std::string& name, const std::string& def, double minNs = 0);
+    /// @param text what the key means (the manual's key table) @return this key with it
+    ScenarioKey Help(const std::string& text) const;
     /// @param name key @param def default @param min smallest @param max largest @return key
     static ScenarioKey IntList(const std::string& name,
                                nlohmann::ordered_json def,
@@ -123,6 +126,14 @@ class Scenario
 
     /// @return the resolved scenario as JSON text (2-space indent, fixed key order)
     std::string ToJson() const;
+
+    /**
+     * The manual's table of scenario keys, made from the keys the parser checks (their
+     * defaults, what each accepts and its help), the registered workload kinds' included:
+     * doc/interconnect.rst holds this text, and a test keeps it so.
+     * @return the table, as a reStructuredText list-table
+     */
+    static std::string KeyTable();
 
     /// @return the resolved JSON
     const nlohmann::ordered_json& Json() const;

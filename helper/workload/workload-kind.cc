@@ -32,13 +32,14 @@ constexpr uint64_t MAX_FLOWS = 4000000;
 ScenarioKey
 HostsKey()
 {
-    return ScenarioKey::Int("hosts", 0, 0, 1 << 20);
+    return ScenarioKey::Int("hosts", 0, 0, 1 << 20).Help("the group: its first N hosts (0: all)");
 }
 
 ScenarioKey
 AlgorithmKey()
 {
-    return ScenarioKey::Choice("algorithm", "direct", {"direct", "hierarchical"});
+    return ScenarioKey::Choice("algorithm", "direct", {"direct", "hierarchical"})
+        .Help("direct, or hierarchical through the servers' NVLink (GPU servers only)");
 }
 
 /// @return the collective algorithm a key names
@@ -75,9 +76,12 @@ class PoissonKind : public WorkloadKind
 
     std::vector<ScenarioKey> GetKeys() const override
     {
-        return {ScenarioKey::Text("cdf", "websearch"),
-                ScenarioKey::Number("load", 0.3, 0.001, 1),
-                ScenarioKey::Duration("stop", "5ms")};
+        return {ScenarioKey::Text("cdf", "websearch")
+                    .Help("flow sizes: websearch, fb_hadoop, alistorage2019, googlerpc2008 or a "
+                          "CDF file"),
+                ScenarioKey::Number("load", 0.3, 0.001, 1)
+                    .Help("fraction of each host link's rate the flows offer"),
+                ScenarioKey::Duration("stop", "5ms").Help("no arrival at or after this")};
     }
 
     void Post(const WorkloadContext& c) const override
@@ -130,11 +134,12 @@ class IncastKind : public WorkloadKind
 
     std::vector<ScenarioKey> GetKeys() const override
     {
-        return {ScenarioKey::Int("fanIn", 8, 1, 1 << 20),
-                ScenarioKey::Bytes("size", "64KB", 1),
-                ScenarioKey::Int("destination", 0, 0, 1 << 20),
-                ScenarioKey::Int("rounds", 1, 1, 1 << 20),
-                ScenarioKey::Duration("period", "1ms")};
+        return {ScenarioKey::Int("fanIn", 8, 1, 1 << 20)
+                    .Help("senders: the hosts after the destination"),
+                ScenarioKey::Bytes("size", "64KB", 1).Help("bytes each sender writes"),
+                ScenarioKey::Int("destination", 0, 0, 1 << 20).Help("the receiving host"),
+                ScenarioKey::Int("rounds", 1, 1, 1 << 20).Help("rounds of the incast"),
+                ScenarioKey::Duration("period", "1ms").Help("between rounds")};
     }
 
     void Post(const WorkloadContext& c) const override
@@ -197,7 +202,8 @@ class PermutationKind : public WorkloadKind
 
     std::vector<ScenarioKey> GetKeys() const override
     {
-        return {ScenarioKey::Bytes("size", "1MB", 1)};
+        return {ScenarioKey::Bytes("size", "1MB", 1)
+                    .Help("bytes each host writes to its partner (no fixed point)")};
     }
 
     void Post(const WorkloadContext& c) const override
@@ -242,7 +248,10 @@ class AllToAllKind : public WorkloadKind
 
     std::vector<ScenarioKey> GetKeys() const override
     {
-        return {ScenarioKey::Bytes("bytesPerPair", "32KiB", 1), HostsKey(), AlgorithmKey()};
+        return {ScenarioKey::Bytes("bytesPerPair", "32KiB", 1)
+                    .Help("bytes from each member to each other"),
+                HostsKey(),
+                AlgorithmKey()};
     }
 
     void Post(const WorkloadContext& c) const override
@@ -265,7 +274,9 @@ class RingAllReduceKind : public WorkloadKind
 
     std::vector<ScenarioKey> GetKeys() const override
     {
-        return {ScenarioKey::Bytes("bytes", "16MB", 1), HostsKey()};
+        return {ScenarioKey::Bytes("bytes", "16MB", 1)
+                    .Help("the vector each member reduces: 2 (N - 1) synchronous steps"),
+                HostsKey()};
     }
 
     void Post(const WorkloadContext& c) const override
@@ -288,15 +299,17 @@ class MoeKind : public WorkloadKind
     std::vector<ScenarioKey> GetKeys() const override
     {
         return {HostsKey(),
-                ScenarioKey::Int("tokensPerGpu", 4096, 1, 1 << 24),
-                ScenarioKey::Int("hidden", 4096, 1, 1 << 20),
-                ScenarioKey::Int("bytesPerElement", 2, 1, 8),
-                ScenarioKey::Int("topK", 2, 1, 1024),
-                ScenarioKey::Int("expertsPerGpu", 2, 1, 1024),
-                ScenarioKey::Text("popularity", "uniform"),
-                ScenarioKey::Int("layers", 1, 1, 1 << 16),
-                ScenarioKey::Int("iterations", 1, 1, 1 << 16),
-                ScenarioKey::Duration("computeGap", "20us"),
+                ScenarioKey::Int("tokensPerGpu", 4096, 1, 1 << 24).Help("tokens per GPU a layer"),
+                ScenarioKey::Int("hidden", 4096, 1, 1 << 20).Help("hidden size: elements a token"),
+                ScenarioKey::Int("bytesPerElement", 2, 1, 8).Help("bytes an element"),
+                ScenarioKey::Int("topK", 2, 1, 1024).Help("experts each token goes to"),
+                ScenarioKey::Int("expertsPerGpu", 2, 1, 1024).Help("experts on each GPU"),
+                ScenarioKey::Text("popularity", "uniform")
+                    .Help("expert popularity: uniform, zipf:S or gini:G"),
+                ScenarioKey::Int("layers", 1, 1, 1 << 16).Help("MoE layers an iteration"),
+                ScenarioKey::Int("iterations", 1, 1, 1 << 16).Help("iterations"),
+                ScenarioKey::Duration("computeGap", "20us")
+                    .Help("compute after each dispatch and combine"),
                 AlgorithmKey()};
     }
 
