@@ -52,13 +52,7 @@ RunIncast(const std::string& name, const std::vector<std::string>& sets)
         "t.json",
         all);
     ScenarioRunner runner(s, out);
-    runner.Start(nullptr, nullptr);
-    runner.BuildNetwork();
-    runner.AddWorkloads();
-    runner.AddMonitors();
-    runner.PrepareOutputs();
-    runner.Run();
-    runner.WriteRecords();
+    runner.Execute(nullptr, nullptr);
     EXPECT_EQ(runner.Report(""), 0);
     std::vector<FlowRecord> flows;
     std::vector<std::string> workloads;

@@ -101,13 +101,7 @@ TEST(WorkloadKind, TheRunnersPipelinePostsARegisteredKindOnEveryTechnology)
             "t.json",
             {std::string("link.technology=") + technology});
         ScenarioRunner runner(s, out);
-        runner.Start(nullptr, nullptr);
-        runner.BuildNetwork();
-        runner.AddWorkloads();
-        runner.AddMonitors();
-        runner.PrepareOutputs();
-        runner.Run();
-        runner.WriteRecords();
+        runner.Execute(nullptr, nullptr);
         EXPECT_EQ(runner.Report(""), 0);
         std::vector<FlowRecord> flows;
         std::vector<std::string> workloads;

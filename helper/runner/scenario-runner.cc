@@ -353,21 +353,27 @@ ScenarioRunner::Main(int argc, char* argv[], const std::string& plotScript)
         return 2;
     }
     ScenarioRunner runner(Scenario::Load(path, sets), out);
+    runner.Execute(&argc, &argv);
+    return runner.Report(plotScript);
+}
+
+void
+ScenarioRunner::Execute(int* argc, char*** argv)
+{
     try
     {
-        runner.Start(&argc, &argv);
-        runner.BuildNetwork();
-        runner.AddWorkloads();
-        runner.AddMonitors();
-        runner.PrepareOutputs();
-        runner.Run();
-        runner.WriteRecords();
+        Start(argc, argv);
+        BuildNetwork();
+        AddWorkloads();
+        AddMonitors();
+        PrepareOutputs();
+        Run();
+        WriteRecords();
     }
     catch (const InterconnectConfigException& e)
     {
         throw InScenarioTerms(e);
     }
-    return runner.Report(plotScript);
 }
 
 InterconnectConfigException

@@ -78,6 +78,15 @@ class ScenarioRunner
     ~ScenarioRunner();
 
     /**
+     * The whole pipeline up to the records: Start, BuildNetwork, AddWorkloads, AddMonitors,
+     * PrepareOutputs, Run and WriteRecords (Report is left to the caller). A configuration
+     * error names the scenario key that sets a refused model attribute (InScenarioTerms).
+     * @param argc the program's argument count, for MPI (nullptr with one rank)
+     * @param argv its arguments
+     */
+    void Execute(int* argc, char*** argv);
+
+    /**
      * The simulator for the scenario's ranks (ns-3's distributed simulator over MPI when
      * parallel.ranks > 1), the canonical scheduler (the same records on any number of ranks)
      * and the seed and run number.
