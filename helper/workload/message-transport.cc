@@ -348,6 +348,7 @@ void
 MessageTransport::TraceAdapterCongestionState(uint32_t host, Ptr<RdmaChannelAdapter> adapter)
 {
     const MessageTransport* self = this;
+    adapter->EnableCongestionStateTrace();
     adapter->TraceConnectWithoutContext(
         "CongestionState",
         Callback<void, uint32_t, DataRate, uint64_t, Time>(

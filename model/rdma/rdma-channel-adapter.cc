@@ -61,9 +61,8 @@ RdmaChannelAdapter::GetTypeId()
                             "ns3::TracedValueCallback::Uint32")
             .AddTraceSource("CongestionState",
                             "The congestion control of one of this adapter's queue pairs changed "
-                            "its rate, window or inter-packet gap (their traces, for every queue "
-                            "pair, with the other values): QPN, rate, window bytes (0: none), "
-                            "gap",
+                            "its rate, window or inter-packet gap: QPN, rate, window bytes (0: "
+                            "none), gap. It fires once EnableCongestionStateTrace was called",
                             MakeTraceSourceAccessor(&RdmaChannelAdapter::m_congestionStateTrace),
                             "ns3::RdmaChannelAdapter::CongestionStateTracedCallback");
     return tid;
@@ -157,14 +156,10 @@ RdmaChannelAdapter::AddQueuePair(Ptr<RdmaQueuePair> qp, uint8_t txClass)
     qp->SetWakeCallback(MakeCallback(&RdmaChannelAdapter::Activate, this).Bind(index));
     qp->TraceConnectWithoutContext("Completion",
                                    MakeCallback(&RdmaChannelAdapter::Completed, this));
-    qp->TraceConnectWithoutContext(
-        "Rate",
-        MakeCallback(&RdmaChannelAdapter::RateChanged, this).Bind(index));
-    qp->TraceConnectWithoutContext(
-        "Window",
-        MakeCallback(&RdmaChannelAdapter::WindowChanged, this).Bind(index));
-    qp->TraceConnectWithoutContext("InterPacketDelay",
-                                   MakeCallback(&RdmaChannelAdapter::GapChanged, this).Bind(index));
+    if (m_reportState)
+    {
+        qp->SetStateCallback(MakeCallback(&RdmaChannelAdapter::StateChanged, this).Bind(index));
+    }
     m_qps.push_back(qp);
     m_qpClass.push_back(txClass);
     m_inActive.push_back(false);
@@ -432,24 +427,29 @@ RdmaChannelAdapter::Completed(const RdmaCompletion& completion)
 }
 
 void
-RdmaChannelAdapter::RateChanged(uint32_t index, DataRate /* before */, DataRate after)
+RdmaChannelAdapter::StateChanged(uint32_t index)
 {
     const Ptr<RdmaQueuePair>& qp = m_qps[index];
-    m_congestionStateTrace(qp->GetQpn(), after, qp->GetWindow(), qp->GetInterPacketDelay());
+    m_congestionStateTrace(qp->GetQpn(), qp->GetRate(), qp->GetWindow(), qp->GetInterPacketDelay());
 }
 
 void
-RdmaChannelAdapter::WindowChanged(uint32_t index, uint64_t /* before */, uint64_t after)
+RdmaChannelAdapter::EnableCongestionStateTrace()
 {
-    const Ptr<RdmaQueuePair>& qp = m_qps[index];
-    m_congestionStateTrace(qp->GetQpn(), qp->GetRate(), after, qp->GetInterPacketDelay());
-}
-
-void
-RdmaChannelAdapter::GapChanged(uint32_t index, Time /* before */, Time after)
-{
-    const Ptr<RdmaQueuePair>& qp = m_qps[index];
-    m_congestionStateTrace(qp->GetQpn(), qp->GetRate(), qp->GetWindow(), after);
+    NS_LOG_FUNCTION(this);
+    if (m_reportState)
+    {
+        return;
+    }
+    m_reportState = true;
+    for (uint32_t index = 0; index < m_qps.size(); ++index)
+    {
+        if (m_qps[index]) // not a reserved number
+        {
+            m_qps[index]->SetStateCallback(
+                MakeCallback(&RdmaChannelAdapter::StateChanged, this).Bind(index));
+        }
+    }
 }
 
 uint64_t

@@ -98,6 +98,14 @@ class RdmaChannelAdapter : public Object
 
     /// @param qpn a queue pair number @return the queue pair, or nullptr (none, or reserved)
     Ptr<RdmaQueuePair> GetQueuePair(uint32_t qpn) const;
+
+    /**
+     * Make the CongestionState trace fire, for the queue pairs there are and those added later.
+     * Until then a queue pair's state changes cost nothing beyond its own Rate, Window and
+     * InterPacketDelay traces (a callback per queue pair is what reporting them costs:
+     * MessageTransport::TraceCongestionState calls this).
+     */
+    void EnableCongestionStateTrace();
     /// @return the number of queue pairs (reserved ones included)
     uint32_t GetNQueuePairs() const;
 
@@ -220,12 +228,8 @@ class RdmaChannelAdapter : public Object
     void SendCnp(uint32_t index);
     /// A queue pair's message completed.
     void Completed(const RdmaCompletion& completion);
-    /// A queue pair's rate changed. @param index its index @param before old @param after new
-    void RateChanged(uint32_t index, DataRate before, DataRate after);
-    /// A queue pair's window changed. @param index its index @param before old @param after new
-    void WindowChanged(uint32_t index, uint64_t before, uint64_t after);
-    /// A queue pair's gap changed. @param index its index @param before old @param after new
-    void GapChanged(uint32_t index, Time before, Time after);
+    /// A queue pair's congestion-control state changed. @param index its index
+    void StateChanged(uint32_t index);
     /// @return the index of a QPN, or the number of queue pairs if none
     uint32_t IndexOf(uint32_t qpn) const;
 
@@ -262,6 +266,7 @@ class RdmaChannelAdapter : public Object
     TracedCallback<uint32_t> m_cnpReceivedTrace; //!< CNP received: the local QPN
     TracedCallback<uint32_t, DataRate, uint64_t, Time>
         m_congestionStateTrace; //!< a queue pair's rate, window or gap changed
+    bool m_reportState{false};  //!< EnableCongestionStateTrace was called
 };
 
 } // namespace ns3

@@ -205,6 +205,12 @@ RdmaQueuePair::SetWakeCallback(Callback<void> wake)
     m_wake = wake;
 }
 
+void
+RdmaQueuePair::SetStateCallback(Callback<void> changed)
+{
+    m_stateChanged = changed;
+}
+
 uint64_t
 RdmaQueuePair::Post(RdmaVerb verb, uint64_t bytes, CompletionCallback done)
 {
@@ -760,6 +766,10 @@ RdmaQueuePair::SetRate(DataRate rate)
     {
         m_pacer.SetRate(m_rate);
         m_rateTrace(before, m_rate);
+        if (!m_stateChanged.IsNull())
+        {
+            m_stateChanged();
+        }
     }
 }
 
@@ -771,6 +781,10 @@ RdmaQueuePair::SetInterPacketDelay(Time delay)
         const Time before = m_interPacketDelay;
         m_interPacketDelay = delay;
         m_interPacketDelayTrace(before, delay);
+        if (!m_stateChanged.IsNull())
+        {
+            m_stateChanged();
+        }
     }
 }
 
@@ -790,11 +804,16 @@ void
 RdmaQueuePair::SetWindow(uint64_t bytes)
 {
     const bool opened = bytes == 0 || bytes > m_window;
-    if (bytes != m_window)
+    const bool changed = bytes != m_window;
+    if (changed)
     {
         m_windowTrace(m_window, bytes);
     }
     m_window = bytes;
+    if (changed && !m_stateChanged.IsNull())
+    {
+        m_stateChanged();
+    }
     if (opened && !m_wake.IsNull())
     {
         m_wake();

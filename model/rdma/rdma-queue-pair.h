@@ -167,6 +167,14 @@ class RdmaQueuePair : public Object
     void SetWakeCallback(Callback<void> wake);
 
     /**
+     * Called after every change of the congestion-control state (rate, window or
+     * inter-packet delay), after the Rate, Window and InterPacketDelay traces: one callback of
+     * the adapter's, so that reporting the state costs a queue pair no trace connection.
+     * @param changed the callback (null: none)
+     */
+    void SetStateCallback(Callback<void> changed);
+
+    /**
      * Post a message.
      * @param verb WRITE, SEND or READ
      * @param bytes message size
@@ -378,6 +386,7 @@ class RdmaQueuePair : public Object
     EventId m_timer;                 //!< retransmission timer
     Ptr<RdmaCongestionControl> m_cc; //!< congestion control
     Callback<void> m_wake;           //!< tell the NIC there is something to send
+    Callback<void> m_stateChanged;   //!< SetStateCallback
 
     // responder
     uint32_t m_ePsn;                 //!< expected PSN
