@@ -63,13 +63,20 @@ struct Result
 /// Keeps a case's helpers alive while the simulation runs.
 typedef std::shared_ptr<void> KeepAlive;
 
-/// What a case built: its helpers, and the network its messages run on (null: the RoceHelper).
+/// What a case built: its helpers, and the transport its messages run on.
 struct Built
 {
     KeepAlive keep;                     //!< helpers to keep
-    MessageTransport* network{nullptr}; //!< the network, if not the RoceHelper
+    MessageTransport* network{nullptr}; //!< the transport
     bool endless{false};                //!< periodic events: stop once every message is done
 };
+
+/// Keep two helpers alive.
+KeepAlive
+Keep(KeepAlive a, KeepAlive b)
+{
+    return std::make_shared<std::pair<KeepAlive, KeepAlive>>(std::move(a), std::move(b));
+}
 
 /// The fabric of the cases: k-ary fat-tree, 100 Gb/s, 1 us, path MTU 4096, DCQCN.
 Fabric
@@ -110,15 +117,21 @@ Permutation(uint32_t n)
 Built
 PermutationIwarp(RoceHelper& h)
 {
-    h.SetTransport(RoceHelper::IWARP);
-    h.SetTcpCongestionControl("ns3::TcpDctcp");
+    h.SetInternetStack(true);
     const Fabric f = FatTree(h, 8);
+    auto iwarp = std::make_shared<IwarpTransport>(h);
+    iwarp->SetTcpCongestionControl("ns3::TcpDctcp");
     const std::vector<uint32_t> perm = Permutation(f.GetNHosts());
     for (uint32_t i = 0; i < perm.size(); ++i)
     {
-        h.Post(i, perm[i], RdmaVerb::WRITE, 2000000, MicroSeconds(1), h.GetDefaultPriority());
+        iwarp->Post(i,
+                    perm[i],
+                    RdmaVerb::WRITE,
+                    2000000,
+                    MicroSeconds(1),
+                    iwarp->GetDefaultPriority());
     }
-    return {};
+    return {iwarp, iwarp.get()};
 }
 
 /// perm128 on InfiniBand: EDR 4x (100 Gb/s), 1 us, IB MTU 4096, RC queue pairs.
@@ -136,48 +149,52 @@ PermutationIb(RoceHelper& /* unused */)
     return {ib, ib.get(), true};
 }
 
-KeepAlive
+Built
 Incast64(RoceHelper& h)
 {
     FatTree(h, 8);
+    auto rdma = std::make_shared<RoceTransport>(h);
     for (uint32_t i = 1; i <= 64; ++i)
     {
-        h.Post(i, 0, RdmaVerb::WRITE, 1000000, MicroSeconds(1), 3);
+        rdma->Post(i, 0, RdmaVerb::WRITE, 1000000, MicroSeconds(1), 3);
     }
-    return nullptr;
+    return {rdma, rdma.get()};
 }
 
-KeepAlive
+Built
 PermutationCase(RoceHelper& h, uint32_t k)
 {
     const Fabric f = FatTree(h, k);
+    auto rdma = std::make_shared<RoceTransport>(h);
     const std::vector<uint32_t> perm = Permutation(f.GetNHosts());
     for (uint32_t i = 0; i < perm.size(); ++i)
     {
-        h.Post(i, perm[i], RdmaVerb::WRITE, 2000000, MicroSeconds(1), 3);
+        rdma->Post(i, perm[i], RdmaVerb::WRITE, 2000000, MicroSeconds(1), 3);
     }
-    return nullptr;
+    return {rdma, rdma.get()};
 }
 
-KeepAlive
+Built
 AllToAll(RoceHelper& h, uint32_t n)
 {
     FatTree(h, 8);
-    auto collectives = std::make_shared<CollectiveHelper>(h);
+    auto rdma = std::make_shared<RoceTransport>(h);
+    auto collectives = std::make_shared<CollectiveHelper>(*rdma);
     std::vector<uint32_t> hosts(n);
     for (uint32_t i = 0; i < hosts.size(); ++i)
     {
         hosts[i] = i;
     }
     collectives->AllToAll(hosts, 32 * 1024, MicroSeconds(1));
-    return collectives;
+    return {Keep(rdma, collectives), rdma.get()};
 }
 
-KeepAlive
+Built
 Moe128(RoceHelper& h)
 {
     const Fabric f = FatTree(h, 8);
-    auto collectives = std::make_shared<CollectiveHelper>(h);
+    auto rdma = std::make_shared<RoceTransport>(h);
+    auto collectives = std::make_shared<CollectiveHelper>(*rdma);
     std::vector<uint32_t> gpus(f.GetNHosts());
     for (uint32_t i = 0; i < gpus.size(); ++i)
     {
@@ -187,7 +204,7 @@ Moe128(RoceHelper& h)
     // one dispatch and one combine of 4 MiB per GPU each.
     MoeTraffic moe(gpus.size(), 512, 4096, 2, 2, 2, {"uniform", 0});
     collectives->MoeLayers(gpus, moe, 1, 1, MicroSeconds(20), MicroSeconds(1), 7);
-    return collectives;
+    return {Keep(rdma, collectives), rdma.get()};
 }
 
 double
@@ -223,10 +240,10 @@ RunCase(const std::string& name,
     h.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
     h.SetChannelAttribute("Delay", StringValue("1us"));
     const Built built = build(h);
-    MessageTransport* network = built.network ? built.network : &h;
-    if (!built.network)
+    MessageTransport* network = built.network;
+    if (h.IsFinalized())
     {
-        h.AssignStreams(1);
+        h.AssignStreams(1); // an Ethernet case
     }
     if (built.endless)
     {
@@ -271,16 +288,13 @@ Main(int argc, char* argv[])
         {"list", "ns3::ListScheduler"},
         {"canonical", "ns3::CanonicalScheduler"}, // interconnect-run's
     };
-    auto roce = [](std::function<KeepAlive(RoceHelper&)> f) {
-        return [f](RoceHelper& h) { return Built{f(h), nullptr, false}; };
-    };
     const std::map<std::string, std::function<Built(RoceHelper&)>> cases = {
-        {"incast64", roce(Incast64)},
-        {"perm128", roce([](RoceHelper& h) { return PermutationCase(h, 8); })},
-        {"a2a64", roce([](RoceHelper& h) { return AllToAll(h, 64); })},
-        {"a2a128", roce([](RoceHelper& h) { return AllToAll(h, 128); })},
-        {"perm1024", roce([](RoceHelper& h) { return PermutationCase(h, 16); })},
-        {"moe", roce(Moe128)},
+        {"incast64", Incast64},
+        {"perm128", [](RoceHelper& h) { return PermutationCase(h, 8); }},
+        {"a2a64", [](RoceHelper& h) { return AllToAll(h, 64); }},
+        {"a2a128", [](RoceHelper& h) { return AllToAll(h, 128); }},
+        {"perm1024", [](RoceHelper& h) { return PermutationCase(h, 16); }},
+        {"moe", Moe128},
         {"perm128-iwarp", PermutationIwarp},
         {"perm128-ib", PermutationIb},
     };

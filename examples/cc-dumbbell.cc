@@ -127,6 +127,7 @@ Main(int argc, char* argv[])
     roce.SetDeviceAttribute("DataRate", DataRateValue(coreRate));
     roce.Link(left, right); // port `flows` of the left switch
     roce.Finalize();
+    RoceTransport rdma(roce);
     roce.AssignStreams(1);
 
     RoceTimeSeries series(sampling);
@@ -135,8 +136,8 @@ Main(int argc, char* argv[])
         // Long flows: more than the bottleneck can carry in the whole run.
         const uint64_t bytes =
             static_cast<uint64_t>(coreRate.GetBitRate() / 8.0 * stop.GetSeconds()) + 1000000;
-        const uint64_t id = roce.Post(i, flows + i, RdmaVerb::WRITE, bytes, staggerTime * i, 3);
-        series.AddFlow("flow" + std::to_string(i), roce.GetFlowQueuePair(id, true));
+        const uint64_t id = rdma.Post(i, flows + i, RdmaVerb::WRITE, bytes, staggerTime * i, 3);
+        series.AddFlow("flow" + std::to_string(i), rdma.GetFlowQueuePair(id, true));
     }
     series.AddQueue("bottleneck", roce.GetSwitch(0), flows, 3);
     series.Start(Time(0), stop);
@@ -156,7 +157,7 @@ Main(int argc, char* argv[])
     record.Set("interval", std::to_string(sampling.GetNanoSeconds()) + "ns");
     record.CaptureSeed();
     record.CaptureAttributeDefaults("Interconnect");
-    roce.WriteOutputs(out, record);
+    WriteRunOutputs(out, rdma, record);
     if (!series.WriteRatesCsv(out + "/rates.csv") || !series.WriteQueuesCsv(out + "/queue.csv"))
     {
         std::cerr << "error: cannot write rates.csv or queue.csv in " << out << std::endl;

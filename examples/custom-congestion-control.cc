@@ -110,12 +110,13 @@ Main(int argc, char* argv[])
     roce.Link(s1, sw);
     roce.Link(receiver, sw);
     roce.Finalize();
+    RoceTransport rdma(roce);
     roce.AssignStreams(1);
     RoceTimeSeries series(MicroSeconds(100));
     for (uint32_t i = 0; i < 2; ++i)
     {
-        const uint64_t id = roce.Post(i, 2, RdmaVerb::WRITE, 100000000, Time(0), 3);
-        series.AddFlow("flow" + std::to_string(i), roce.GetFlowQueuePair(id, true));
+        const uint64_t id = rdma.Post(i, 2, RdmaVerb::WRITE, 100000000, Time(0), 3);
+        series.AddFlow("flow" + std::to_string(i), rdma.GetFlowQueuePair(id, true));
     }
     series.AddQueue("receiver-port", roce.GetSwitch(0), 2, 3);
     series.Start(Time(0), stop);
@@ -127,7 +128,7 @@ Main(int argc, char* argv[])
     record.Set("duration", std::to_string(stop.GetNanoSeconds()) + "ns");
     record.CaptureSeed();
     record.CaptureAttributeDefaults("Interconnect");
-    roce.WriteOutputs(out, record);
+    WriteRunOutputs(out, rdma, record);
     series.WriteRatesCsv(out + "/rates.csv");
     series.WriteQueuesCsv(out + "/queue.csv");
     const Time half = stop / 2;

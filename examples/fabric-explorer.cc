@@ -261,6 +261,7 @@ Main(int argc, char* argv[])
     roce.SetNicAttribute("CongestionControl", StringValue(ccTypeId));
     const auto start = std::chrono::steady_clock::now();
     Fabric fabric = roce.Build(*helper);
+    RoceTransport rdma(roce);
     const double buildSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     roce.AssignStreams(1);
@@ -274,7 +275,7 @@ Main(int argc, char* argv[])
         const std::vector<uint32_t> peer = Derangement(fabric.GetNHosts());
         for (uint32_t h = 0; h < fabric.GetNHosts(); ++h)
         {
-            roce.Post(h, peer[h], RdmaVerb::WRITE, messageBytes, MicroSeconds(1), 3);
+            rdma.Post(h, peer[h], RdmaVerb::WRITE, messageBytes, MicroSeconds(1), 3);
         }
         Simulator::Stop(Seconds(10));
         Simulator::Run();
@@ -308,7 +309,7 @@ Main(int argc, char* argv[])
     record.Set("partition", partition);
     record.CaptureSeed();
     record.CaptureAttributeDefaults("Interconnect");
-    roce.WriteOutputs(out, record);
+    WriteRunOutputs(out, rdma, record);
 
     std::printf("fabric-explorer: %s\n", fabric.Describe().c_str());
     std::printf("  routing: %s; built in %.2f s\n", fabric.GetRoutingName().c_str(), buildSeconds);
@@ -321,7 +322,7 @@ Main(int argc, char* argv[])
     if (messageBytes > 0)
     {
         double rateSum = 0;
-        for (const auto& f : roce.GetFlows())
+        for (const auto& f : rdma.GetFlows())
         {
             if (!f.end.IsZero())
             {
@@ -333,7 +334,7 @@ Main(int argc, char* argv[])
         std::printf("  permutation: %u/%zu flows of %" PRIu64 " bytes completed, mean rate "
                     "%.1f Gb/s (%.0f%% of the host rate), %s\n",
                     completed,
-                    roce.GetFlows().size(),
+                    rdma.GetFlows().size(),
                     messageBytes,
                     mean / 1e9,
                     100 * mean / static_cast<double>(hostLinkRate.GetBitRate()),
@@ -343,7 +344,7 @@ Main(int argc, char* argv[])
                 "config.json}\n",
                 out.c_str());
     Simulator::Destroy();
-    return completed == roce.GetFlows().size() ? 0 : 1;
+    return completed == rdma.GetFlows().size() ? 0 : 1;
 }
 
 int

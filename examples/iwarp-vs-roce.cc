@@ -24,6 +24,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 using namespace ns3;
 
@@ -50,18 +51,16 @@ struct Setup
 
 /// One run on one transport; returns its flows.
 std::vector<FlowRecord>
-RunOnce(const Setup& s, RoceHelper::Transport transport, RoceStatistics& stats)
+RunOnce(const Setup& s, bool iwarp, RoceStatistics& stats)
 {
-    const bool iwarp = transport == RoceHelper::IWARP;
     const std::string name = iwarp ? "iwarp" : "roce";
+    // One network builder for both; the messages go through RoceTransport or IwarpTransport.
     RoceHelper roce;
-    roce.SetTransport(transport);
+    roce.SetInternetStack(iwarp);
     roce.SetDeviceAttribute("Mtu", UintegerValue(1500));
     roce.SetQueuePairAttribute("Mtu", UintegerValue(1024));
     if (iwarp)
     {
-        roce.SetTcpCongestionControl(s.tcp);
-        roce.SetIwarpAttribute("Markers", BooleanValue(s.markers));
         // Step marking at K for DCTCP (it reacts to the fraction marked); RED for the others.
         roce.SetMmuAttribute("EcnKmin", UintegerValue(s.ecnK));
         roce.SetMmuAttribute("EcnKmax", UintegerValue(s.ecnK));
@@ -76,6 +75,18 @@ RunOnce(const Setup& s, RoceHelper::Transport transport, RoceStatistics& stats)
     fabricHelper.SetDelay(s.delay);
     Fabric fabric = roce.Build(fabricHelper);
     roce.AssignStreams(1);
+    std::unique_ptr<MessageTransport> transport;
+    if (iwarp)
+    {
+        auto tcp = std::make_unique<IwarpTransport>(roce);
+        tcp->SetTcpCongestionControl(s.tcp);
+        tcp->SetIwarpAttribute("Markers", BooleanValue(s.markers));
+        transport = std::move(tcp);
+    }
+    else
+    {
+        transport = std::make_unique<RoceTransport>(roce);
+    }
     if (s.loss > 0)
     {
         int64_t stream = 1000;
@@ -95,14 +106,14 @@ RunOnce(const Setup& s, RoceHelper::Transport transport, RoceStatistics& stats)
     const uint32_t sink = 2 * s.hostsPerLeaf - 1;
     for (uint32_t i = 0; i < s.hostsPerLeaf; ++i)
     {
-        roce.Post(i, sink, s.verb, s.flowBytes, MicroSeconds(100), priority);
+        transport->Post(i, sink, s.verb, s.flowBytes, MicroSeconds(100), priority);
     }
-    roce.Post(s.hostsPerLeaf,
-              s.hostsPerLeaf + 1,
-              s.verb,
-              s.victimBytes,
-              MicroSeconds(100),
-              priority);
+    transport->Post(s.hostsPerLeaf,
+                    s.hostsPerLeaf + 1,
+                    s.verb,
+                    s.victimBytes,
+                    MicroSeconds(100),
+                    priority);
     if (!s.pcap.empty())
     {
         roce.EnablePcapAll(s.pcap + "/" + name);
@@ -127,9 +138,9 @@ RunOnce(const Setup& s, RoceHelper::Transport transport, RoceStatistics& stats)
     record.Set("pcap", s.pcap);
     record.CaptureSeed();
     record.CaptureAttributeDefaults("Interconnect");
-    roce.WriteOutputs(s.out + "/" + name, record);
-    stats = roce.CollectStatistics();
-    std::vector<FlowRecord> flows = roce.GetFlows();
+    WriteRunOutputs(s.out + "/" + name, *transport, record);
+    stats = transport->CollectStatistics();
+    std::vector<FlowRecord> flows = transport->GetFlows();
     Simulator::Destroy();
     return flows;
 }
@@ -222,8 +233,8 @@ Main(int argc, char* argv[])
 
     RoceStatistics roceStats;
     RoceStatistics iwarpStats;
-    const std::vector<FlowRecord> roceFlows = RunOnce(s, RoceHelper::ROCE, roceStats);
-    const std::vector<FlowRecord> iwarpFlows = RunOnce(s, RoceHelper::IWARP, iwarpStats);
+    const std::vector<FlowRecord> roceFlows = RunOnce(s, false, roceStats);
+    const std::vector<FlowRecord> iwarpFlows = RunOnce(s, true, iwarpStats);
 
     const std::string csv = out + "/compare.csv";
     FILE* f = std::fopen(csv.c_str(), "w");

@@ -85,8 +85,9 @@ Main(int argc, char* argv[])
     roce.Link(host0, sw);
     roce.Link(host1, sw);
     roce.Finalize();
+    RoceTransport rdma(roce);
     roce.AssignStreams(1);
-    roce.Post(0, 1, rdmaVerb, bytes, MicroSeconds(1), 3);
+    rdma.Post(0, 1, rdmaVerb, bytes, MicroSeconds(1), 3);
 
     Simulator::Run();
 
@@ -98,9 +99,9 @@ Main(int argc, char* argv[])
     record.Set("transport", "roce");
     record.CaptureSeed();
     record.CaptureAttributeDefaults("Interconnect");
-    roce.WriteOutputs(out, record);
+    WriteRunOutputs(out, rdma, record);
 
-    const FlowRecord& f = roce.GetFlows().at(0);
+    const FlowRecord& f = rdma.GetFlows().at(0);
     Simulator::Destroy();
     if (f.end.IsZero())
     {

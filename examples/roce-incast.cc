@@ -116,11 +116,12 @@ Main(int argc, char* argv[])
         roce.Link(host, sw);
     }
     roce.Finalize();
+    RoceTransport rdma(roce);
     roce.AssignStreams(1);
 
     for (uint32_t i = 0; i < senders; ++i)
     {
-        roce.Post(i, senders, RdmaVerb::WRITE, flowBytes, MicroSeconds(1), 3);
+        rdma.Post(i, senders, RdmaVerb::WRITE, flowBytes, MicroSeconds(1), 3);
     }
     if (!pcapDir.empty())
     {
@@ -148,11 +149,11 @@ Main(int argc, char* argv[])
     record.Set("pcap", pcapDir);
     record.CaptureSeed();
     record.CaptureAttributeDefaults("Interconnect");
-    roce.WriteOutputs(out, record);
-    const RoceStatistics stats = roce.CollectStatistics();
+    WriteRunOutputs(out, rdma, record);
+    const RoceStatistics stats = rdma.CollectStatistics();
 
     uint32_t completed = 0;
-    for (const auto& f : roce.GetFlows())
+    for (const auto& f : rdma.GetFlows())
     {
         completed += f.end.IsZero() ? 0 : 1;
     }

@@ -15,6 +15,7 @@
 #include "ns3/intra-host-helper.h"
 #include "ns3/moe-traffic.h"
 #include "ns3/roce-helper.h"
+#include "ns3/roce-transport.h"
 
 #include <gtest/gtest.h>
 #include <numeric>
@@ -98,7 +99,8 @@ TEST_F(CollectiveHelperTest, AllToAllOnAnIdleNonBlockingFabricIsNearItsLowerBoun
 {
     RoceHelper roce;
     const auto group = Star(roce, 8);
-    CollectiveHelper collectives(roce);
+    RoceTransport rdma(roce);
+    CollectiveHelper collectives(rdma);
     collectives.AllToAll(group, 1024 * 1024, MicroSeconds(1));
     Simulator::Run();
     const CollectiveRecord& r = collectives.GetRecords().at(0);
@@ -113,7 +115,8 @@ TEST_F(CollectiveHelperTest, RingAllReduceRunsItsPhasesInOrder)
 {
     RoceHelper roce;
     const auto group = Star(roce, 4);
-    CollectiveHelper collectives(roce);
+    RoceTransport rdma(roce);
+    CollectiveHelper collectives(rdma);
     bool done = false;
     collectives.RingAllReduce(group, 1 << 20, MicroSeconds(1), [&done]() { done = true; });
     Simulator::Run();
@@ -146,7 +149,8 @@ TEST_F(CollectiveHelperTest, MoeLayersAlternateDispatchAndCombine)
 {
     RoceHelper roce;
     const auto group = Star(roce, 4);
-    CollectiveHelper collectives(roce);
+    RoceTransport rdma(roce);
+    CollectiveHelper collectives(rdma);
     MoeTraffic moe(4, 128, 1024, 2, 2, 2, {"uniform", 0});
     collectives.MoeLayers(group, moe, 2, 1, MicroSeconds(5), MicroSeconds(1), 100);
     Simulator::Run();
@@ -172,7 +176,8 @@ TEST_F(CollectiveHelperTest, APhaseKeepsOneConnectionPerPairBothWays)
     {
         RoceHelper roce;
         roce.Build(FatTreeHelper(4));
-        CollectiveHelper collectives(roce);
+        RoceTransport rdma(roce);
+        CollectiveHelper collectives(rdma);
         if (perFlow)
         {
             collectives.SetQueuePairMapping(QueuePairMapping::PerFlow());
@@ -200,9 +205,10 @@ TEST_F(CollectiveHelperTest, LoneFlowAcrossAFatTreeHasSlowdownOne)
     RoceHelper roce;
     FatTreeHelper fatTree(4);
     roce.Build(fatTree);
-    roce.Post(0, 15, RdmaVerb::WRITE, 1000000, MicroSeconds(1), 3);
+    RoceTransport rdma(roce);
+    rdma.Post(0, 15, RdmaVerb::WRITE, 1000000, MicroSeconds(1), 3);
     Simulator::Run();
-    const FlowRecord& f = roce.GetFlows().at(0);
+    const FlowRecord& f = rdma.GetFlows().at(0);
     ASSERT_FALSE(f.end.IsZero());
     EXPECT_NEAR((f.end - f.start).GetDouble() / f.idealFct.GetDouble(), 1.0, 0.01);
 }
@@ -210,15 +216,22 @@ TEST_F(CollectiveHelperTest, LoneFlowAcrossAFatTreeHasSlowdownOne)
 namespace
 {
 
-/// `servers` DGX H100s: 8 GPUs and 8 compute NICs at 400 Gb/s each, every NIC on one switch (a
-/// non-blocking fabric). NIC k of server s is host s x 8 + k, GPU g's NIC its rail NIC.
-std::vector<uint32_t>
-GpuServers(RoceHelper& roce, CollectiveHelper& collectives, uint32_t servers)
+/// The fabric of `servers` DGX H100s: 8 compute NICs at 400 Gb/s each, every NIC on one switch
+/// (a non-blocking fabric).
+void
+GpuFabric(RoceHelper& roce, uint32_t servers)
 {
     roce.SetDeviceAttribute("DataRate", StringValue("400Gbps"));
     roce.SetDeviceAttribute("Mtu", UintegerValue(4200));
     roce.SetQueuePairAttribute("Mtu", UintegerValue(4096));
     Star(roce, servers * 8);
+}
+
+/// The servers' GPUs behind those NICs: NIC k of server s is host s x 8 + k, GPU g's NIC its
+/// rail NIC. @return the GPUs
+std::vector<uint32_t>
+GpuServers(CollectiveHelper& collectives, uint32_t servers)
+{
     std::vector<IntraHostServer> built;
     std::vector<std::vector<uint32_t>> nicHost;
     for (uint32_t s = 0; s < servers; ++s)
@@ -244,8 +257,10 @@ TEST_F(CollectiveHelperTest, EightServerMoeDispatchIsNearItsLowerBound)
     // of 4096 bf16 values per GPU) over NVLink inside each server and 400 Gb/s NICs between
     // them, on an idle non-blocking fabric, ends within 15% of its lower bound.
     RoceHelper roce;
-    CollectiveHelper collectives(roce);
-    const auto gpus = GpuServers(roce, collectives, 8);
+    GpuFabric(roce, 8);
+    RoceTransport rdma(roce);
+    CollectiveHelper collectives(rdma);
+    const auto gpus = GpuServers(collectives, 8);
     MoeTraffic moe(64, 256, 4096, 2, 2, 2, {"uniform", 0});
     collectives.MoeLayers(gpus, moe, 1, 1, MicroSeconds(20), Time(0), 1);
     Simulator::Run();
@@ -269,7 +284,7 @@ TEST_F(CollectiveHelperTest, EightServerMoeDispatchIsNearItsLowerBound)
         }
     }
     uint64_t posted = 0;
-    for (const auto& f : roce.GetFlows())
+    for (const auto& f : rdma.GetFlows())
     {
         posted += f.start == Time(0) ? f.bytes : 0;
     }
@@ -281,8 +296,10 @@ TEST_F(CollectiveHelperTest, HierarchicalAllToAllStaysOnRails)
     // 4 servers: the hierarchical all-to-all gathers over NVLink, then sends only between NICs
     // of the same rail, 8 x bytesPerPair per GPU pair of the rail.
     RoceHelper roce;
-    CollectiveHelper collectives(roce);
-    const auto gpus = GpuServers(roce, collectives, 4);
+    GpuFabric(roce, 4);
+    RoceTransport rdma(roce);
+    CollectiveHelper collectives(rdma);
+    const auto gpus = GpuServers(collectives, 4);
     const uint64_t bytes = 64 * 1024;
     collectives.AllToAll(gpus, bytes, CollectiveHelper::HIERARCHICAL, Time(0));
     Simulator::Run();
@@ -293,8 +310,8 @@ TEST_F(CollectiveHelperTest, HierarchicalAllToAllStaysOnRails)
     EXPECT_GE(r[1].start, r[0].end);
     // NVLink stage: each GPU hands 7 local GPUs 4 x bytes (one per server, its own included).
     EXPECT_EQ(r[0].bytes, 32u * 7 * 4 * bytes);
-    ASSERT_EQ(roce.GetFlows().size(), 32u * 3); // each GPU to its rail peer in 3 other servers
-    for (const auto& f : roce.GetFlows())
+    ASSERT_EQ(rdma.GetFlows().size(), 32u * 3); // each GPU to its rail peer in 3 other servers
+    for (const auto& f : rdma.GetFlows())
     {
         EXPECT_EQ(f.src % 8, f.dst % 8) << "flow across rails " << f.src << " -> " << f.dst;
         EXPECT_EQ(f.bytes, 8 * bytes);

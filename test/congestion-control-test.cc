@@ -79,13 +79,14 @@ RunDumbbell(const std::string& cc, uint32_t flows, DataRate rate, Time duration)
     }
     roce.Link(left, right);
     roce.Finalize();
+    RoceTransport rdma(roce);
     roce.AssignStreams(1);
     RoceTimeSeries series(MicroSeconds(100));
     const uint64_t bytes = static_cast<uint64_t>(rate.GetBitRate() / 8 * duration.GetSeconds());
     for (uint32_t i = 0; i < flows; ++i)
     {
-        const uint64_t id = roce.Post(i, flows + i, RdmaVerb::WRITE, bytes, Time(0), 3);
-        series.AddFlow("f" + std::to_string(i), roce.GetFlowQueuePair(id, true));
+        const uint64_t id = rdma.Post(i, flows + i, RdmaVerb::WRITE, bytes, Time(0), 3);
+        series.AddFlow("f" + std::to_string(i), rdma.GetFlowQueuePair(id, true));
     }
     series.AddQueue("bottleneck", roce.GetSwitch(0), flows, 3);
     series.Start(Time(0), duration);

@@ -14,6 +14,7 @@
 #include "ns3/fat-tree-helper.h"
 #include "ns3/rail-optimized-helper.h"
 #include "ns3/roce-helper.h"
+#include "ns3/roce-transport.h"
 #include "ns3/spine-leaf-helper.h"
 #include "ns3/three-tier-helper.h"
 #include "ns3/torus-helper.h"
@@ -248,14 +249,15 @@ TEST_F(DeadlockCheckTest, DatelineTorusCarriesTrafficLosslessly)
     roce.SetMmuAttribute("BufferSize", UintegerValue(1000000));
     TorusHelper torus({4, 4});
     const Fabric f = roce.Build(torus);
+    RoceTransport rdma(roce);
     for (uint32_t h = 0; h < f.GetNHosts(); ++h)
     {
         const uint32_t x = h % 4;
         const uint32_t y = h / 4;
-        roce.Post(h, (x + 2) % 4 + 4 * ((y + 2) % 4), RdmaVerb::WRITE, 300000, Time(0), 3);
+        rdma.Post(h, (x + 2) % 4 + 4 * ((y + 2) % 4), RdmaVerb::WRITE, 300000, Time(0), 3);
     }
     Simulator::Run();
-    const RoceStatistics st = roce.CollectStatistics();
+    const RoceStatistics st = rdma.CollectStatistics();
     EXPECT_EQ(st.messagesCompleted, f.GetNHosts());
     EXPECT_EQ(st.dropsBuffer + st.dropsNoRoute, 0u);
     EXPECT_EQ(st.headroomOverflows, 0u);
@@ -290,10 +292,11 @@ TEST_F(DeadlockCheckTest, WhatTheCheckPredictsHappens)
         TorusHelper torus({4, 4});
         torus.SetDateline(dateline);
         const Fabric f = roce.Build(torus);
+        RoceTransport rdma(roce);
         EXPECT_EQ(DeadlockCheck::ForFabric(f).IsDeadlockFree(), dateline);
         for (uint32_t h = 0; h < 16; ++h)
         {
-            roce.Post(h, (h % 4 + 2) % 4 + h / 4 * 4, RdmaVerb::WRITE, 1000000, Time(0), 3);
+            rdma.Post(h, (h % 4 + 2) % 4 + h / 4 * 4, RdmaVerb::WRITE, 1000000, Time(0), 3);
         }
         Simulator::Stop(MilliSeconds(5));
         Simulator::Run();
@@ -305,7 +308,7 @@ TEST_F(DeadlockCheckTest, WhatTheCheckPredictsHappens)
                 paused += roce.GetSwitch(s)->GetMmu()->IsPaused(p, 3) ? 1 : 0;
             }
         }
-        const RoceStatistics st = roce.CollectStatistics();
+        const RoceStatistics st = rdma.CollectStatistics();
         if (dateline)
         {
             EXPECT_EQ(st.messagesCompleted, 16u);

@@ -15,6 +15,7 @@
 #include "ns3/fat-tree-helper.h"
 #include "ns3/rail-optimized-helper.h"
 #include "ns3/roce-helper.h"
+#include "ns3/roce-transport.h"
 #include "ns3/spine-leaf-helper.h"
 #include "ns3/three-tier-helper.h"
 #include "ns3/torus-helper.h"
@@ -448,7 +449,7 @@ namespace
 /// points, mostly between pods) at the same time, 4096-byte path MTU.
 /// @return the mean over the flows of (ideal FCT / FCT): 1 is line rate with every overhead
 double
-RunPermutation(RoceHelper& roce, const Fabric& f, uint64_t bytes)
+RunPermutation(RoceTransport& rdma, const Fabric& f, uint64_t bytes)
 {
     std::vector<uint32_t> peer(f.GetNHosts());
     for (uint32_t i = 0; i < peer.size(); ++i)
@@ -466,11 +467,11 @@ RunPermutation(RoceHelper& roce, const Fabric& f, uint64_t bytes)
     }
     for (uint32_t i = 0; i < peer.size(); ++i)
     {
-        roce.Post(i, peer[i], RdmaVerb::WRITE, bytes, MicroSeconds(1), 3);
+        rdma.Post(i, peer[i], RdmaVerb::WRITE, bytes, MicroSeconds(1), 3);
     }
     Simulator::Run();
     double sum = 0;
-    for (const FlowRecord& r : roce.GetFlows())
+    for (const FlowRecord& r : rdma.GetFlows())
     {
         if (r.end.IsZero())
         {
@@ -478,7 +479,7 @@ RunPermutation(RoceHelper& roce, const Fabric& f, uint64_t bytes)
         }
         sum += r.idealFct.GetSeconds() / (r.end - r.start).GetSeconds();
     }
-    return sum / roce.GetFlows().size();
+    return sum / rdma.GetFlows().size();
 }
 
 /// A RoceHelper for the permutation runs.
@@ -506,8 +507,9 @@ TEST_F(FabricHelperTest, PacketSpraySpreadsAPermutationEvenlyOverTheCores)
         RoceHelper roce;
         ConfigurePermutation(roce, spray);
         const Fabric f = roce.Build(FatTreeHelper(4));
-        const double ratio = RunPermutation(roce, f, 1000000);
-        const RoceStatistics st = roce.CollectStatistics();
+        RoceTransport rdma(roce);
+        const double ratio = RunPermutation(rdma, f, 1000000);
+        const RoceStatistics st = rdma.CollectStatistics();
         EXPECT_EQ(st.messagesCompleted, 16u);
         EXPECT_EQ(st.dropsBuffer + st.dropsNoRoute, 0u);
         uint64_t lo = UINT64_MAX;
@@ -550,7 +552,8 @@ TEST_F(FabricHelperTest, PermutationOnANonBlockingFatTreeReachesLineRateWithSpra
     RoceHelper roce;
     ConfigurePermutation(roce, true);
     const Fabric f = roce.Build(FatTreeHelper(4));
-    EXPECT_GE(RunPermutation(roce, f, 2000000), 0.90);
+    RoceTransport rdma(roce);
+    EXPECT_GE(RunPermutation(rdma, f, 2000000), 0.90);
 }
 
 TEST_F(FabricHelperTest, FatTreeK16BuildsA1024HostNetwork)

@@ -45,7 +45,8 @@ TEST_F(HpccTest, SwitchesStampOneHopEachAndAcksEchoTheStack)
     roce.SetDeviceAttribute("DataRate", StringValue("25Gbps"));
     roce.Link(s2, b);
     roce.Finalize();
-    roce.Post(0, 1, RdmaVerb::WRITE, 200000, Time(0), 3);
+    RoceTransport rdma(roce);
+    rdma.Post(0, 1, RdmaVerb::WRITE, 200000, Time(0), 3);
 
     struct Seen
     {
@@ -102,7 +103,8 @@ TEST_F(HpccTest, LoneFlowUtilizationEstimateSettlesAtEta)
     roce.Link(a, sw);
     roce.Link(b, sw);
     roce.Finalize();
-    roce.Post(0, 1, RdmaVerb::WRITE, 20000000, Time(0), 3);
+    RoceTransport rdma(roce);
+    rdma.Post(0, 1, RdmaVerb::WRITE, 20000000, Time(0), 3);
     Simulator::Stop(MilliSeconds(3));
     Simulator::Run();
     Ptr<HpccCongestionControl> cc = DynamicCast<HpccCongestionControl>(

@@ -13,6 +13,7 @@
 #include "ns3/intra-host-helper.h"
 #include "ns3/pcie-link.h"
 #include "ns3/roce-helper.h"
+#include "ns3/roce-transport.h"
 
 #include <gtest/gtest.h>
 #include <sstream>
@@ -189,12 +190,13 @@ TEST_F(IntraHostHelperTest, HostReadRateLimitsTheNicsSendingRate)
     Ptr<Node> b = h.AddHost();
     h.Link(a, b, DataRate("400Gbps"), MicroSeconds(1));
     h.Finalize();
+    RoceTransport rdma(h);
     h.GetNic(0)->SetAttribute("HostReadRate", DataRateValue(limit));
     const uint64_t size = 4000000;
-    h.Post(0, 1, RdmaVerb::WRITE, size, Time(0), 3);
+    rdma.Post(0, 1, RdmaVerb::WRITE, size, Time(0), 3);
     Simulator::Run();
-    ASSERT_EQ(h.GetFlows().size(), 1u);
-    const auto& f = h.GetFlows()[0];
+    ASSERT_EQ(rdma.GetFlows().size(), 1u);
+    const auto& f = rdma.GetFlows()[0];
     ASSERT_FALSE(f.end.IsZero());
     const double expected = size * 8.0 / limit.GetBitRate();
     EXPECT_NEAR((f.end - f.start).GetSeconds(), expected, expected * 0.02);

@@ -16,6 +16,7 @@
 #include "ns3/iwarp-ddp-header.h"
 #include "ns3/iwarp-helper.h"
 #include "ns3/iwarp-mpa.h"
+#include "ns3/iwarp-transport.h"
 #include "ns3/network-module.h"
 #include "ns3/roce-helper.h"
 #include "ns3/roce-time-series.h"
@@ -517,8 +518,7 @@ TEST(IwarpDctcp, EcnHoldsTheIncastQueueNearKWhereNewRenoFillsTheBuffer)
     for (int run = 0; run < 2; ++run)
     {
         RoceHelper h;
-        h.SetTransport(RoceHelper::IWARP);
-        h.SetTcpCongestionControl(ccs[run]);
+        h.SetInternetStack(true);
         h.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
         h.SetChannelAttribute("Delay", StringValue("1us"));
         h.SetMmuAttribute("BufferSize", UintegerValue(1000000));
@@ -535,13 +535,16 @@ TEST(IwarpDctcp, EcnHoldsTheIncastQueueNearKWhereNewRenoFillsTheBuffer)
             h.Link(host, sw);
         }
         h.Finalize();
+        IwarpTransport iwarp(h);
+        iwarp.SetTcpCongestionControl(ccs[run]);
         for (uint32_t i = 0; i < 4; ++i)
         {
-            h.Post(i, 4, RdmaVerb::WRITE, 1000000, MicroSeconds(50), h.GetDefaultPriority());
+            iwarp
+                .Post(i, 4, RdmaVerb::WRITE, 1000000, MicroSeconds(50), iwarp.GetDefaultPriority());
         }
         Simulator::Stop(Seconds(1));
         Simulator::Run();
-        const RoceStatistics st = h.CollectStatistics();
+        const RoceStatistics st = iwarp.CollectStatistics();
         EXPECT_EQ(st.messagesCompleted, 4u) << ccs[run];
         EXPECT_EQ(st.bytesDelivered, 4000000u) << ccs[run];
         peak[run] = st.peakBufferBytes;
@@ -562,10 +565,8 @@ TEST(IwarpPriority, SegmentsTravelOnTheirConnectionsPriority)
     // goes without a priority, stays empty. (Up to ns-3.40 TcpSocketBase::Connect reset the TOS
     // to the peer address's, 0, so every segment went on priority 0.)
     RoceHelper h;
-    h.SetTransport(RoceHelper::IWARP);
-    h.SetTcpCongestionControl("ns3::TcpNewReno");
+    h.SetInternetStack(true);
     h.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
-    h.SetDefaultPriority(5);
     std::vector<Ptr<Node>> hosts;
     for (int i = 0; i < 3; ++i)
     {
@@ -577,9 +578,12 @@ TEST(IwarpPriority, SegmentsTravelOnTheirConnectionsPriority)
         h.Link(host, sw);
     }
     h.Finalize();
+    IwarpTransport iwarp(h);
+    iwarp.SetTcpCongestionControl("ns3::TcpNewReno");
+    iwarp.SetDefaultPriority(5);
     for (uint32_t i = 0; i < 2; ++i)
     {
-        h.Post(i, 2, RdmaVerb::WRITE, 500000, MicroSeconds(50), h.GetDefaultPriority());
+        iwarp.Post(i, 2, RdmaVerb::WRITE, 500000, MicroSeconds(50), iwarp.GetDefaultPriority());
     }
     RoceTimeSeries series(MicroSeconds(5));
     series.AddQueue("p5", h.GetSwitch(0), 2, 5);
@@ -587,7 +591,7 @@ TEST(IwarpPriority, SegmentsTravelOnTheirConnectionsPriority)
     series.Start(Time(0), MilliSeconds(2));
     Simulator::Stop(MilliSeconds(5));
     Simulator::Run();
-    EXPECT_EQ(h.CollectStatistics().messagesCompleted, 2u);
+    EXPECT_EQ(iwarp.CollectStatistics().messagesCompleted, 2u);
     EXPECT_GT(series.MeanQueue(0, Time(0), MilliSeconds(2)), 1000);
     EXPECT_EQ(series.MeanQueue(1, Time(0), MilliSeconds(2)), 0);
     Simulator::Destroy();

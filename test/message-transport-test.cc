@@ -54,8 +54,9 @@ RoceShortBehindLong(const QueuePairMapping& mapping)
 {
     RoceHelper roce;
     roce.Build(FatTreeHelper(4));
-    roce.SetQueuePairMapping(mapping);
-    const ShortFlow s = ShortBehindLong(roce);
+    RoceTransport rdma(roce);
+    rdma.SetQueuePairMapping(mapping);
+    const ShortFlow s = ShortBehindLong(rdma);
     Simulator::Destroy();
     return s;
 }
@@ -125,21 +126,22 @@ TEST(QueuePairMappingTest, APoolIsTakenInTurn)
     // message the other way takes the same connections' other ends (slots are per direction).
     RoceHelper roce;
     roce.Build(FatTreeHelper(4));
-    roce.SetQueuePairMapping(QueuePairMapping::Pool(2));
+    RoceTransport rdma(roce);
+    rdma.SetQueuePairMapping(QueuePairMapping::Pool(2));
     std::vector<uint64_t> ids;
     for (int i = 0; i < 4; ++i)
     {
-        ids.push_back(roce.Post(0, 1, RdmaVerb::WRITE, 5000, MicroSeconds(1), 3));
+        ids.push_back(rdma.Post(0, 1, RdmaVerb::WRITE, 5000, MicroSeconds(1), 3));
     }
-    const auto& f = roce.GetFlows();
+    const auto& f = rdma.GetFlows();
     EXPECT_NE(f[0].queuePair, f[1].queuePair);
     EXPECT_EQ(f[0].queuePair, f[2].queuePair);
     EXPECT_EQ(f[1].queuePair, f[3].queuePair);
-    EXPECT_EQ(roce.GetFlowQueuePair(ids[0]), roce.GetQueuePair(0, 1, 3)); // slot 0: the pair's own
-    const uint64_t back = roce.Post(1, 0, RdmaVerb::WRITE, 5000, MicroSeconds(1), 3);
-    EXPECT_EQ(roce.GetFlowQueuePair(back), roce.GetFlowQueuePair(ids[0], true));
+    EXPECT_EQ(rdma.GetFlowQueuePair(ids[0]), rdma.GetQueuePair(0, 1, 3)); // slot 0: the pair's own
+    const uint64_t back = rdma.Post(1, 0, RdmaVerb::WRITE, 5000, MicroSeconds(1), 3);
+    EXPECT_EQ(rdma.GetFlowQueuePair(back), rdma.GetFlowQueuePair(ids[0], true));
     Simulator::Run();
-    EXPECT_EQ(roce.CollectStatistics().messagesCompleted, 5u);
+    EXPECT_EQ(rdma.CollectStatistics().messagesCompleted, 5u);
     Simulator::Destroy();
 }
 
@@ -147,19 +149,20 @@ TEST(QueuePairMappingTest, PerFlowGivesEveryMessageItsOwnQueuePair)
 {
     RoceHelper roce;
     roce.Build(FatTreeHelper(4));
+    RoceTransport rdma(roce);
     std::vector<uint64_t> ids;
     for (int i = 0; i < 3; ++i)
     {
-        ids.push_back(roce.Post(2, 9, RdmaVerb::WRITE, 5000, MicroSeconds(1), 3));
+        ids.push_back(rdma.Post(2, 9, RdmaVerb::WRITE, 5000, MicroSeconds(1), 3));
     }
-    const auto& f = roce.GetFlows();
+    const auto& f = rdma.GetFlows();
     EXPECT_NE(f[0].queuePair, f[1].queuePair);
     EXPECT_NE(f[1].queuePair, f[2].queuePair);
-    EXPECT_EQ(roce.GetFlowQueuePair(ids[2])->GetQpn(), f[2].queuePair);
+    EXPECT_EQ(rdma.GetFlowQueuePair(ids[2])->GetQpn(), f[2].queuePair);
     Simulator::Run();
     for (uint64_t id : ids)
     {
-        EXPECT_EQ(roce.GetFlowQueuePair(id, true)->GetBytesDelivered(), 5000u);
+        EXPECT_EQ(rdma.GetFlowQueuePair(id, true)->GetBytesDelivered(), 5000u);
     }
     Simulator::Destroy();
 }
@@ -168,14 +171,15 @@ TEST(FlowRecordTest, WorkloadAndQueuePairGoThroughTheCsv)
 {
     RoceHelper roce;
     roce.Build(FatTreeHelper(4));
-    roce.SetWorkload(roce.AddWorkload("0:incast"));
-    roce.Post(1, 0, RdmaVerb::WRITE, 2000, MicroSeconds(1), 3);
-    const uint32_t background = roce.AddWorkload("1:poisson");
-    roce.SetWorkload(background);
-    roce.Post(4, 5, RdmaVerb::READ, 3000, MicroSeconds(2), 3);
+    RoceTransport rdma(roce);
+    rdma.SetWorkload(rdma.AddWorkload("0:incast"));
+    rdma.Post(1, 0, RdmaVerb::WRITE, 2000, MicroSeconds(1), 3);
+    const uint32_t background = rdma.AddWorkload("1:poisson");
+    rdma.SetWorkload(background);
+    rdma.Post(4, 5, RdmaVerb::READ, 3000, MicroSeconds(2), 3);
     Simulator::Run();
     const std::string path = "message-transport-test-flows.csv";
-    ASSERT_TRUE(WriteFlowsCsv(path, roce.GetFlows(), roce.GetWorkloadNames()));
+    ASSERT_TRUE(WriteFlowsCsv(path, rdma.GetFlows(), rdma.GetWorkloadNames()));
     std::vector<FlowRecord> read;
     std::vector<std::string> names;
     std::string error;
@@ -184,12 +188,12 @@ TEST(FlowRecordTest, WorkloadAndQueuePairGoThroughTheCsv)
     ASSERT_EQ(names.size(), 2u);
     EXPECT_EQ(names[read[0].workload], "0:incast");
     EXPECT_EQ(names[read[1].workload], "1:poisson");
-    EXPECT_EQ(roce.GetFlows()[1].workload, background);
+    EXPECT_EQ(rdma.GetFlows()[1].workload, background);
     for (std::size_t i = 0; i < 2; ++i)
     {
-        EXPECT_EQ(read[i].queuePair, roce.GetFlows()[i].queuePair);
-        EXPECT_EQ(read[i].end, roce.GetFlows()[i].end);
-        EXPECT_EQ(read[i].idealFct, roce.GetFlows()[i].idealFct);
+        EXPECT_EQ(read[i].queuePair, rdma.GetFlows()[i].queuePair);
+        EXPECT_EQ(read[i].end, rdma.GetFlows()[i].end);
+        EXPECT_EQ(read[i].idealFct, rdma.GetFlows()[i].idealFct);
     }
     std::remove(path.c_str());
     Simulator::Destroy();

@@ -8,6 +8,7 @@
 
 #include "ns3/core-module.h"
 #include "ns3/roce-helper.h"
+#include "ns3/roce-transport.h"
 
 #include <gtest/gtest.h>
 #include <map>
@@ -48,6 +49,7 @@ TEST_F(RdmaNicTest, CnpsArePacedPerQueuePair)
         h.Link(host, sw);
     }
     h.Finalize();
+    RoceTransport rdma(h);
     std::map<uint32_t, std::vector<Time>> cnps;
     h.GetNic(4)->TraceConnectWithoutContext(
         "CnpSent",
@@ -56,10 +58,10 @@ TEST_F(RdmaNicTest, CnpsArePacedPerQueuePair)
         }).Bind(&cnps));
     for (uint32_t i = 0; i < 4; ++i)
     {
-        h.Post(i, 4, RdmaVerb::WRITE, 2000000, Time(0), 3);
+        rdma.Post(i, 4, RdmaVerb::WRITE, 2000000, Time(0), 3);
     }
     Simulator::Run();
-    const RoceStatistics st = h.CollectStatistics();
+    const RoceStatistics st = rdma.CollectStatistics();
     ASSERT_GT(st.ecnMarks, 1000u);
     ASSERT_EQ(cnps.size(), 4u);
     for (const auto& [qpn, times] : cnps)
@@ -84,15 +86,16 @@ TEST_F(RdmaNicTest, AReservedQpnIsSkipped)
     Ptr<Node> b = h.AddHost();
     h.Link(a, b);
     h.Finalize();
+    RoceTransport rdma(h);
     EXPECT_EQ(h.GetNic(0)->ReserveQueuePair(), 0x100u);
     EXPECT_EQ(h.GetNic(1)->ReserveQueuePair(), 0x100u);
     EXPECT_EQ(h.GetNic(0)->GetQueuePair(0x100), nullptr);
-    Ptr<RdmaQueuePair> qp = h.GetQueuePair(0, 1, 3);
+    Ptr<RdmaQueuePair> qp = rdma.GetQueuePair(0, 1, 3);
     EXPECT_EQ(qp->GetQpn(), 0x101u);
     EXPECT_EQ(h.GetNic(0)->GetNQueuePairs(), 2u);
-    h.Post(0, 1, RdmaVerb::WRITE, 100000, Time(0), 3);
+    rdma.Post(0, 1, RdmaVerb::WRITE, 100000, Time(0), 3);
     Simulator::Run();
-    const RoceStatistics st = h.CollectStatistics(); // skips the reserved slots
+    const RoceStatistics st = rdma.CollectStatistics(); // skips the reserved slots
     EXPECT_EQ(st.messagesCompleted, 1u);
     EXPECT_EQ(st.bytesDelivered, 100000u);
 }

@@ -15,6 +15,7 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/rdma-psn.h"
 #include "ns3/roce-helper.h"
+#include "ns3/roce-transport.h"
 #include "ns3/udp-header.h"
 
 #include <gtest/gtest.h>
@@ -137,14 +138,15 @@ TEST_F(RdmaQueuePairTest, WriteOverOneLinkMatchesAnalyticFct)
     h.SetChannelAttribute("Delay", StringValue("1us"));
     TwoHosts(h);
     h.Finalize();
+    RoceTransport rdma(h);
     const uint64_t bytes = 100 * MTU;
-    h.Post(0, 1, RdmaVerb::WRITE, bytes, MicroSeconds(1), 3);
+    rdma.Post(0, 1, RdmaVerb::WRITE, bytes, MicroSeconds(1), 3);
     Simulator::Run();
 
     // First frame carries the RETH; then back to back at line rate; then the ACK comes back.
     const double data = WireNs(MTU + ROCE + RETH + ETH, 100) + 99 * WireNs(MTU + ROCE + ETH, 100);
     const double expected = data + 1000 + WireNs(ROCE + AETH + ETH, 100) + 1000;
-    const FlowRecord& f = h.GetFlows().at(0);
+    const FlowRecord& f = rdma.GetFlows().at(0);
     ASSERT_FALSE(f.end.IsZero());
     const double fct = (f.end - f.start).GetNanoSeconds();
     EXPECT_NEAR(fct, expected, expected * 0.01);
@@ -166,8 +168,9 @@ TEST_F(RdmaQueuePairTest, WriteOverThreeHopsMatchesAnalyticFct)
     h.Link(s1, s2);
     h.Link(s2, b);
     h.Finalize();
+    RoceTransport rdma(h);
     const uint64_t bytes = 200 * MTU;
-    h.Post(0, 1, RdmaVerb::WRITE, bytes, MicroSeconds(1), 3);
+    rdma.Post(0, 1, RdmaVerb::WRITE, bytes, MicroSeconds(1), 3);
     Simulator::Run();
 
     // Store and forward over 3 equal links: the first (largest) frame sets the per-hop lag.
@@ -176,7 +179,7 @@ TEST_F(RdmaQueuePairTest, WriteOverThreeHopsMatchesAnalyticFct)
     const double forward = data + 2 * first + 3 * 2000 + 2 * 500;
     const double ack = 3 * WireNs(ROCE + AETH + ETH, 100) + 3 * 2000 + 2 * 500;
     const double expected = forward + ack;
-    const FlowRecord& f = h.GetFlows().at(0);
+    const FlowRecord& f = rdma.GetFlows().at(0);
     ASSERT_FALSE(f.end.IsZero());
     const double fct = (f.end - f.start).GetNanoSeconds();
     EXPECT_NEAR(fct, expected, expected * 0.01);
@@ -190,10 +193,11 @@ TEST_F(RdmaQueuePairTest, GoodputIsPayloadOverFrame)
     h.SetQueuePairAttribute("Mtu", UintegerValue(MTU));
     TwoHosts(h);
     h.Finalize();
+    RoceTransport rdma(h);
     const uint64_t bytes = 20000 * MTU;
-    h.Post(0, 1, RdmaVerb::WRITE, bytes, Time(0), 3);
+    rdma.Post(0, 1, RdmaVerb::WRITE, bytes, Time(0), 3);
     Simulator::Run();
-    const FlowRecord& f = h.GetFlows().at(0);
+    const FlowRecord& f = rdma.GetFlows().at(0);
     ASSERT_FALSE(f.end.IsZero());
     const double goodput = bytes * 8.0 / (f.end - f.start).GetSeconds();
     const double expected = 40e9 * MTU / PfcNetDevice::WireBytes(MTU + ROCE + ETH);
@@ -207,23 +211,24 @@ TEST_F(RdmaQueuePairTest, ReadAndSendComplete)
     h.SetChannelAttribute("Delay", StringValue("1us"));
     TwoHosts(h);
     h.Finalize();
-    h.SetQueuePairMapping(QueuePairMapping::PerHostPair()); // both verbs on one queue pair
+    RoceTransport rdma(h);
+    rdma.SetQueuePairMapping(QueuePairMapping::PerHostPair()); // both verbs on one queue pair
     std::vector<RdmaCompletion> done;
     auto record = [&done](const RdmaCompletion& c) { done.push_back(c); };
-    h.Post(0,
-           1,
-           RdmaVerb::READ,
-           50 * MTU + 100,
-           MicroSeconds(1),
-           3,
-           RdmaQueuePair::CompletionCallback(record));
-    h.Post(0,
-           1,
-           RdmaVerb::SEND,
-           3 * MTU,
-           MicroSeconds(200),
-           3,
-           RdmaQueuePair::CompletionCallback(record));
+    rdma.Post(0,
+              1,
+              RdmaVerb::READ,
+              50 * MTU + 100,
+              MicroSeconds(1),
+              3,
+              RdmaQueuePair::CompletionCallback(record));
+    rdma.Post(0,
+              1,
+              RdmaVerb::SEND,
+              3 * MTU,
+              MicroSeconds(200),
+              3,
+              RdmaQueuePair::CompletionCallback(record));
     Simulator::Run();
     ASSERT_EQ(done.size(), 2u);
     EXPECT_EQ(done[0].verb, RdmaVerb::READ);
@@ -249,10 +254,11 @@ TEST_F(RdmaQueuePairTest, NakTriggersGoBackN)
     em->Add(10, &IsWriteData);
     link.second->SetAttribute("ReceiveErrorModel", PointerValue(em));
     h.Finalize();
-    h.Post(0, 1, RdmaVerb::WRITE, 40 * MTU, Time(0), 3);
+    RoceTransport rdma(h);
+    rdma.Post(0, 1, RdmaVerb::WRITE, 40 * MTU, Time(0), 3);
     Simulator::Run();
     Ptr<RdmaQueuePair> qp = h.GetNic(0)->GetQueuePair(0x100);
-    ASSERT_FALSE(h.GetFlows()[0].end.IsZero());
+    ASSERT_FALSE(rdma.GetFlows()[0].end.IsZero());
     EXPECT_EQ(em->m_dropped, 1u);
     EXPECT_EQ(qp->GetNaksReceived(), 1u);
     EXPECT_EQ(qp->GetTimeouts(), 0u);
@@ -270,10 +276,11 @@ TEST_F(RdmaQueuePairTest, LastPacketLostRecoversByTimeout)
     em->Add(19, &IsWriteData); // the last of 20 packets
     link.second->SetAttribute("ReceiveErrorModel", PointerValue(em));
     h.Finalize();
-    h.Post(0, 1, RdmaVerb::WRITE, 20 * MTU, Time(0), 3);
+    RoceTransport rdma(h);
+    rdma.Post(0, 1, RdmaVerb::WRITE, 20 * MTU, Time(0), 3);
     Simulator::Run();
     Ptr<RdmaQueuePair> qp = h.GetNic(0)->GetQueuePair(0x100);
-    const FlowRecord& f = h.GetFlows()[0];
+    const FlowRecord& f = rdma.GetFlows()[0];
     ASSERT_FALSE(f.end.IsZero());
     EXPECT_EQ(qp->GetTimeouts(), 1u);
     EXPECT_EQ(qp->GetNaksReceived(), 0u);
@@ -292,10 +299,11 @@ TEST_F(RdmaQueuePairTest, LostReadResponseIsReissued)
     em->Add(5, &IsReadResponse);
     link.first->SetAttribute("ReceiveErrorModel", PointerValue(em)); // responses arrive at host 0
     h.Finalize();
-    h.Post(0, 1, RdmaVerb::READ, 30 * MTU, Time(0), 3);
+    RoceTransport rdma(h);
+    rdma.Post(0, 1, RdmaVerb::READ, 30 * MTU, Time(0), 3);
     Simulator::Run();
     Ptr<RdmaQueuePair> qp = h.GetNic(0)->GetQueuePair(0x100);
-    ASSERT_FALSE(h.GetFlows()[0].end.IsZero());
+    ASSERT_FALSE(rdma.GetFlows()[0].end.IsZero());
     EXPECT_EQ(em->m_dropped, 1u);
     EXPECT_EQ(qp->GetTimeouts(), 0u);
     EXPECT_EQ(qp->GetRetransmittedPackets(), 1u); // one re-issued READ request
@@ -310,13 +318,14 @@ TEST_F(RdmaQueuePairTest, PsnWrapsAround)
     em->Add(2, &IsWriteData); // lost after the wrap: the NAK names a PSN past 2^24
     link.second->SetAttribute("ReceiveErrorModel", PointerValue(em));
     h.Finalize();
-    h.SetQueuePairMapping(QueuePairMapping::PerHostPair()); // both messages on one queue pair
-    h.Post(0, 1, RdmaVerb::WRITE, 30 * MTU, Time(0), 3);
-    h.Post(0, 1, RdmaVerb::WRITE, 5 * MTU, Time(0), 3);
+    RoceTransport rdma(h);
+    rdma.SetQueuePairMapping(QueuePairMapping::PerHostPair()); // both messages on one queue pair
+    rdma.Post(0, 1, RdmaVerb::WRITE, 30 * MTU, Time(0), 3);
+    rdma.Post(0, 1, RdmaVerb::WRITE, 5 * MTU, Time(0), 3);
     Simulator::Run();
     Ptr<RdmaQueuePair> qp = h.GetNic(0)->GetQueuePair(0x100);
-    ASSERT_FALSE(h.GetFlows()[0].end.IsZero());
-    ASSERT_FALSE(h.GetFlows()[1].end.IsZero());
+    ASSERT_FALSE(rdma.GetFlows()[0].end.IsZero());
+    ASSERT_FALSE(rdma.GetFlows()[1].end.IsZero());
     EXPECT_EQ(qp->GetSndUna(), 25u); // 0xFFFFF6 + 35 packets, modulo 2^24
     EXPECT_EQ(qp->GetNaksReceived(), 1u);
     EXPECT_EQ(h.GetNic(1)->GetQueuePair(0x100)->GetExpectedPsn(), 25u);
@@ -332,7 +341,8 @@ TEST_F(RdmaQueuePairTest, MtuAboveTheLinkIsAConfigurationError)
             h.SetQueuePairAttribute("Mtu", UintegerValue(4096));
             TwoHosts(h);
             h.Finalize();
-            h.Post(0, 1, RdmaVerb::WRITE, 1, Time(0), 3);
+            RoceTransport rdma(h);
+            rdma.Post(0, 1, RdmaVerb::WRITE, 1, Time(0), 3);
         },
         "ns3::RdmaQueuePair::Mtu = 4096.*ns3::PfcNetDevice::Mtu = 1500");
 }
@@ -345,7 +355,8 @@ TEST_F(RdmaQueuePairTest, UnknownCongestionControlIsAConfigurationError)
             h.SetNicAttribute("CongestionControl", StringValue("ns3::NoSuchCc"));
             TwoHosts(h);
             h.Finalize();
-            h.Post(0, 1, RdmaVerb::WRITE, 1, Time(0), 3);
+            RoceTransport rdma(h);
+            rdma.Post(0, 1, RdmaVerb::WRITE, 1, Time(0), 3);
         },
         "ns3::RdmaNic::CongestionControl = ns3::NoSuchCc: accepted: none, dcqcn");
 }
@@ -356,13 +367,14 @@ TEST_F(RdmaQueuePairTest, AcksCoalesceEveryNPacketsAndAtMessageEnd)
     h.SetQueuePairAttribute("AckInterval", UintegerValue(4));
     TwoHosts(h);
     h.Finalize();
+    RoceTransport rdma(h);
     // 10 packets then 3 (PSNs 0..12): ACKs after PSN 3 and 7 (every 4th), 9 (end of the first
     // message, which resets the count) and 12 (end of the second).
-    h.Post(0, 1, RdmaVerb::WRITE, 10 * MTU, Time(0), 3);
-    h.Post(0, 1, RdmaVerb::WRITE, 3 * MTU, Time(0), 3);
+    rdma.Post(0, 1, RdmaVerb::WRITE, 10 * MTU, Time(0), 3);
+    rdma.Post(0, 1, RdmaVerb::WRITE, 3 * MTU, Time(0), 3);
     Simulator::Run();
     EXPECT_EQ(h.GetNic(1)->GetAcksSent(), 4u); // PSN 3, 7, 9 (end of message 1), 12 (end)
-    EXPECT_EQ(h.CollectStatistics().messagesCompleted, 2u);
+    EXPECT_EQ(rdma.CollectStatistics().messagesCompleted, 2u);
 }
 
 TEST_F(RdmaQueuePairTest, OutOfOrderReceivePlacesPastAGapWithoutNak)
@@ -375,10 +387,11 @@ TEST_F(RdmaQueuePairTest, OutOfOrderReceivePlacesPastAGapWithoutNak)
     em->Add(10, &IsWriteData);
     link.second->SetAttribute("ReceiveErrorModel", PointerValue(em));
     h.Finalize();
-    h.Post(0, 1, RdmaVerb::WRITE, 40 * MTU, Time(0), 3);
+    RoceTransport rdma(h);
+    rdma.Post(0, 1, RdmaVerb::WRITE, 40 * MTU, Time(0), 3);
     Simulator::Run();
     Ptr<RdmaQueuePair> qp = h.GetNic(0)->GetQueuePair(0x100);
-    ASSERT_FALSE(h.GetFlows()[0].end.IsZero());
+    ASSERT_FALSE(rdma.GetFlows()[0].end.IsZero());
     EXPECT_EQ(qp->GetNaksReceived(), 0u); // packets 11..39 were placed, not refused
     EXPECT_EQ(qp->GetTimeouts(), 1u);     // the lost one came back with the timeout
     // Every byte delivered once, although 11..39 arrived twice (placed, then resent).

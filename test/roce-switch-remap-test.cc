@@ -11,6 +11,7 @@
 #include "ns3/core-module.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/roce-helper.h"
+#include "ns3/roce-transport.h"
 
 #include <gtest/gtest.h>
 #include <map>
@@ -81,6 +82,7 @@ TEST_F(RoceSwitchRemapTest, IncastThroughARemapIsLosslessAndPausesTheArrivalPrio
     auto trunk = h.Link(s1, s2);                                           // S2 port 0
     auto last = h.Link(hosts[4], s2, DataRate("25Gbps"), MicroSeconds(1)); // S2 port 1
     h.Finalize();
+    RoceTransport rdma(h);
     Ptr<RoceSwitch> sw2 = h.GetSwitch(1);
     sw2->SetPriorityRemap(0, 1, 3, 4);
     std::map<uint8_t, uint32_t> classesAtReceiver;
@@ -88,10 +90,10 @@ TEST_F(RoceSwitchRemapTest, IncastThroughARemapIsLosslessAndPausesTheArrivalPrio
                                            MakeBoundCallback(&CountClass, &classesAtReceiver));
     for (uint32_t i = 0; i < 4; ++i)
     {
-        h.Post(i, 4, RdmaVerb::WRITE, 500000, MicroSeconds(1), 3);
+        rdma.Post(i, 4, RdmaVerb::WRITE, 500000, MicroSeconds(1), 3);
     }
     Simulator::Run();
-    const RoceStatistics st = h.CollectStatistics();
+    const RoceStatistics st = rdma.CollectStatistics();
     EXPECT_EQ(st.messagesCompleted, 4u);
     EXPECT_EQ(st.dropsBuffer, 0u);
     EXPECT_EQ(st.headroomOverflows, 0u);

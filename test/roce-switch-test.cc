@@ -14,6 +14,7 @@
 #include "ns3/internet-module.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/roce-helper.h"
+#include "ns3/roce-transport.h"
 #include "ns3/udp-header.h"
 
 #include <gtest/gtest.h>
@@ -72,12 +73,13 @@ TEST_F(RoceSwitchTest, IncastWithPfcIsLossless)
     h.SetMmuAttribute("BufferSize", UintegerValue(1000000));
     BuildIncast(h, senders);
     h.Finalize();
+    RoceTransport rdma(h);
     for (uint32_t i = 0; i < senders; ++i)
     {
-        h.Post(i, senders, RdmaVerb::WRITE, size, MicroSeconds(1), 3);
+        rdma.Post(i, senders, RdmaVerb::WRITE, size, MicroSeconds(1), 3);
     }
     Simulator::Run();
-    const RoceStatistics st = h.CollectStatistics();
+    const RoceStatistics st = rdma.CollectStatistics();
     EXPECT_EQ(st.messagesCompleted, senders);
     EXPECT_EQ(st.dropsBuffer + st.dropsNoRoute + st.dropsNotIpv4 + st.dropsLink, 0u);
     EXPECT_EQ(st.headroomOverflows, 0u);
@@ -108,12 +110,13 @@ TEST_F(RoceSwitchTest, IncastWithoutPfcDropsAndGoBackNRecovers)
     h.SetQueuePairAttribute("RetransmitTimeout", StringValue("200us"));
     BuildIncast(h, senders);
     h.Finalize();
+    RoceTransport rdma(h);
     for (uint32_t i = 0; i < senders; ++i)
     {
-        h.Post(i, senders, RdmaVerb::WRITE, size, MicroSeconds(1), 3);
+        rdma.Post(i, senders, RdmaVerb::WRITE, size, MicroSeconds(1), 3);
     }
     Simulator::Run();
-    const RoceStatistics st = h.CollectStatistics();
+    const RoceStatistics st = rdma.CollectStatistics();
     EXPECT_GT(st.dropsBuffer, 0u);
     EXPECT_EQ(st.pfcSent, 0u);
     EXPECT_EQ(st.messagesCompleted, senders);
@@ -142,6 +145,7 @@ TEST_F(RoceSwitchTest, PausePropagatesUpstreamAndReleases)
     h.Link(hosts[4], s2);
     h.Link(hosts[5], s2);
     h.Finalize();
+    RoceTransport rdma(h);
     // Keyed by plain pointer: a Ptr to the device in its own trace would keep it alive forever.
     std::map<PfcNetDevice*, uint16_t> lastQuanta;
     auto watch = [&lastQuanta](Ptr<PfcNetDevice> d) {
@@ -165,10 +169,10 @@ TEST_F(RoceSwitchTest, PausePropagatesUpstreamAndReleases)
     }
     for (uint32_t i = 0; i < 5; ++i)
     {
-        h.Post(i, 5, RdmaVerb::WRITE, 1000000, MicroSeconds(1), 3);
+        rdma.Post(i, 5, RdmaVerb::WRITE, 1000000, MicroSeconds(1), 3);
     }
     Simulator::Run();
-    const RoceStatistics st = h.CollectStatistics();
+    const RoceStatistics st = rdma.CollectStatistics();
     EXPECT_EQ(st.messagesCompleted, 5u);
     EXPECT_EQ(st.dropsBuffer, 0u);
     EXPECT_EQ(st.headroomOverflows, 0u);
@@ -271,6 +275,7 @@ TEST_F(RoceSwitchTest, EachFlowKeepsOneSpine)
         h.Link(leaf1, spine);
     }
     h.Finalize();
+    RoceTransport rdma(h);
     std::map<uint16_t, std::set<uint32_t>> spinesOfFlow;
     for (uint32_t s = 0; s < 4; ++s)
     {
@@ -291,7 +296,7 @@ TEST_F(RoceSwitchTest, EachFlowKeepsOneSpine)
     }
     for (uint32_t i = 0; i < 8; ++i)
     {
-        h.Post(i, 8 + i, RdmaVerb::WRITE, 100000, MicroSeconds(1), 3);
+        rdma.Post(i, 8 + i, RdmaVerb::WRITE, 100000, MicroSeconds(1), 3);
     }
     Simulator::Run();
     ASSERT_EQ(spinesOfFlow.size(), 8u);
@@ -302,7 +307,7 @@ TEST_F(RoceSwitchTest, EachFlowKeepsOneSpine)
         used.insert(set.begin(), set.end());
     }
     EXPECT_GE(used.size(), 2u); // 8 flows do not all hash onto one spine
-    EXPECT_EQ(h.CollectStatistics().messagesCompleted, 8u);
+    EXPECT_EQ(rdma.CollectStatistics().messagesCompleted, 8u);
 }
 
 TEST_F(RoceSwitchTest, TcpAndRdmaShareALink)
@@ -318,6 +323,7 @@ TEST_F(RoceSwitchTest, TcpAndRdmaShareALink)
     h.Link(rdmaSender, sw);
     h.Link(receiver, sw);
     h.Finalize(true);
+    RoceTransport rdma(h);
     // TCP from host 0 to host 2 on priority 0 (DSCP 0), next to RDMA from host 1 on priority 3.
     const uint64_t tcpBytes = 2000000;
     PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), 9000));
@@ -326,11 +332,11 @@ TEST_F(RoceSwitchTest, TcpAndRdmaShareALink)
     bulk.SetAttribute("MaxBytes", UintegerValue(tcpBytes));
     ApplicationContainer bulkApp = bulk.Install(tcpSender);
     bulkApp.Start(MicroSeconds(1));
-    h.Post(1, 2, RdmaVerb::WRITE, 2000000, MicroSeconds(1), 3);
+    rdma.Post(1, 2, RdmaVerb::WRITE, 2000000, MicroSeconds(1), 3);
     Simulator::Stop(Seconds(1));
     Simulator::Run();
     EXPECT_EQ(DynamicCast<PacketSink>(sinkApp.Get(0))->GetTotalRx(), tcpBytes);
-    EXPECT_EQ(h.CollectStatistics().messagesCompleted, 1u);
+    EXPECT_EQ(rdma.CollectStatistics().messagesCompleted, 1u);
     EXPECT_GT(h.GetSwitch(0)->GetForwarded(), 2000000u / 1500);
 }
 
@@ -381,12 +387,13 @@ TEST_F(RoceSwitchTest, TooSmallHeadroomIsCountedNotHidden)
     h.SetChannelAttribute("Delay", StringValue("5us"));
     BuildIncast(h, 4);
     h.Finalize();
+    RoceTransport rdma(h);
     for (uint32_t i = 0; i < 4; ++i)
     {
-        h.Post(i, 4, RdmaVerb::WRITE, 500000, Time(0), 3);
+        rdma.Post(i, 4, RdmaVerb::WRITE, 500000, Time(0), 3);
     }
     Simulator::Run();
-    const RoceStatistics st = h.CollectStatistics();
+    const RoceStatistics st = rdma.CollectStatistics();
     EXPECT_GT(st.headroomOverflows, 0u);
     EXPECT_EQ(st.dropsBuffer, 0u);
     EXPECT_EQ(st.messagesCompleted, 4u);
@@ -403,10 +410,11 @@ TEST_F(RoceSwitchTest, EcnMarksAtDequeueToo)
         h.SetMmuAttribute("EcnKmax", UintegerValue(10001));
         BuildIncast(h, 2);
         h.Finalize();
-        h.Post(0, 2, RdmaVerb::WRITE, 300000, Time(0), 3);
-        h.Post(1, 2, RdmaVerb::WRITE, 300000, Time(0), 3);
+        RoceTransport rdma(h);
+        rdma.Post(0, 2, RdmaVerb::WRITE, 300000, Time(0), 3);
+        rdma.Post(1, 2, RdmaVerb::WRITE, 300000, Time(0), 3);
         Simulator::Run();
-        const RoceStatistics st = h.CollectStatistics();
+        const RoceStatistics st = rdma.CollectStatistics();
         EXPECT_GT(st.ecnMarks, 0u) << (atDequeue ? "dequeue" : "enqueue");
         EXPECT_GT(st.cnpsSent, 0u) << (atDequeue ? "dequeue" : "enqueue");
         Simulator::Destroy();

@@ -16,6 +16,7 @@
 #include "ns3/ib-subnet-helper.h"
 #include "ns3/network-module.h"
 #include "ns3/roce-helper.h"
+#include "ns3/roce-transport.h"
 #include "ns3/spine-leaf-helper.h"
 #include "ns3/wire-clock.h"
 
@@ -61,7 +62,7 @@ constexpr uint32_t IB_CREDIT = 6;
 struct RoceRun
 {
     double fctNs;   //!< simulated
-    double idealNs; //!< RoceHelper::IdealFct
+    double idealNs; //!< RoceTransport::IdealFct
     double handNs;  //!< frames x wire bytes x 8 / rate + propagation + ACK + propagation
 };
 
@@ -76,9 +77,10 @@ RunRoceWrite(uint64_t gbps, uint32_t mtu)
     Ptr<Node> b = h.AddHost();
     h.Link(a, b);
     h.Finalize();
-    h.Post(0, 1, RdmaVerb::WRITE, MESSAGE_BYTES, MicroSeconds(1), 3);
+    RoceTransport rdma(h);
+    rdma.Post(0, 1, RdmaVerb::WRITE, MESSAGE_BYTES, MicroSeconds(1), 3);
     Simulator::Run();
-    const FlowRecord f = h.GetFlows().at(0);
+    const FlowRecord f = rdma.GetFlows().at(0);
     EXPECT_FALSE(f.end.IsZero());
     EXPECT_EQ(h.GetNic(1)->GetQueuePair(0x100)->GetBytesDelivered(), MESSAGE_BYTES);
     Simulator::Destroy();
@@ -307,9 +309,10 @@ TEST(RoceWireTime, IdealFctAcrossSwitchesIsTheSimulatedOne)
         h.Link(s1, s2);
         h.Link(s2, b);
         h.Finalize();
-        h.Post(0, 1, RdmaVerb::WRITE, MESSAGE_BYTES, MicroSeconds(1), 3);
+        RoceTransport rdma(h);
+        rdma.Post(0, 1, RdmaVerb::WRITE, MESSAGE_BYTES, MicroSeconds(1), 3);
         Simulator::Run();
-        const FlowRecord f = h.GetFlows().at(0);
+        const FlowRecord f = rdma.GetFlows().at(0);
         Simulator::Destroy();
         ASSERT_FALSE(f.end.IsZero()) << gbps << " Gb/s";
         const double fct = static_cast<double>((f.end - f.start).GetNanoSeconds());

@@ -45,86 +45,13 @@ NS_LOG_COMPONENT_DEFINE("RoceHelper");
 RoceHelper::RoceHelper()
     : m_qpMtu(0),
       m_finalized(false),
-      m_transport(ROCE),
-      m_defaultPriority(PfcNetDevice::N_PRIORITIES)
+      m_internetStack(false)
 {
     m_deviceFactory.SetTypeId("ns3::PfcNetDevice");
     m_channelFactory.SetTypeId("ns3::PfcChannel");
     m_switchFactory.SetTypeId("ns3::RoceSwitch");
     m_mmuFactory.SetTypeId("ns3::RoceSwitchMmu");
     m_nicFactory.SetTypeId("ns3::RdmaNic");
-}
-
-void
-RoceHelper::SetTransport(Transport transport)
-{
-    NS_ABORT_MSG_IF(m_finalized, "RoceHelper::SetTransport after Finalize");
-    m_transport = transport;
-}
-
-RoceHelper::Transport
-RoceHelper::GetTransport() const
-{
-    return m_transport;
-}
-
-void
-RoceHelper::SetDefaultPriority(uint8_t priority)
-{
-    if (priority >= PfcNetDevice::N_PRIORITIES)
-    {
-        InterconnectConfigError("priority", std::to_string(priority), "0..7");
-    }
-    m_defaultPriority = priority;
-}
-
-uint8_t
-RoceHelper::GetDefaultPriority() const
-{
-    if (m_defaultPriority < PfcNetDevice::N_PRIORITIES)
-    {
-        return static_cast<uint8_t>(m_defaultPriority);
-    }
-    // RoCEv2 on the usual lossless class; TCP on a lossy one.
-    return m_transport == ROCE ? 3 : 0;
-}
-
-RoceHelper::Transport
-RoceHelper::ParseTransport(const std::string& parameter, const std::string& name)
-{
-    if (name == "roce")
-    {
-        return ROCE;
-    }
-    if (name == "iwarp")
-    {
-        return IWARP;
-    }
-    InterconnectConfigError(parameter, name, "roce or iwarp");
-}
-
-void
-RoceHelper::SetIwarpAttribute(const std::string& name, const AttributeValue& value)
-{
-    m_iwarp.SetSocketAttribute(name, value);
-}
-
-void
-RoceHelper::SetTcpAttribute(const std::string& name, const AttributeValue& value)
-{
-    m_iwarp.SetTcpAttribute(name, value);
-}
-
-void
-RoceHelper::SetTcpCongestionControl(const std::string& typeName)
-{
-    m_tcpCc = typeName;
-}
-
-const IwarpHelper&
-RoceHelper::GetIwarpHelper() const
-{
-    return m_iwarp;
 }
 
 void
@@ -190,6 +117,37 @@ RoceHelper::AddSwitch(uint32_t systemId)
     m_isSwitch.push_back(true);
     m_adj.emplace_back();
     return node;
+}
+
+void
+RoceHelper::SetInternetStack(bool enable)
+{
+    NS_ABORT_MSG_IF(m_finalized, "RoceHelper::SetInternetStack after Finalize");
+    m_internetStack = enable;
+}
+
+bool
+RoceHelper::GetInternetStack() const
+{
+    return m_internetStack;
+}
+
+uint32_t
+RoceHelper::GetNHosts() const
+{
+    return static_cast<uint32_t>(m_hostNode.size());
+}
+
+Ptr<Node>
+RoceHelper::GetHost(uint32_t host) const
+{
+    return m_nodes.at(m_hostNode.at(host));
+}
+
+bool
+RoceHelper::IsFinalized() const
+{
+    return m_finalized;
 }
 
 bool
@@ -315,7 +273,8 @@ RoceHelper::Finalize(bool internetStack, bool shortestPathRoutes)
     NS_ABORT_MSG_IF(m_finalized, "RoceHelper::Finalize called twice");
     m_finalized = true;
     NS_ABORT_MSG_IF(m_hostNode.empty(), "RoceHelper: no hosts");
-    internetStack = internetStack || m_transport == IWARP;
+    internetStack = internetStack || m_internetStack;
+    m_internetStack = internetStack;
     for (uint32_t h = 0; h < m_hostNode.size(); ++h)
     {
         NS_ABORT_MSG_IF(m_adj[m_hostNode[h]].empty(), "RoceHelper: host " << h << " has no link");
@@ -357,10 +316,6 @@ RoceHelper::Finalize(bool internetStack, bool shortestPathRoutes)
     {
         sw->Initialize();
     }
-    for (uint32_t h = 0; internetStack && !m_tcpCc.empty() && h < m_hostNode.size(); ++h)
-    {
-        IwarpHelper::SetCongestionControl(m_nodes[m_hostNode[h]], m_tcpCc);
-    }
     ObjectFactory qpFactory("ns3::RdmaQueuePair");
     for (const auto& attr : m_qpAttributes)
     {
@@ -389,144 +344,6 @@ RoceHelper::Finalize(bool internetStack, bool shortestPathRoutes)
             m_switches[s]->SetRoute(m_addresses[h], ports);
         }
     }
-}
-
-Ptr<IwarpSocket>
-RoceHelper::GetIwarpSocket(uint32_t src, uint32_t dst, uint8_t priority)
-{
-    return IwarpConnection(src, dst, priority, 0).first;
-}
-
-std::pair<Ptr<IwarpSocket>, uint32_t>
-RoceHelper::IwarpConnection(uint32_t src, uint32_t dst, uint8_t priority, uint32_t slot)
-{
-    NS_ABORT_MSG_UNLESS(m_finalized, "RoceHelper: Finalize before posting");
-    NS_ABORT_MSG_UNLESS(m_transport == IWARP, "RoceHelper::GetIwarpSocket: the transport is RoCE");
-    NS_ABORT_MSG_IF(src >= m_nics.size() || dst >= m_nics.size() || src == dst,
-                    "RoceHelper: bad host pair " << src << " -> " << dst);
-    NS_ABORT_MSG_IF(priority >= PfcNetDevice::N_PRIORITIES,
-                    "RoceHelper: priority " << +priority << " (0..7)");
-    const auto key = std::make_tuple(src, dst, priority, slot);
-    auto it = m_iwarpBy.find(key);
-    if (slot != NEW_CONNECTION && it != m_iwarpBy.end())
-    {
-        return it->second;
-    }
-    // DSCP 8 x priority: the ports map DSCP / 8 back to the priority.
-    m_iwarp.SetSocketAttribute("Tos", UintegerValue(static_cast<uint8_t>(priority * 8) << 2));
-    Ptr<IwarpSocket> s =
-        m_iwarp.Connect(m_nodes[m_hostNode[src]], m_nodes[m_hostNode[dst]], m_addresses[dst]);
-    const auto connection = std::make_pair(s, static_cast<uint32_t>(m_iwarpSockets.size()));
-    m_iwarpSockets.push_back(s);
-    m_iwarpSources.push_back(src);
-    if (IsTracingCongestionState())
-    {
-        TraceIwarpWindow(connection.second);
-    }
-    if (slot != NEW_CONNECTION)
-    {
-        m_iwarpBy[key] = connection;
-    }
-    return connection;
-}
-
-Ptr<RdmaQueuePair>
-RoceHelper::GetQueuePair(uint32_t src, uint32_t dst, uint8_t priority)
-{
-    return Connection(src, dst, priority, 0).first;
-}
-
-RoceHelper::QueuePairs
-RoceHelper::Connection(uint32_t src, uint32_t dst, uint8_t priority, uint32_t slot)
-{
-    NS_ABORT_MSG_IF(m_transport == IWARP,
-                    "RoceHelper::GetQueuePair: the transport is iWARP (GetIwarpSocket)");
-    NS_ABORT_MSG_UNLESS(m_finalized, "RoceHelper: Finalize before posting");
-    NS_ABORT_MSG_IF(src >= m_nics.size() || dst >= m_nics.size() || src == dst,
-                    "RoceHelper: bad host pair " << src << " -> " << dst);
-    const auto key = std::make_tuple(src, dst, priority, slot);
-    if (slot != NEW_CONNECTION)
-    {
-        auto it = m_qps.find(key);
-        if (it != m_qps.end())
-        {
-            return it->second;
-        }
-    }
-    QueuePairs qps;
-    if (!IsLocalHost(src) && !IsLocalHost(dst))
-    {
-        // Both ends on other ranks: only their numbers, so that the next pairs' agree.
-        qps.qpn = m_nics[src]->ReserveQueuePair();
-        m_nics[dst]->ReserveQueuePair();
-    }
-    else
-    {
-        std::tie(qps.first, qps.second) = RdmaNic::ConnectPair(m_nics[src], m_nics[dst], priority);
-        qps.qpn = qps.first->GetQpn();
-    }
-    if (slot != NEW_CONNECTION)
-    {
-        // A connection carries messages both ways: the reverse direction's slot is its other end.
-        m_qps[key] = qps;
-        m_qps[std::make_tuple(dst, src, priority, slot)] =
-            QueuePairs{qps.second, qps.first, qps.second ? qps.second->GetQpn() : 0};
-    }
-    return qps;
-}
-
-Ptr<RdmaQueuePair>
-RoceHelper::GetFlowQueuePair(uint64_t flow, bool responder) const
-{
-    NS_ABORT_MSG_IF(flow >= m_flowQps.size(),
-                    "RoceHelper::GetFlowQueuePair: no RoCE flow " << flow);
-    return responder ? m_flowQps[flow].second : m_flowQps[flow].first;
-}
-
-uint64_t
-RoceHelper::Post(uint32_t src,
-                 uint32_t dst,
-                 RdmaVerb verb,
-                 uint64_t bytes,
-                 Time at,
-                 uint8_t priority,
-                 RdmaQueuePair::CompletionCallback done)
-{
-    const uint32_t slot = NextConnection(src, dst, priority);
-    Ptr<RdmaQueuePair> qp;
-    Ptr<IwarpSocket> iwarp;
-    uint32_t number = 0;
-    if (m_transport == ROCE)
-    {
-        const QueuePairs qps = Connection(src, dst, priority, slot);
-        qp = qps.first;
-        number = qps.qpn;
-        m_flowQps.resize(m_flows.size());
-        m_flowQps.emplace_back(qps.first, qps.second);
-    }
-    else
-    {
-        std::tie(iwarp, number) = IwarpConnection(src, dst, priority, slot);
-    }
-    return RecordAndStart(src,
-                          dst,
-                          verb,
-                          bytes,
-                          at,
-                          priority,
-                          m_nodes[m_hostNode[src]]->GetId(),
-                          number,
-                          done,
-                          [qp, iwarp, verb, bytes](RdmaQueuePair::CompletionCallback onDone) {
-                              if (qp)
-                              {
-                                  qp->Post(verb, bytes, onDone);
-                              }
-                              else
-                              {
-                                  iwarp->Post(verb, bytes, onDone);
-                              }
-                          });
 }
 
 std::vector<Ptr<PfcNetDevice>>
@@ -582,78 +399,15 @@ Hops(const std::vector<Ptr<PfcNetDevice>>& path)
     return hops;
 }
 
-/// StoreAndForward over a path of ports, of frames given without FCS (as the devices count).
+} // namespace
+
 Time
-StoreAndForward(const std::vector<uint32_t>& frames, const std::vector<Ptr<PfcNetDevice>>& path)
+RoceHelper::StoreAndForward(const std::vector<uint32_t>& frames,
+                            const std::vector<Ptr<PfcNetDevice>>& path)
 {
     std::vector<uint32_t> wire(frames.size());
     std::transform(frames.begin(), frames.end(), wire.begin(), &PfcNetDevice::WireBytes);
     return ns3::StoreAndForward(wire, Hops(path));
-}
-
-} // namespace
-
-Time
-RoceHelper::IdealFct(uint32_t src, uint32_t dst, RdmaVerb verb, uint64_t bytes) const
-{
-    NS_ABORT_MSG_UNLESS(m_finalized, "RoceHelper::IdealFct before Finalize");
-    if (m_transport == IWARP)
-    {
-        return IdealIwarpFct(src, dst, verb, bytes);
-    }
-    const uint32_t mtu = m_qpMtu;
-    const uint32_t eth = PfcNetDevice::ETHERNET_HEADER;
-    const uint32_t base = RdmaNic::ROCE_HEADERS + eth;
-    const uint64_t packets = std::max<uint64_t>(1, (bytes + mtu - 1) / mtu);
-    auto payload = [&](uint64_t k) {
-        return static_cast<uint32_t>(std::min<uint64_t>(mtu, bytes - std::min(bytes, k * mtu)));
-    };
-    const std::vector<Ptr<PfcNetDevice>> forward = PathDevices(src, dst);
-    const std::vector<Ptr<PfcNetDevice>> backward = PathDevices(dst, src);
-    std::vector<uint32_t> frames;
-    if (verb == RdmaVerb::READ)
-    {
-        const Time request = StoreAndForward({base + 16}, forward); // BTH + RETH
-        for (uint64_t k = 0; k < packets; ++k)
-        {
-            const bool aeth = k == 0 || k + 1 == packets;
-            frames.push_back(base + payload(k) + (aeth ? 4 : 0));
-        }
-        return request + StoreAndForward(frames, backward);
-    }
-    for (uint64_t k = 0; k < packets; ++k)
-    {
-        const bool reth = verb == RdmaVerb::WRITE && k == 0;
-        frames.push_back(base + payload(k) + (reth ? 16 : 0));
-    }
-    return StoreAndForward(frames, forward) + StoreAndForward({base + 4}, backward); // ACK: AETH
-}
-
-Time
-RoceHelper::IdealIwarpFct(uint32_t src, uint32_t dst, RdmaVerb verb, uint64_t bytes) const
-{
-    // One FPDU per TCP segment (markers off); IPv4 (20) and TCP with timestamps (32) around it.
-    const uint32_t base = PfcNetDevice::ETHERNET_HEADER + 20 + 32;
-    const uint32_t emss = m_iwarp.GetSegmentSize();
-    const uint32_t header =
-        verb == RdmaVerb::SEND ? IwarpDdpHeader::UNTAGGED_SIZE : IwarpDdpHeader::TAGGED_SIZE;
-    const uint32_t data = IwarpMpa::Mulpdu(emss, false) - header;
-    std::vector<uint32_t> frames;
-    for (uint64_t sent = 0; sent < bytes; sent += data)
-    {
-        const uint32_t ulpdu =
-            header + static_cast<uint32_t>(std::min<uint64_t>(data, bytes - sent));
-        frames.push_back(base + IwarpMpa::OVERHEAD + ulpdu + IwarpMpa::PadLength(ulpdu));
-    }
-    const std::vector<Ptr<PfcNetDevice>> forward = PathDevices(src, dst);
-    const std::vector<Ptr<PfcNetDevice>> backward = PathDevices(dst, src);
-    if (verb == RdmaVerb::READ)
-    {
-        const uint32_t request = IwarpDdpHeader::UNTAGGED_SIZE + IwarpReadRequestHeader::SIZE;
-        return StoreAndForward({base + IwarpMpa::OVERHEAD + request}, forward) +
-               StoreAndForward(frames, backward);
-    }
-    return StoreAndForward(frames, forward) + StoreAndForward({base}, backward); // TCP ACK
 }
 
 void
@@ -687,14 +441,8 @@ RoceHelper::EnablePcapAll(const std::string& prefix)
     }
 }
 
-bool
-RoceHelper::WriteFlowsCsv(const std::string& path) const
-{
-    return ns3::WriteFlowsCsv(path, m_flows, GetWorkloadNames());
-}
-
 TransportStatistics
-RoceHelper::CollectStatistics() const
+RoceHelper::CollectFabricStatistics() const
 {
     TransportStatistics st;
     for (const auto& sw : m_switches)
@@ -729,76 +477,7 @@ RoceHelper::CollectStatistics() const
             }
         }
     }
-    for (const auto& nic : m_nics)
-    {
-        st.cnpsSent += nic->GetCnpsSent();
-        st.dataFrames += nic->GetDataPacketsSent();
-        for (uint32_t i = 0; i < nic->GetNQueuePairs(); ++i)
-        {
-            Ptr<RdmaQueuePair> qp = nic->GetQueuePair(0x100 + i);
-            if (!qp)
-            {
-                continue; // reserved for two other ranks' hosts
-            }
-            st.cnpsReceived += qp->GetCnpsReceived();
-            st.retransmitted += qp->GetRetransmittedPackets();
-            st.timeouts += qp->GetTimeouts();
-            st.naks += qp->GetNaksReceived();
-            st.bytesDelivered += qp->GetBytesDelivered();
-        }
-    }
-    for (const auto& s : m_iwarpSockets)
-    {
-        st.dataFrames += s->GetFpdusSent();
-    }
-    for (const auto& listener : m_iwarp.GetListeners())
-    {
-        for (const auto& s : listener->GetSockets())
-        {
-            // Responders: WRITE and SEND bytes placed; READ bytes are counted at completion.
-            st.dataFrames += s->GetFpdusSent();
-            st.bytesDelivered += s->GetBytesPlaced();
-        }
-    }
-    CountMessages(st);
     return st;
-}
-
-void
-RoceHelper::DoTraceCongestionState()
-{
-    if (m_transport == IWARP)
-    {
-        for (uint32_t c = 0; c < m_iwarpSockets.size(); ++c)
-        {
-            TraceIwarpWindow(c);
-        }
-        return;
-    }
-    for (uint32_t h = 0; h < m_nics.size(); ++h)
-    {
-        if (IsLocalHost(h))
-        {
-            TraceAdapterCongestionState(h, m_nics[h]);
-        }
-    }
-}
-
-void
-RoceHelper::TraceIwarpWindow(uint32_t connection)
-{
-    const uint32_t host = m_iwarpSources[connection];
-    if (!IsLocalHost(host))
-    {
-        return;
-    }
-    const RoceHelper* self = this;
-    m_iwarpSockets[connection]->GetTcpSocket()->TraceConnectWithoutContext(
-        "CongestionWindow",
-        Callback<void, uint32_t, uint32_t>([self, host, connection](uint32_t, uint32_t window) {
-            self->ReportCongestionState(
-                CongestionState{host, connection, DataRate(0), window, Time(0)});
-        }));
 }
 
 int64_t
@@ -810,25 +489,6 @@ RoceHelper::AssignStreams(int64_t stream)
         used += sw->AssignStreams(stream + used);
     }
     return used;
-}
-
-void
-RoceHelper::WriteOutputs(const std::string& dir, const RunRecord& record) const
-{
-    std::string error;
-    if (!CreateOutputDirectory(dir, &error))
-    {
-        InterconnectOutputError(dir, error);
-    }
-    if (!WriteFlowsCsv(dir + "/flows.csv"))
-    {
-        InterconnectOutputError(dir + "/flows.csv", "the file could not be written");
-    }
-    if (!CollectStatistics().WriteJson(dir + "/summary.json", Simulator::GetEventCount()))
-    {
-        InterconnectOutputError(dir + "/summary.json", "the file could not be written");
-    }
-    record.Write(dir + "/config.json");
 }
 
 NodeContainer
@@ -863,40 +523,6 @@ uint32_t
 RoceHelper::GetQueuePairMtu() const
 {
     return m_qpMtu;
-}
-
-uint64_t
-RoceHelper::WireBytes(RdmaVerb verb, uint64_t bytes) const
-{
-    NS_ABORT_MSG_UNLESS(m_finalized, "RoceHelper::WireBytes before Finalize");
-    if (m_transport == IWARP)
-    {
-        // One FPDU a segment: MPA (6) and DDP around the data, TCP (32) and IPv4 (20) around it.
-        const uint32_t header =
-            verb == RdmaVerb::SEND ? IwarpDdpHeader::UNTAGGED_SIZE : IwarpDdpHeader::TAGGED_SIZE;
-        const uint32_t data = IwarpMpa::Mulpdu(m_iwarp.GetSegmentSize(), false) - header;
-        const uint32_t base = PfcNetDevice::ETHERNET_HEADER + 52 + IwarpMpa::OVERHEAD + header;
-        uint64_t wire = 0;
-        for (uint64_t sent = 0; sent < bytes || sent == 0; sent += data)
-        {
-            const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(data, bytes - sent));
-            wire += PfcNetDevice::WireBytes(base + n + IwarpMpa::PadLength(header + n));
-            if (bytes == 0)
-            {
-                break;
-            }
-        }
-        return wire;
-    }
-    const uint32_t base = RdmaNic::ROCE_HEADERS + PfcNetDevice::ETHERNET_HEADER;
-    const uint64_t full = bytes / m_qpMtu;
-    const uint32_t rest = static_cast<uint32_t>(bytes % m_qpMtu);
-    uint64_t wire = full * PfcNetDevice::WireBytes(base + m_qpMtu);
-    if (rest > 0 || full == 0)
-    {
-        wire += PfcNetDevice::WireBytes(base + rest);
-    }
-    return wire + (verb == RdmaVerb::WRITE ? 16 : 0); // the RETH of the first frame
 }
 
 DataRate

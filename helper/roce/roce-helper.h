@@ -8,7 +8,6 @@
 #define ROCE_HELPER_H
 
 #include "ns3/ipv4-address.h"
-#include "ns3/iwarp-helper.h"
 #include "ns3/message-transport.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
@@ -18,9 +17,7 @@
 #include "ns3/roce-switch.h"
 #include "ns3/run-record.h"
 
-#include <map>
 #include <string>
-#include <tuple>
 #include <vector>
 
 namespace ns3
@@ -38,22 +35,23 @@ using RoceStatistics = TransportStatistics;
  *
  * Create hosts and switches, join them with Link(), then Finalize(): it gives every host an
  * address (10.x.y.z, by host index), installs the NICs, sizes the switches' buffers and
- * installs on every switch the equal-cost shortest routes to every host. Then post messages:
- * Post() connects queue pairs as the QueuePairMapping says (a pair of its own per message
- * unless SetQueuePairMapping chose otherwise) and records every message for the flows CSV,
- * with its ideal FCT on the idle network.
+ * installs on every switch the equal-cost shortest routes to every host (or Build() a whole
+ * fabric). The helper builds; messages go through a transport made over the built network:
+ * RoceTransport (RoCEv2 queue pairs on the NICs) or IwarpTransport (iWARP over ns-3 TCP on
+ * the same ports, with SetInternetStack), each a MessageTransport, as IbRcTransport is over
+ * what IbSubnetHelper builds.
  *
  * Distributed runs (ns-3's MPI simulator): give every host and switch the rank it lives on
  * (AddHost(systemId), AddSwitch(systemId)); a cable between ranks becomes a PfcRemoteChannel,
  * every rank creates the same nodes and devices (ids must agree across ranks) and the queue
- * pairs with an end on it (only the QPNs of other ranks' pairs), and Post() starts a message
- * only on its source's rank; flows are recorded everywhere, completed (and given their ideal
- * FCT) only where their source lives (IsLocalHost).
+ * pairs with an end on it (only the QPNs of other ranks' pairs), and a transport starts a
+ * message only on its source's rank; flows are recorded everywhere, completed (and given their
+ * ideal FCT) only where their source lives (IsLocalHost).
  *
  * The helper wires; the model objects (PfcNetDevice, PfcChannel, RoceSwitch, RdmaNic) do the
  * work and can be used without it. Topology helpers for whole fabrics build on the same calls.
  */
-class RoceHelper : public MessageTransport
+class RoceHelper
 {
   public:
     RoceHelper();
@@ -71,38 +69,14 @@ class RoceHelper : public MessageTransport
     /// @param name RdmaQueuePair attribute for every queue pair @param value value
     void SetQueuePairAttribute(const std::string& name, const AttributeValue& value);
 
-    /// How Post() carries messages.
-    enum Transport
-    {
-        ROCE, //!< RoCEv2 queue pairs on the RdmaNics (default)
-        IWARP //!< iWARP connections (IwarpSocket) over ns-3 TCP on the same ports
-    };
-
     /**
-     * Choose the transport of Post(); before Finalize. IWARP installs the Internet stack.
-     * @param transport the transport
+     * Install ns-3's Internet stack on the hosts at Finalize (iWARP's TCP, or any TCP next to
+     * RDMA on the same ports); before Finalize.
+     * @param enable whether to
      */
-    void SetTransport(Transport transport);
-    /// @return the transport
-    Transport GetTransport() const;
-    /// @param priority the priority workload helpers post on (0..7)
-    void SetDefaultPriority(uint8_t priority);
-    /// @return that priority: as set, else 3 for RoCE (lossless) and 0 for iWARP (lossy)
-    uint8_t GetDefaultPriority() const override;
-    /**
-     * @param name "roce" or "iwarp"
-     * @return the transport; anything else is a configuration error naming `parameter`
-     * @param parameter the name of the setting, for the error
-     */
-    static Transport ParseTransport(const std::string& parameter, const std::string& name);
-    /// @param name IwarpSocket attribute for every iWARP connection @param value value
-    void SetIwarpAttribute(const std::string& name, const AttributeValue& value);
-    /// @param name TcpSocket attribute for every iWARP connection @param value value
-    void SetTcpAttribute(const std::string& name, const AttributeValue& value);
-    /// @param typeName the hosts' TCP congestion control (a TcpCongestionOps TypeId name)
-    void SetTcpCongestionControl(const std::string& typeName);
-    /// @return the iWARP connections' helper (listeners, per-connection counters)
-    const IwarpHelper& GetIwarpHelper() const;
+    void SetInternetStack(bool enable);
+    /// @return whether the hosts get (or have) the Internet stack
+    bool GetInternetStack() const;
 
     /**
      * @param systemId the rank the host lives on in a distributed run (0 otherwise)
@@ -118,7 +92,13 @@ class RoceHelper : public MessageTransport
      * @param host a host index
      * @return whether the host lives on this rank (always, unless a distributed run)
      */
-    bool IsLocalHost(uint32_t host) const override;
+    bool IsLocalHost(uint32_t host) const;
+    /// @return the number of hosts
+    uint32_t GetNHosts() const;
+    /// @param host a host index @return its node
+    Ptr<Node> GetHost(uint32_t host) const;
+    /// @return whether Finalize (or Build) has been called
+    bool IsFinalized() const;
     /**
      * Join two nodes with a cable, with the current device and channel attributes.
      * @param a one node
@@ -151,7 +131,7 @@ class RoceHelper : public MessageTransport
     void Finalize(bool internetStack = false, bool shortestPathRoutes = true);
 
     /**
-     * Install a fabric as a RoCEv2 (or, with SetTransport(IWARP), iWARP) network: the
+     * Install a fabric as a RoCEv2 (or, with SetInternetStack, iWARP) network: the
      * installer of the Ethernet technologies, as IbSubnetHelper::Build is InfiniBand's. One
      * host per host and one switch per switch of helper.Describe() (with this helper's device,
      * switch, buffer and NIC attributes), each link with its own rate and delay, Finalize
@@ -164,66 +144,22 @@ class RoceHelper : public MessageTransport
     Fabric Build(const FabricHelper& helper);
 
     /**
-     * Post a message from one host to another at a time.
+     * The ports of the first shortest path (the ideal FCT's path).
      * @param src source host index
      * @param dst destination host index
-     * @param verb WRITE, SEND or READ (READ moves bytes from dst to src)
-     * @param bytes message size
-     * @param at when to post it (absolute simulation time)
-     * @param priority priority of its packets
-     * @param done called at completion (may be null)
-     * @return the flow id
+     * @return the egress port of every hop, from src's NIC port on
      */
-    uint64_t Post(
-        uint32_t src,
-        uint32_t dst,
-        RdmaVerb verb,
-        uint64_t bytes,
-        Time at,
-        uint8_t priority,
-        RdmaQueuePair::CompletionCallback done = RdmaQueuePair::CompletionCallback()) override;
+    std::vector<Ptr<PfcNetDevice>> PathDevices(uint32_t src, uint32_t dst) const;
 
     /**
-     * The host pair's own iWARP connection from src to dst on a priority (created on first use;
-     * its packets carry DSCP 8 x priority; Post uses it under QueuePairMapping::PerHostPair).
-     * Transport IWARP only.
-     * @param src source host index
-     * @param dst destination host index
-     * @param priority the priority
-     * @return the initiator's end, on src
+     * Store-and-forward time of frames along a path of ports, each frame given without its
+     * FCS, preamble and gap (as the devices count it): the ideal-FCT arithmetic.
+     * @param frames the frames' bytes
+     * @param path the egress ports, in order (PathDevices)
+     * @return from the first bit of the first frame out to the last bit of the last one in
      */
-    Ptr<IwarpSocket> GetIwarpSocket(uint32_t src, uint32_t dst, uint8_t priority);
-
-    /**
-     * The host pair's own connected queue pair from src to dst on a priority (created on first
-     * use; Post uses it under QueuePairMapping::PerHostPair, and as the pool's first).
-     * @param src source host index
-     * @param dst destination host index
-     * @param priority the priority
-     * @return the queue pair on src; nullptr in a distributed run when neither host is on this
-     *         rank (their QPNs are only reserved here: RdmaNic::ReserveQueuePair)
-     */
-    Ptr<RdmaQueuePair> GetQueuePair(uint32_t src, uint32_t dst, uint8_t priority);
-
-    /**
-     * The queue pair a posted RoCE message travels on.
-     * @param flow the flow id Post returned
-     * @param responder false: the requester's end (on the source); true: the responder's
-     * @return that queue pair; nullptr in a distributed run where that end is on another rank
-     */
-    Ptr<RdmaQueuePair> GetFlowQueuePair(uint64_t flow, bool responder = false) const;
-
-    /**
-     * FCT of a message alone on the idle network: store-and-forward of every frame along the
-     * first shortest path at each link's rate with all per-frame overheads, propagation,
-     * switch latency, and the final ACK (WRITE/SEND) back to the requester.
-     * @param src source host index
-     * @param dst destination host index
-     * @param verb the verb
-     * @param bytes message size
-     * @return the ideal FCT
-     */
-    Time IdealFct(uint32_t src, uint32_t dst, RdmaVerb verb, uint64_t bytes) const override;
+    static Time StoreAndForward(const std::vector<uint32_t>& frames,
+                                const std::vector<Ptr<PfcNetDevice>>& path);
 
     /**
      * Write pcap files of every port, PREFIX-NODE-DEVICE.pcap (DLT_EN10MB).
@@ -232,25 +168,11 @@ class RoceHelper : public MessageTransport
     void EnablePcapAll(const std::string& prefix);
 
     /**
-     * Write the flows CSV: id,src,dst,verb,size,priority,start_ns,end_ns,fct_ns,ideal_fct_ns,
-     * slowdown (incomplete flows have empty end and FCT).
-     * @param path the file
-     * @return true on success
+     * The counters of the network itself: switches (drops, ECN marks, buffer) and ports (PFC
+     * frames, pause time, link drops, frames sent); a transport adds its own.
+     * @return the counters now
      */
-    bool WriteFlowsCsv(const std::string& path) const;
-
-    /**
-     * Write a run's outputs into a directory (created if needed): flows.csv, summary.json (the
-     * statistics and the event count) and config.json (the record). An InterconnectConfigException
-     * names what could not be written.
-     * @param dir the output directory
-     * @param record the run's resolved configuration and seed
-     */
-    void WriteOutputs(const std::string& dir, const RunRecord& record) const;
-
-    /// @return the flow records
-    /// @return the counters of all switches, ports, NICs and queue pairs now
-    TransportStatistics CollectStatistics() const override;
+    TransportStatistics CollectFabricStatistics() const;
     /**
      * Fix the random streams of every switch (ECN marking), for reproducible runs.
      * @param stream the first stream index
@@ -265,23 +187,15 @@ class RoceHelper : public MessageTransport
     Ptr<RdmaNic> GetNic(uint32_t host) const;
     /// @return the path MTU of the queue pairs (payload bytes per packet), after Finalize
     uint32_t GetQueuePairMtu() const;
-    /**
-     * Bytes a message occupies on its first link: every frame with its headers, padding,
-     * FCS, preamble and gap.
-     * @param verb the verb (WRITE's first frame carries a RETH)
-     * @param bytes message size
-     * @return wire bytes
-     */
-    uint64_t WireBytes(RdmaVerb verb, uint64_t bytes) const override;
-    DataRate GetHostRate(uint32_t host) const override;
-    DataRate GetHostSendRate(uint32_t host) const override;
+    /// @param host a host @return its NIC port's rate
+    DataRate GetHostRate(uint32_t host) const;
+    /// @param host a host @return the rate it can send at: its port's, or its NIC's
+    ///        HostReadRate when lower (RdmaNic)
+    DataRate GetHostSendRate(uint32_t host) const;
     /// @return the address of host i
     Ipv4Address GetAddress(uint32_t host) const;
     /// @return the switch object of a switch node
     Ptr<RoceSwitch> GetSwitch(uint32_t index) const;
-
-  protected:
-    void DoTraceCongestionState() override;
 
   private:
     /// One cable end, for route computation.
@@ -296,11 +210,6 @@ class RoceHelper : public MessageTransport
     uint32_t IndexOf(Ptr<Node> node) const;
     /// Hop-count distances from node `from` to all nodes.
     std::vector<uint32_t> Distances(uint32_t from) const;
-    /// IdealFct of the IWARP transport.
-    Time IdealIwarpFct(uint32_t src, uint32_t dst, RdmaVerb verb, uint64_t bytes) const;
-    /// The devices along the first shortest path from host src to host dst.
-    std::vector<Ptr<PfcNetDevice>> PathDevices(uint32_t src, uint32_t dst) const;
-
     ObjectFactory m_deviceFactory;                                           //!< ports
     ObjectFactory m_channelFactory;                                          //!< cables
     ObjectFactory m_switchFactory;                                           //!< switches
@@ -317,39 +226,9 @@ class RoceHelper : public MessageTransport
     std::vector<Ipv4Address> m_addresses;     //!< per host
     std::vector<Ptr<RoceSwitch>> m_switches;  //!< per switch
 
-    /// The two ends of a connection and the QPN at its first end.
-    struct QueuePairs
-    {
-        Ptr<RdmaQueuePair> first;  //!< the requester's end (nullptr: on another rank)
-        Ptr<RdmaQueuePair> second; //!< the responder's end (nullptr: on another rank)
-        uint32_t qpn{0};           //!< the requester end's QPN
-    };
-
-    /// The connection of (src, dst, priority) in a slot (NEW_CONNECTION: a new one, unkept).
-    QueuePairs Connection(uint32_t src, uint32_t dst, uint8_t priority, uint32_t slot);
-    /// The iWARP connection of (src, dst, priority) in a slot, and its number.
-    std::pair<Ptr<IwarpSocket>, uint32_t> IwarpConnection(uint32_t src,
-                                                          uint32_t dst,
-                                                          uint8_t priority,
-                                                          uint32_t slot);
-
-    std::map<std::tuple<uint32_t, uint32_t, uint8_t, uint32_t>, QueuePairs>
-        m_qps; //!< connections by host pair, priority and slot
-    std::vector<std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>>
-        m_flowQps;                                //!< each RoCE flow's two ends, by flow id
-    uint32_t m_qpMtu;                             //!< path MTU of the queue pairs
-    bool m_finalized;                             //!< Finalize() done
-    Transport m_transport;                        //!< what Post() uses
-    uint32_t m_defaultPriority;                   //!< SetDefaultPriority (8: unset)
-    IwarpHelper m_iwarp;                          //!< iWARP connections
-    std::string m_tcpCc;                          //!< TCP congestion control ("" : ns-3's default)
-    std::vector<Ptr<IwarpSocket>> m_iwarpSockets; //!< initiators, in order of creation
-    std::vector<uint32_t> m_iwarpSources;         //!< each initiator's host
-    /// Report the congestion window of an iWARP connection.
-    void TraceIwarpWindow(uint32_t connection);
-    std::map<std::tuple<uint32_t, uint32_t, uint8_t, uint32_t>,
-             std::pair<Ptr<IwarpSocket>, uint32_t>>
-        m_iwarpBy; //!< connections and their numbers by host pair, priority and slot
+    uint32_t m_qpMtu;     //!< path MTU of the queue pairs
+    bool m_finalized;     //!< Finalize() done
+    bool m_internetStack; //!< SetInternetStack
 };
 
 } // namespace ns3

@@ -8,7 +8,9 @@
 
 #include "ns3/interconnect-compat.h"
 #include "ns3/interconnect-config-error.h"
+#include "ns3/message-transport.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
 #include "ns3/type-id.h"
 
 #include <algorithm>
@@ -327,6 +329,25 @@ RunProgram(const std::vector<std::string>& argv, bool stdoutToStderr)
         return WEXITSTATUS(status);
     }
     return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 127;
+}
+
+void
+WriteRunOutputs(const std::string& dir, const MessageTransport& network, const RunRecord& record)
+{
+    std::string error;
+    if (!CreateOutputDirectory(dir, &error))
+    {
+        InterconnectOutputError(dir, error);
+    }
+    if (!WriteFlowsCsv(dir + "/flows.csv", network.GetFlows(), network.GetWorkloadNames()))
+    {
+        InterconnectOutputError(dir + "/flows.csv", "the file could not be written");
+    }
+    if (!network.CollectStatistics().WriteJson(dir + "/summary.json", Simulator::GetEventCount()))
+    {
+        InterconnectOutputError(dir + "/summary.json", "the file could not be written");
+    }
+    record.Write(dir + "/config.json");
 }
 
 } // namespace ns3

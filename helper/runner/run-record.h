@@ -147,6 +147,21 @@ std::string CsvQuote(const std::string& text);
  */
 int RunProgram(const std::vector<std::string>& argv, bool stdoutToStderr);
 
+class MessageTransport;
+
+/**
+ * @ingroup interconnect
+ * Write a program's outputs into a directory (created if needed): flows.csv (the transport's
+ * messages), summary.json (its statistics and the event count) and config.json (the record).
+ * An InterconnectConfigException names what could not be written.
+ * @param dir the output directory
+ * @param network the transport the messages went through
+ * @param record the run's resolved configuration and seed
+ */
+void WriteRunOutputs(const std::string& dir,
+                     const MessageTransport& network,
+                     const RunRecord& record);
+
 } // namespace ns3
 
 #endif // RUN_RECORD_H

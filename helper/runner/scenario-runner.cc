@@ -21,6 +21,7 @@
 #include "ns3/ib-subnet-helper.h"
 #include "ns3/interconnect-config-error.h"
 #include "ns3/intra-host-helper.h"
+#include "ns3/iwarp-transport.h"
 #include "ns3/local-rank.h"
 #include "ns3/moe-traffic.h"
 #include "ns3/poisson-traffic.h"
@@ -28,6 +29,7 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/roce-transport.h"
 #include "ns3/simulator.h"
 #include "ns3/spine-leaf-helper.h"
 #include "ns3/string.h"
@@ -484,19 +486,8 @@ ScenarioRunner::ConfigureEthernet(const std::string& cc)
                                                    : std::max<uint32_t>(1500, mtu + 100);
     roce.SetDeviceAttribute("Mtu", UintegerValue(linkMtu));
     roce.SetQueuePairAttribute("Mtu", UintegerValue(mtu));
-    if (s.String("link.technology") == "iwarp")
-    {
-        // The same fabric and messages over iWARP: RDMAP/DDP/MPA on ns-3 TCP.
-        roce.SetTransport(RoceHelper::IWARP);
-        roce.SetTcpCongestionControl(ResolveTcpCongestionControl("tcp.cc", s.String("tcp.cc")));
-        roce.SetTcpAttribute("SegmentSize", UintegerValue(s.Int("tcp.segmentSize")));
-        roce.SetTcpAttribute("SndBufSize", UintegerValue(s.Bytes("tcp.sendBuffer")));
-        roce.SetTcpAttribute("RcvBufSize", UintegerValue(s.Bytes("tcp.receiveBuffer")));
-        roce.SetTcpAttribute("MinRto", TimeValue(s.Duration("tcp.minRto")));
-        roce.SetIwarpAttribute("Markers", BooleanValue(s.Bool("tcp.markers")));
-        roce.SetIwarpAttribute("Crc", BooleanValue(s.Bool("tcp.crc")));
-        roce.SetDefaultPriority(static_cast<uint8_t>(s.Int("tcp.priority")));
-    }
+    // iWARP runs on ns-3's TCP: the hosts get the Internet stack.
+    roce.SetInternetStack(s.String("link.technology") == "iwarp");
     roce.SetQueuePairAttribute("AckInterval", UintegerValue(s.Int("nic.ackInterval")));
     roce.SetQueuePairAttribute("RetransmitTimeout", TimeValue(s.Duration("nic.retransmitTimeout")));
     roce.SetQueuePairAttribute("OutOfOrderReceive", BooleanValue(s.Bool("nic.outOfOrderReceive")));
@@ -579,8 +570,27 @@ ScenarioRunner::BuildNetwork()
     {
         ConfigureEthernet(cc);
         m_fabric = m_roce.Build(*m_fabricHelper);
-        m_network = &m_roce;
         m_roce.AssignStreams(1);
+        if (s.String("link.technology") == "iwarp")
+        {
+            // The same fabric and messages over iWARP: RDMAP/DDP/MPA on ns-3 TCP.
+            auto iwarp = std::make_unique<IwarpTransport>(m_roce);
+            iwarp->SetTcpCongestionControl(
+                ResolveTcpCongestionControl("tcp.cc", s.String("tcp.cc")));
+            iwarp->SetTcpAttribute("SegmentSize", UintegerValue(s.Int("tcp.segmentSize")));
+            iwarp->SetTcpAttribute("SndBufSize", UintegerValue(s.Bytes("tcp.sendBuffer")));
+            iwarp->SetTcpAttribute("RcvBufSize", UintegerValue(s.Bytes("tcp.receiveBuffer")));
+            iwarp->SetTcpAttribute("MinRto", TimeValue(s.Duration("tcp.minRto")));
+            iwarp->SetIwarpAttribute("Markers", BooleanValue(s.Bool("tcp.markers")));
+            iwarp->SetIwarpAttribute("Crc", BooleanValue(s.Bool("tcp.crc")));
+            iwarp->SetDefaultPriority(static_cast<uint8_t>(s.Int("tcp.priority")));
+            m_ethernet = std::move(iwarp);
+        }
+        else
+        {
+            m_ethernet = std::make_unique<RoceTransport>(m_roce);
+        }
+        m_network = m_ethernet.get();
     }
     // Queue pairs: "auto" gives every message of the open-loop workloads its own (as the
     // published RDMA simulators do) and the collectives one connection per endpoint pair (as

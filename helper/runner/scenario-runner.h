@@ -139,7 +139,8 @@ class ScenarioRunner
     uint32_t m_nicsPerServer; //!< compute NICs per GPU server (0: no servers)
     uint32_t m_gpusPerServer; //!< GPUs per server
 
-    RoceHelper m_roce;                               //!< RoCEv2 and iWARP
+    RoceHelper m_roce;                               //!< the Ethernet network (RoCEv2, iWARP)
+    std::unique_ptr<MessageTransport> m_ethernet;    //!< RoceTransport or IwarpTransport
     std::unique_ptr<FabricHelper> m_fabricHelper;    //!< the topology
     std::unique_ptr<IbRcTransport> m_ib;             //!< InfiniBand
     Fabric m_fabric;                                 //!< the built fabric

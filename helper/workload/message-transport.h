@@ -166,9 +166,9 @@ struct TransportStatistics
 /**
  * @ingroup interconnect
  * @brief What workload generators need of a network: post messages between hosts and learn
- * what they cost. RoceHelper (RoCEv2 or iWARP on Ethernet) and IbRcTransport (RC over
- * InfiniBand) implement it, so the same workloads, collectives and scenario runner drive any
- * link technology.
+ * what they cost. RoceTransport (RoCEv2) and IwarpTransport (iWARP) over a network RoceHelper
+ * built, and IbRcTransport (RC over InfiniBand) over an IbSubnet implement it, so the same
+ * workloads, collectives and scenario runner drive any link technology.
  */
 class MessageTransport
 {
