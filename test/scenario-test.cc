@@ -10,7 +10,10 @@
 
 #include "ns3/interconnect-config-error.h"
 #include "ns3/scenario.h"
+#include "ns3/string.h"
+#include "ns3/type-id.h"
 
+#include <cstdio>
 #include <gtest/gtest.h>
 
 using namespace ns3;
@@ -256,4 +259,64 @@ TEST(Scenario, ErrorsAreExceptionsThatNameTheKey)
                 ::testing::ExitedWithCode(1),
                 "error: seed = 0");
     EXPECT_EQ(ReportConfigErrors([]() { return 7; }), 7);
+}
+
+TEST(Scenario, KeysNameTheAttributesTheySetAndShareTheirDefaults)
+{
+    // A key that sets a model attribute names it (the manual's table shows it, and a refused
+    // value is reported by the key); where the key's default is meant to be the TypeId's, the
+    // two are equal, so neither can drift from the other.
+    const Scenario s = Scenario::Parse("{}", "t.json", {});
+    uint32_t bound = 0;
+    uint32_t same = 0;
+    for (const auto& [path, key] : Scenario::AllKeys())
+    {
+        for (const auto& [attribute, sameDefault] : key.attributes)
+        {
+            ++bound;
+            const std::size_t sep = attribute.rfind("::");
+            ASSERT_NE(sep, std::string::npos) << path << ": " << attribute;
+            TypeId tid;
+            ASSERT_TRUE(TypeId::LookupByNameFailSafe(attribute.substr(0, sep), &tid))
+                << path << ": no class " << attribute.substr(0, sep);
+            TypeId::AttributeInformation info;
+            ASSERT_TRUE(tid.LookupAttributeByName(attribute.substr(sep + 2), &info))
+                << path << ": no attribute " << attribute;
+            if (!sameDefault)
+            {
+                continue;
+            }
+            ++same;
+            // The key's default in the attribute's terms.
+            std::string text;
+            switch (key.type)
+            {
+            case ScenarioKey::Type::INT:
+                text = std::to_string(s.Int(path));
+                break;
+            case ScenarioKey::Type::BYTES:
+                text = std::to_string(s.Bytes(path));
+                break;
+            case ScenarioKey::Type::NUMBER: {
+                char number[32];
+                std::snprintf(number, sizeof(number), "%.17g", s.Double(path));
+                text = number;
+                break;
+            }
+            case ScenarioKey::Type::BOOL:
+                text = s.Bool(path) ? "true" : "false";
+                break;
+            default:
+                text = s.String(path); // times, rates, strings: ns-3's own syntax
+            }
+            Ptr<AttributeValue> value = info.checker->CreateValidValue(StringValue(text));
+            ASSERT_TRUE(value) << path << " = " << text << " is not a value of " << attribute;
+            EXPECT_EQ(value->SerializeToString(info.checker),
+                      info.initialValue->SerializeToString(info.checker))
+                << path << " defaults to " << text << ", " << attribute << " to "
+                << info.initialValue->SerializeToString(info.checker);
+        }
+    }
+    EXPECT_GE(bound, 30u);
+    EXPECT_GE(same, 15u);
 }

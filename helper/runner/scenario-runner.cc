@@ -53,6 +53,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <map>
 #include <numeric>
 #include <sstream>
 
@@ -381,30 +382,29 @@ ScenarioRunner::Execute(int* argc, char*** argv)
 InterconnectConfigException
 ScenarioRunner::InScenarioTerms(const InterconnectConfigException& e)
 {
-    // The attributes the scenario sets, by the key that sets them: a value the model refuses
-    // once it sees the whole network (a buffer below the headroom of a switch's ports, an MTU
-    // a port cannot carry) is the key's to fix.
-    static const std::pair<const char*, const char*> KEYS[] = {
-        {"ns3::RoceSwitchMmu::BufferSize", "switch.bufferSize"},
-        {"ns3::RoceSwitchMmu::EcnKmax", "switch.ecnKmax"},
-        {"ns3::PfcNetDevice::Mtu", "link.linkMtu"},
-        {"ns3::RdmaQueuePair::Mtu", "link.mtu"},
-        {"ns3::IbNetDevice::Mtu", "link.mtu"},
-        {"ns3::IbNetDevice::ReceiveBufferBlocks", "ib.bufferBlocks"},
-        {"ns3::PfcNetDevice::DataRate", "fabric.hostRate or fabric.fabricRate"},
-        {"ns3::IbNetDevice::Width", "fabric.hostRate or fabric.fabricRate"},
-    };
-    for (const auto& [attribute, key] : KEYS)
-    {
-        if (e.GetParameter() == attribute)
+    // The attributes the scenario sets, by the key that sets them (ScenarioKey::Sets): a value
+    // the model refuses once it sees the whole network (a buffer below the headroom of a
+    // switch's ports, an MTU a port cannot carry) is the key's to fix.
+    static const std::map<std::string, std::string> KEYS = []() {
+        std::map<std::string, std::string> keys;
+        for (const auto& [path, key] : Scenario::AllKeys())
         {
-            const std::string message = e.what();
-            const std::string detail =
-                message.rfind("error: ", 0) == 0 ? message.substr(7) : message;
-            return InterconnectConfigException(key, "error: " + std::string(key) + ": " + detail);
+            for (const auto& attribute : key.attributes)
+            {
+                std::string& by = keys[attribute.first];
+                by += (by.empty() ? "" : " or ") + path;
+            }
         }
+        return keys;
+    }();
+    const auto it = KEYS.find(e.GetParameter());
+    if (it == KEYS.end())
+    {
+        return e;
     }
-    return e;
+    const std::string message = e.what();
+    const std::string detail = message.rfind("error: ", 0) == 0 ? message.substr(7) : message;
+    return InterconnectConfigException(it->second, "error: " + it->second + ": " + detail);
 }
 
 ScenarioRunner::ScenarioRunner(const Scenario& scenario, const std::string& out)

@@ -30,19 +30,19 @@ namespace ns3
 ScenarioKey
 ScenarioKey::Int(const std::string& name, int64_t def, double min, double max)
 {
-    return ScenarioKey{name, Type::INT, def, min, max, {}, {}};
+    return ScenarioKey{name, Type::INT, def, min, max, {}, {}, {}};
 }
 
 ScenarioKey
 ScenarioKey::Number(const std::string& name, double def, double min, double max)
 {
-    return ScenarioKey{name, Type::NUMBER, def, min, max, {}, {}};
+    return ScenarioKey{name, Type::NUMBER, def, min, max, {}, {}, {}};
 }
 
 ScenarioKey
 ScenarioKey::Bool(const std::string& name, bool def)
 {
-    return ScenarioKey{name, Type::BOOL, def, 0, 0, {}, {}};
+    return ScenarioKey{name, Type::BOOL, def, 0, 0, {}, {}, {}};
 }
 
 ScenarioKey
@@ -50,32 +50,39 @@ ScenarioKey::Choice(const std::string& name,
                     const std::string& def,
                     std::vector<std::string> choices)
 {
-    return ScenarioKey{name, Type::STRING, def, 0, 0, std::move(choices), {}};
+    return ScenarioKey{name, Type::STRING, def, 0, 0, std::move(choices), {}, {}};
 }
 
 ScenarioKey
 ScenarioKey::Text(const std::string& name, const std::string& def)
 {
-    return ScenarioKey{name, Type::STRING, def, 0, 0, {}, {}};
+    return ScenarioKey{name, Type::STRING, def, 0, 0, {}, {}, {}};
 }
 
 ScenarioKey
 ScenarioKey::Bytes(const std::string& name, const std::string& def, double min)
 {
-    return ScenarioKey{name, Type::BYTES, def, min, static_cast<double>(uint64_t{1} << 40), {}, {}};
+    return ScenarioKey{name,
+                       Type::BYTES,
+                       def,
+                       min,
+                       static_cast<double>(uint64_t{1} << 40),
+                       {},
+                       {},
+                       {}};
 }
 
 ScenarioKey
 ScenarioKey::Rate(const std::string& name, const std::string& def)
 {
-    return ScenarioKey{name, Type::RATE, def, 0, 0, {}, {}};
+    return ScenarioKey{name, Type::RATE, def, 0, 0, {}, {}, {}};
 }
 
 /// A time; `minNs`: the shortest accepted, in nanoseconds.
 ScenarioKey
 ScenarioKey::Duration(const std::string& name, const std::string& def, double minNs)
 {
-    return ScenarioKey{name, Type::TIME, def, minNs, 0, {}, {}};
+    return ScenarioKey{name, Type::TIME, def, minNs, 0, {}, {}, {}};
 }
 
 ScenarioKey
@@ -87,9 +94,17 @@ ScenarioKey::Help(const std::string& text) const
 }
 
 ScenarioKey
+ScenarioKey::Sets(const std::string& path, bool sameDefault) const
+{
+    ScenarioKey k = *this;
+    k.attributes.emplace_back(path, sameDefault);
+    return k;
+}
+
+ScenarioKey
 ScenarioKey::IntList(const std::string& name, nlohmann::ordered_json def, double min, double max)
 {
-    return ScenarioKey{name, Type::INT_LIST, def, min, max, {}, {}};
+    return ScenarioKey{name, Type::INT_LIST, def, min, max, {}, {}, {}};
 }
 
 namespace
@@ -265,8 +280,14 @@ FabricKeys(const std::string& kind)
 {
     std::vector<Key> keys = {
         ScenarioKey::Choice("kind", "fat-tree", FABRICS).Help("the topology; its keys follow"),
-        ScenarioKey::Rate("hostRate", "100Gbps").Help("rate of the host links"),
-        ScenarioKey::Rate("fabricRate", "100Gbps").Help("rate of the switch-to-switch links"),
+        ScenarioKey::Rate("hostRate", "100Gbps")
+            .Help("rate of the host links")
+            .Sets("ns3::PfcNetDevice::DataRate")
+            .Sets("ns3::IbNetDevice::Width", false),
+        ScenarioKey::Rate("fabricRate", "100Gbps")
+            .Help("rate of the switch-to-switch links")
+            .Sets("ns3::PfcNetDevice::DataRate")
+            .Sets("ns3::IbNetDevice::Width", false),
         ScenarioKey::Duration("delay", "1us").Help("propagation delay of every link")};
     if (kind == "spine-leaf")
     {
@@ -378,17 +399,17 @@ RootKeys()
         ScenarioKey::Int("seed", 1, 1, 2147483647).Help("ns-3's RngSeedManager seed"),
         ScenarioKey::Int("run", 1, 0, 2147483647).Help("ns-3's run number (independent draws)"),
         ScenarioKey::Duration("stopTime", "20ms", 1).Help("the simulation ends there"),
-        Key{"fabric", Type::STRING, JsonValue::object(), 0, 0, {}, {}},
-        Key{"link", Type::STRING, JsonValue::object(), 0, 0, {}, {}},
-        Key{"switch", Type::STRING, JsonValue::object(), 0, 0, {}, {}},
-        Key{"nic", Type::STRING, JsonValue::object(), 0, 0, {}, {}},
-        Key{"tcp", Type::STRING, JsonValue::object(), 0, 0, {}, {}},
-        Key{"ib", Type::STRING, JsonValue::object(), 0, 0, {}, {}},
-        Key{"server", Type::STRING, JsonValue::object(), 0, 0, {}, {}},
-        Key{"workloads", Type::STRING, JsonValue::array(), 0, 0, {}, {}},
-        Key{"output", Type::STRING, JsonValue::object(), 0, 0, {}, {}},
-        Key{"parallel", Type::STRING, JsonValue::object(), 0, 0, {}, {}},
-        Key{"attributes", Type::STRING, JsonValue::object(), 0, 0, {}, {}}};
+        Key{"fabric", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}},
+        Key{"link", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}},
+        Key{"switch", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}},
+        Key{"nic", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}},
+        Key{"tcp", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}},
+        Key{"ib", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}},
+        Key{"server", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}},
+        Key{"workloads", Type::STRING, JsonValue::array(), 0, 0, {}, {}, {}},
+        Key{"output", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}},
+        Key{"parallel", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}},
+        Key{"attributes", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}}};
 }
 
 /// The link section.
@@ -399,26 +420,46 @@ LinkKeys()
                 .Help("RoCEv2 over PFC Ethernet, iWARP over ns-3 TCP, or native InfiniBand (with "
                       "IB link rates)"),
             ScenarioKey::Int("mtu", 1024, 256, 4096)
-                .Help("IBTA path MTU: 256, 512, 1024, 2048 or 4096 payload bytes"),
+                .Help("IBTA path MTU: 256, 512, 1024, 2048 or 4096 payload bytes")
+                .Sets("ns3::RdmaQueuePair::Mtu")
+                .Sets("ns3::IbNetDevice::Mtu", false),
             ScenarioKey::Int("linkMtu", 0, 0, 9216)
-                .Help("link MTU, bytes (0: path MTU + 100, at least 1500)")};
+                .Help("link MTU, bytes (0: path MTU + 100, at least 1500)")
+                .Sets("ns3::PfcNetDevice::Mtu", false)};
 }
 
 /// The switch section.
 std::vector<Key>
 SwitchKeys()
 {
-    return {ScenarioKey::Bytes("bufferSize", "12MB", 1).Help("shared buffer of each switch"),
-            ScenarioKey::Bool("pfc", true).Help("PFC on the RDMA priority (3)"),
+    return {ScenarioKey::Bytes("bufferSize", "12MB", 1)
+                .Help("shared buffer of each switch")
+                .Sets("ns3::RoceSwitchMmu::BufferSize"),
+            ScenarioKey::Bool("pfc", true)
+                .Help("PFC on the RDMA priority (3)")
+                .Sets("ns3::RoceSwitchMmu::PfcEnabled"),
             ScenarioKey::Number("pfcAlpha", 0.125, 1.0 / 128, 64)
-                .Help("dynamic threshold: XOFF at alpha x free buffer"),
-            ScenarioKey::Bool("ecn", true).Help("RED/ECN marking at enqueue"),
-            ScenarioKey::Bytes("ecnKmin", "5KB").Help("queue at which marking starts"),
-            ScenarioKey::Bytes("ecnKmax", "200KB").Help("queue at which it reaches ecnPmax"),
-            ScenarioKey::Number("ecnPmax", 0.01, 0, 1).Help("marking probability at ecnKmax"),
+                .Help("dynamic threshold: XOFF at alpha x free buffer")
+                .Sets("ns3::RoceSwitchMmu::PfcAlpha"),
+            ScenarioKey::Bool("ecn", true)
+                .Help("RED/ECN marking at enqueue")
+                .Sets("ns3::RoceSwitchMmu::EcnEnabled"),
+            ScenarioKey::Bytes("ecnKmin", "5KB")
+                .Help("queue at which marking starts")
+                .Sets("ns3::RoceSwitchMmu::EcnKmin"),
+            ScenarioKey::Bytes("ecnKmax", "200KB")
+                .Help("queue at which it reaches ecnPmax")
+                .Sets("ns3::RoceSwitchMmu::EcnKmax"),
+            ScenarioKey::Number("ecnPmax", 0.01, 0, 1)
+                .Help("marking probability at ecnKmax")
+                .Sets("ns3::RoceSwitchMmu::EcnPmax"),
             ScenarioKey::Choice("ecmp", "flow-hash", {"flow-hash", "packet-spray"})
-                .Help("ECMP: a path per 5-tuple, or per packet"),
-            ScenarioKey::Duration("latency", "0s").Help("forwarding latency")};
+                .Help("ECMP: a path per 5-tuple, or per packet")
+                .Sets("ns3::RoceSwitch::EcmpMode", false),
+            ScenarioKey::Duration("latency", "0s")
+                .Help("forwarding latency")
+                .Sets("ns3::RoceSwitch::ForwardingLatency")
+                .Sets("ns3::IbSwitch::ForwardingLatency", false)};
 }
 
 /// The nic section (cc and cnpInterval default to the link technology's, in Parse).
@@ -427,15 +468,24 @@ NicKeys()
 {
     return {ScenarioKey::Text("cc", "dcqcn")
                 .Help("congestion control on any RDMA link: none, dcqcn, hpcc, timely, dctcp, "
-                      "ib-cc or a TypeId name (infiniband: ib-cc by default)"),
+                      "ib-cc or a TypeId name (infiniband: ib-cc by default)")
+                .Sets("ns3::RdmaNic::CongestionControl", false)
+                .Sets("ns3::IbHostAdapter::CongestionControl", false),
             ScenarioKey::Choice("dcqcnPreset", "paper", {"paper", "hpcc-sim"})
                 .Help("DCQCN's parameters: the paper's, or the HPCC simulator's reaction point"),
             ScenarioKey::Duration("cnpInterval", "50us")
-                .Help("CNP pacing per queue pair (ib-cc: 0s, every FECN answered)"),
-            ScenarioKey::Int("ackInterval", 1, 1, 1024).Help("ACK coalescing: packets per ACK"),
-            ScenarioKey::Duration("retransmitTimeout", "1ms", 1).Help("go-back-N timeout"),
+                .Help("CNP pacing per queue pair (ib-cc: 0s, every FECN answered)")
+                .Sets("ns3::RdmaNic::CnpInterval")
+                .Sets("ns3::IbHostAdapter::CnpInterval", false),
+            ScenarioKey::Int("ackInterval", 1, 1, 1024)
+                .Help("ACK coalescing: packets per ACK")
+                .Sets("ns3::RdmaQueuePair::AckInterval"),
+            ScenarioKey::Duration("retransmitTimeout", "1ms", 1)
+                .Help("go-back-N timeout")
+                .Sets("ns3::RdmaQueuePair::RetransmitTimeout", false),
             ScenarioKey::Bool("outOfOrderReceive", false)
-                .Help("place packets past a gap (use it with packet-spray)"),
+                .Help("place packets past a gap (use it with packet-spray)")
+                .Sets("ns3::RdmaQueuePair::OutOfOrderReceive"),
             ScenarioKey::Text("queuePairs", "auto")
                 .Help("auto (a queue pair, or iWARP connection, per message of poisson, incast "
                       "and permutation; one per endpoint pair for collectives), or for all "
@@ -447,15 +497,24 @@ NicKeys()
 std::vector<Key>
 TcpKeys()
 {
-    return {ScenarioKey::Text("cc", "dctcp")
-                .Help("iwarp: newreno, cubic, dctcp, bic, bbr, vegas or a TypeId name"),
-            ScenarioKey::Int("segmentSize", 1448, 128, 9000).Help("bytes; at most link MTU - 52"),
-            ScenarioKey::Bytes("sendBuffer", "4MB", 1).Help("TCP send buffer"),
-            ScenarioKey::Bytes("receiveBuffer", "4MB", 1).Help("TCP receive buffer"),
-            ScenarioKey::Duration("minRto", "1ms", 1).Help("TCP's minimum RTO"),
-            ScenarioKey::Bool("markers", false).Help("MPA markers"),
-            ScenarioKey::Bool("crc", true).Help("MPA CRC32c"),
-            ScenarioKey::Int("priority", 0, 0, 7).Help("priority of the TCP packets")};
+    return {
+        ScenarioKey::Text("cc", "dctcp")
+            .Help("iwarp: newreno, cubic, dctcp, bic, bbr, vegas or a TypeId name"),
+        ScenarioKey::Int("segmentSize", 1448, 128, 9000)
+            .Help("bytes; at most link MTU - 52")
+            .Sets("ns3::TcpSocket::SegmentSize", false),
+        ScenarioKey::Bytes("sendBuffer", "4MB", 1)
+            .Help("TCP send buffer")
+            .Sets("ns3::TcpSocket::SndBufSize", false),
+        ScenarioKey::Bytes("receiveBuffer", "4MB", 1)
+            .Help("TCP receive buffer")
+            .Sets("ns3::TcpSocket::RcvBufSize", false),
+        ScenarioKey::Duration("minRto", "1ms", 1)
+            .Help("TCP's minimum RTO")
+            .Sets("ns3::TcpSocketBase::MinRto", false),
+        ScenarioKey::Bool("markers", false).Help("MPA markers").Sets("ns3::IwarpSocket::Markers"),
+        ScenarioKey::Bool("crc", true).Help("MPA CRC32c").Sets("ns3::IwarpSocket::Crc"),
+        ScenarioKey::Int("priority", 0, 0, 7).Help("priority of the TCP packets")};
 }
 
 /// The ib section (InfiniBand).
@@ -466,10 +525,14 @@ IbKeys()
                 .Help("service level of the messages (0 or 1 on a torus with auto routing)"),
             ScenarioKey::Int("lmc", 0, 0, 7).Help("LID mask control: 2^lmc paths per host"),
             ScenarioKey::Int("bufferBlocks", 1024, 1, 1 << 20)
-                .Help("receive buffer per VL, 64-byte blocks"),
+                .Help("receive buffer per VL, 64-byte blocks")
+                .Sets("ns3::IbNetDevice::ReceiveBufferBlocks"),
             ScenarioKey::Bytes("fecnThreshold", "0")
-                .Help("bytes queued from which switches mark FECN (0: IB CC off)"),
-            ScenarioKey::Bool("cutThrough", false).Help("virtual cut-through switches"),
+                .Help("bytes queued from which switches mark FECN (0: IB CC off)")
+                .Sets("ns3::IbSwitch::FecnThreshold"),
+            ScenarioKey::Bool("cutThrough", false)
+                .Help("virtual cut-through switches")
+                .Sets("ns3::IbSwitch::CutThrough"),
             ScenarioKey::Choice("routing", "auto", {"auto", "up-down"})
                 .Help("auto: min-hop on Clos, dimension order with VL datelines on tori")};
 }
@@ -1117,43 +1180,54 @@ Accepted(const Key& k)
 void
 KeyRow(std::ostringstream& os, const std::string& key, const Key& k, const std::string& note = "")
 {
+    std::string sets;
+    for (const auto& [path, same] : k.attributes)
+    {
+        sets +=
+            (sets.empty() ? "; sets ``" : ", ``") + path + "``" + (same ? "" : " (own default)");
+    }
     os << "   * - ``" << key << "``" << note << "\n"
        << "     - ``" << k.def.dump() << "``\n"
        << "     - " << Accepted(k) << "\n"
-       << "     - " << (k.help.empty() ? "-" : k.help) << "\n";
+       << "     - " << (k.help.empty() ? "-" : k.help) << sets << "\n";
 }
 
 } // namespace
 
-std::string
-Scenario::KeyTable()
+namespace
 {
-    std::ostringstream os;
-    os << ".. list-table::\n"
-       << "   :header-rows: 1\n"
-       << "   :widths: 28 14 24 34\n\n"
-       << "   * - Key\n"
-       << "     - Default\n"
-       << "     - Accepted\n"
-       << "     - Meaning\n";
+
+/// A row of the key table: the key's path, a note on when it applies, the key.
+struct KeyTableRow
+{
+    std::string path; //!< e.g. fabric.k
+    std::string note; //!< e.g. " (fat-tree)"
+    Key key;          //!< the key
+};
+
+/// Every key, in the table's order.
+std::vector<KeyTableRow>
+KeyTableRows()
+{
+    std::vector<KeyTableRow> rows;
     for (const Key& k : RootKeys())
     {
-        if (k.help.empty())
+        if (!k.help.empty()) // (a section: its keys follow)
         {
-            continue; // a section: its keys follow
+            rows.push_back({k.name, "", k});
         }
-        KeyRow(os, k.name, k);
     }
-    for (const Key& k : FabricKeys(""))
+    const std::vector<Key> common = FabricKeys("");
+    for (const Key& k : common)
     {
-        KeyRow(os, "fabric." + k.name, k);
+        rows.push_back({"fabric." + k.name, "", k});
     }
     for (const std::string& kind : FABRICS)
     {
         const std::vector<Key> keys = FabricKeys(kind);
-        for (std::size_t i = FabricKeys("").size(); i < keys.size(); ++i)
+        for (std::size_t i = common.size(); i < keys.size(); ++i)
         {
-            KeyRow(os, "fabric." + keys[i].name, keys[i], " (" + kind + ")");
+            rows.push_back({"fabric." + keys[i].name, " (" + kind + ")", keys[i]});
         }
     }
     const std::pair<const char*, std::vector<Key>> sections[] = {{"link", LinkKeys()},
@@ -1166,20 +1240,20 @@ Scenario::KeyTable()
     {
         for (const Key& k : keys)
         {
-            KeyRow(os, std::string(section) + "." + k.name, k);
+            rows.push_back({std::string(section) + "." + k.name, "", k});
         }
     }
-    const std::vector<Key> common = WorkloadKeys("poisson");
+    const std::vector<Key> workload = WorkloadKeys("poisson");
     for (std::size_t i = 0; i < 2; ++i)
     {
-        KeyRow(os, "workloads.N." + common[i].name, common[i]);
+        rows.push_back({"workloads.N." + workload[i].name, "", workload[i]});
     }
     for (const std::string& kind : WorkloadKind::GetNames())
     {
         const std::vector<Key> keys = WorkloadKeys(kind);
         for (std::size_t i = 2; i < keys.size(); ++i)
         {
-            KeyRow(os, "workloads.N." + keys[i].name, keys[i], " (" + kind + ")");
+            rows.push_back({"workloads.N." + keys[i].name, " (" + kind + ")", keys[i]});
         }
     }
     const std::pair<const char*, std::vector<Key>> last[] = {{"output", OutputKeys()},
@@ -1188,8 +1262,39 @@ Scenario::KeyTable()
     {
         for (const Key& k : keys)
         {
-            KeyRow(os, std::string(section) + "." + k.name, k);
+            rows.push_back({std::string(section) + "." + k.name, "", k});
         }
+    }
+    return rows;
+}
+
+} // namespace
+
+std::vector<std::pair<std::string, ScenarioKey>>
+Scenario::AllKeys()
+{
+    std::vector<std::pair<std::string, ScenarioKey>> keys;
+    for (const KeyTableRow& row : KeyTableRows())
+    {
+        keys.emplace_back(row.path, row.key);
+    }
+    return keys;
+}
+
+std::string
+Scenario::KeyTable()
+{
+    std::ostringstream os;
+    os << ".. list-table::\n"
+       << "   :header-rows: 1\n"
+       << "   :widths: 28 14 24 34\n\n"
+       << "   * - Key\n"
+       << "     - Default\n"
+       << "     - Accepted\n"
+       << "     - Meaning\n";
+    for (const KeyTableRow& row : KeyTableRows())
+    {
+        KeyRow(os, row.path, row.key, row.note);
     }
     os << "   * - ``attributes``\n"
        << "     - ``{}``\n"

@@ -55,6 +55,9 @@ struct ScenarioKey
     double max;                       //!< largest number
     std::vector<std::string> choices; //!< accepted strings (STRING); empty: any
     std::string help;                 //!< what it means, for the manual's key table
+    /// The model attributes the runner sets from this key, and whether the key's default is
+    /// the attribute's TypeId default (a test holds them equal: they cannot drift apart).
+    std::vector<std::pair<std::string, bool>> attributes;
 
     /// No upper bound.
     static constexpr double UNBOUNDED = std::numeric_limits<double>::infinity();
@@ -82,6 +85,16 @@ struct ScenarioKey
     static ScenarioKey Duration(const std::string& name, const std::string& def, double minNs = 0);
     /// @param text what the key means (the manual's key table) @return this key with it
     ScenarioKey Help(const std::string& text) const;
+    /**
+     * Declare a model attribute the runner sets from this key: the manual's table names it, a
+     * value the model refuses is reported by this key (ScenarioRunner::InScenarioTerms) and,
+     * with sameDefault, a test checks that the key's default is the attribute's.
+     * @param path the attribute, "ns3::Class::Attribute"
+     * @param sameDefault whether the key's default is the TypeId's (false: the runner's own,
+     *        e.g. a datacenter RNIC's where ns-3's is a WAN host's)
+     * @return this key with it
+     */
+    ScenarioKey Sets(const std::string& path, bool sameDefault = true) const;
     /// @param name key @param def default @param min smallest @param max largest @return key
     static ScenarioKey IntList(const std::string& name,
                                nlohmann::ordered_json def,
@@ -134,6 +147,13 @@ class Scenario
      * @return the table, as a reStructuredText list-table
      */
     static std::string KeyTable();
+
+    /**
+     * Every key (its full path: fabric.k, workloads.N.load, ...) with the model attributes it
+     * sets (ScenarioKey::Sets), in the key table's order.
+     * @return key paths and their keys
+     */
+    static std::vector<std::pair<std::string, ScenarioKey>> AllKeys();
 
     /// @return the resolved JSON
     const nlohmann::ordered_json& Json() const;
