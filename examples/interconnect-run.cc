@@ -7,6 +7,8 @@
 // The scenario runner: one JSON file describes a whole experiment.
 //
 //   interconnect-run SCENARIO.json [--set path.to.key=value ...] [--out DIR]
+//   interconnect-run --keys      the scenario keys (the manual's table)
+//   interconnect-run             the quickstart scenario (examples/scenarios/quickstart.json)
 //
 // The scenario names the fabric, link, switch and NIC settings, the congestion control, the
 // workloads, the seed and the stop time (doc/interconnect.rst lists every key and its default).
@@ -36,12 +38,31 @@
 #include "ns3/interconnect-config-error.h"
 #include "ns3/scenario-runner.h"
 
+#include <cstdio>
+#include <string>
+#include <vector>
+
 int
 main(int argc, char* argv[])
 {
+    // With no arguments (as ns-3's automatic example tests run every example) it runs the
+    // quickstart scenario.
+    std::string quickstart =
+        std::string(INTERCONNECT_SOURCE_DIR) + "/examples/scenarios/quickstart.json";
+    std::vector<char*> args(argv, argv + argc);
+    if (argc == 1)
+    {
+        std::fprintf(stderr,
+                     "interconnect-run: no scenario given: running %s\n",
+                     quickstart.c_str());
+        args.push_back(quickstart.data());
+    }
+    args.push_back(nullptr);
+    int n = static_cast<int>(args.size()) - 1;
+    char** v = args.data();
     return ns3::ReportConfigErrors([&]() {
-        return ns3::ScenarioRunner::Main(argc,
-                                         argv,
+        return ns3::ScenarioRunner::Main(n,
+                                         v,
                                          std::string(INTERCONNECT_SOURCE_DIR) +
                                              "/scripts/plot-run.sh");
     });

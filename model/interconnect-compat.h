@@ -24,6 +24,15 @@
  *    both accept.
  *  - pcap link types: ns-3's PcapHelper enum has DLT_EN10MB but no InfiniBand entry in any release;
  *    the tcpdump.org number is defined here once.
+ *  - MakeEnumAccessor: from ns-3.41 the enum's type is a template argument
+ *    (MakeEnumAccessor<T>(&C::m_member)); before, it is deduced from the member pointer alone.
+ *    INTERCONNECT_ENUM_ACCESSOR(T, member) spells the call each release takes.
+ *  - Address::Register takes the address kind's name and length from ns-3.47 (IbLidAddress).
+ *  - EventId::IsRunning, removed in ns-3.46 (IsPending from 3.40): the module writes
+ *    !IsExpired(), which every release has.
+ *  - ns-3-dev: its VERSION file says "3-dev"; the build then defines
+ *    INTERCONNECT_NS3_VERSION_MINOR as 999 (newer than every release) and
+ *    INTERCONNECT_NS3_VERSION_TEXT as "3-dev".
  */
 
 #ifndef INTERCONNECT_NS3_VERSION_MINOR
@@ -32,6 +41,13 @@
 
 /// True when building against ns-3.<minor> or newer (ns-3 majors have been 3 since 2008).
 #define INTERCONNECT_NS3_AT_LEAST(minor) (INTERCONNECT_NS3_VERSION_MINOR >= (minor))
+
+/// MakeEnumAccessor for an attribute of enum type T held in member (see above).
+#if INTERCONNECT_NS3_AT_LEAST(41)
+#define INTERCONNECT_ENUM_ACCESSOR(T, member) MakeEnumAccessor<T>(member)
+#else
+#define INTERCONNECT_ENUM_ACCESSOR(T, member) MakeEnumAccessor(member)
+#endif
 
 #include <cstdint>
 #include <string>
@@ -46,11 +62,15 @@ constexpr uint32_t PCAP_LINKTYPE_ETHERNET = 1;
 /// pcap link type for raw InfiniBand packets starting at the LRH (tcpdump.org LINKTYPE_INFINIBAND).
 constexpr uint32_t PCAP_LINKTYPE_INFINIBAND = 247;
 
-/// @return the ns-3 release the module was built against, e.g. "3.37".
+/// @return the ns-3 release the module was built against, e.g. "3.37" (or "3-dev").
 inline std::string
 Ns3Version()
 {
+#ifdef INTERCONNECT_NS3_VERSION_TEXT
+    return INTERCONNECT_NS3_VERSION_TEXT;
+#else
     return "3." + std::to_string(INTERCONNECT_NS3_VERSION_MINOR);
+#endif
 }
 
 } // namespace interconnect

@@ -52,3 +52,51 @@ copy_module_into() {
             xargs -r rm -f
     fi
 }
+
+# A pristine upstream tree (a release or ns-3-dev) from the ns-3 project, fetched once into the
+# cache. Where this machine cannot reach the project, say so and ask for a path.
+#
+#   ns3_upstream_tree CACHE_DIR 3.48|dev   prints the path of the tree
+ns3_upstream_tree() {
+    local cache="$1" version="$2" tree dir url
+    dir="$cache/upstream"
+    tree="$dir/ns-$version"
+    mkdir -p "$dir"
+    if [ ! -f "$tree/VERSION" ]; then
+        rm -rf "$tree"
+        if [ "$version" = dev ]; then
+            url=https://gitlab.com/nsnam/ns-3-dev.git
+            git clone -q --depth 1 "$url" "$tree" >&2 || true
+        else
+            url="https://www.nsnam.org/releases/ns-allinone-$version.tar.bz2"
+            if curl -fsSL --max-time 600 "$url" -o "$dir/ns-allinone-$version.tar.bz2" >&2; then
+                tar -xjf "$dir/ns-allinone-$version.tar.bz2" -C "$dir" &&
+                    mv "$dir/ns-allinone-$version/ns-$version" "$tree" &&
+                    rm -rf "$dir/ns-allinone-$version" "$dir/ns-allinone-$version.tar.bz2"
+            fi
+        fi
+        if [ ! -f "$tree/VERSION" ]; then
+            rm -rf "$tree"
+            echo "interconnect: cannot fetch ns-$version from $url (no network to it here?):" \
+                "give an ns-3 source tree instead: check-intree --ns3=PATH" >&2
+            exit 1
+        fi
+    fi
+    ns3_copied_tree "$cache" "$tree"
+}
+
+# A working copy of an ns-3 source tree in the cache (the original is left as it is), kept and
+# refreshed between runs so that only what changed is rebuilt.
+#
+#   ns3_copied_tree CACHE_DIR SOURCE   prints the path of the copy
+ns3_copied_tree() {
+    local cache="$1" source version copy
+    source="$(cd "$2" && pwd)"
+    version=$(cat "$source/VERSION")
+    copy="$cache/intree/ns-$version"
+    mkdir -p "$copy"
+    # The sources only: not a build of the original, not its contrib/interconnect.
+    tar -C "$source" --exclude=./build --exclude=./cmake-cache --exclude=./contrib/interconnect \
+        -cf - . | tar -C "$copy" -xf -
+    echo "$copy"
+}

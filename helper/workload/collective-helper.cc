@@ -213,9 +213,11 @@ CollectiveHelper::MoeLayers(const std::vector<uint32_t>& hosts,
                             Algorithm algorithm)
 {
     const uint32_t total = layers * iterations;
-    Simulator::Schedule(start - Simulator::Now(), InCurrentWorkload([=]() {
-                            MoeStep(hosts, moe, 0, total, computeGap, stream, algorithm);
-                        }));
+    Simulator::Schedule(
+        start - Simulator::Now(),
+        InCurrentWorkload([this, hosts, moe, total, computeGap, stream, algorithm]() {
+            MoeStep(hosts, moe, 0, total, computeGap, stream, algorithm);
+        }));
 }
 
 void
@@ -240,13 +242,28 @@ CollectiveHelper::MoeStep(std::vector<uint32_t> hosts,
             combine[j][i] = dispatch[i][j];
         }
     }
-    RunPhase("moe-dispatch", hosts, dispatch, algorithm, Simulator::Now(), [=]() {
-        RunPhase("moe-combine", hosts, combine, algorithm, Simulator::Now() + gap, [=]() {
-            Simulator::Schedule(gap, InCurrentWorkload([=]() {
-                                    MoeStep(hosts, moe, index + 1, total, gap, stream, algorithm);
-                                }));
-        });
-    });
+    // (Explicit captures: C++20 deprecates the implicit capture of this by [=].)
+    RunPhase("moe-dispatch",
+             hosts,
+             dispatch,
+             algorithm,
+             Simulator::Now(),
+             [this, hosts, combine, algorithm, gap, moe, index, total, stream]() {
+                 RunPhase(
+                     "moe-combine",
+                     hosts,
+                     combine,
+                     algorithm,
+                     Simulator::Now() + gap,
+                     [this, hosts, moe, index, total, gap, stream, algorithm]() {
+                         Simulator::Schedule(
+                             gap,
+                             InCurrentWorkload(
+                                 [this, hosts, moe, index, total, gap, stream, algorithm]() {
+                                     MoeStep(hosts, moe, index + 1, total, gap, stream, algorithm);
+                                 }));
+                     });
+             });
 }
 
 void

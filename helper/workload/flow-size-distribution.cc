@@ -10,6 +10,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -28,10 +31,38 @@ FlowSizeDistribution::Shipped(const std::string& name)
     {
         if (name == s)
         {
-            return std::string(INTERCONNECT_DATA_DIR) + "/flow-size-cdf/" + name + ".txt";
+            return DataDirectory() + "/flow-size-cdf/" + name + ".txt";
         }
     }
     return "";
+}
+
+std::string
+FlowSizeDistribution::DataDirectory()
+{
+    // 1. The environment, for data kept elsewhere.
+    if (const char* dir = std::getenv("INTERCONNECT_DATA_DIR"); dir && *dir)
+    {
+        return dir;
+    }
+    // 2. An installed module: PREFIX/share/ns3-interconnect/data beside PREFIX/lib*/ (found
+    //    from where this library was loaded, so the install can move).
+    Dl_info info;
+    if (dladdr(reinterpret_cast<void*>(&FlowSizeDistribution::DataDirectory), &info) &&
+        info.dli_fname)
+    {
+        std::error_code error;
+        const std::filesystem::path library =
+            std::filesystem::weakly_canonical(info.dli_fname, error);
+        const std::filesystem::path installed =
+            library.parent_path().parent_path() / "share" / "ns3-interconnect" / "data";
+        if (!error && std::filesystem::is_directory(installed / "flow-size-cdf", error))
+        {
+            return installed.string();
+        }
+    }
+    // 3. The source checkout the module was built from.
+    return INTERCONNECT_DATA_DIR;
 }
 
 std::vector<std::string>

@@ -57,6 +57,14 @@ class FlowSizeDistribution
     static std::vector<std::string> ShippedNames();
 
     /**
+     * Where the module's data files are: the environment's INTERCONNECT_DATA_DIR if set, else
+     * share/ns3-interconnect/data beside the installed library (cmake --install), else the
+     * source checkout's data/.
+     * @return the directory
+     */
+    static std::string DataDirectory();
+
+    /**
      * Inverse CDF with linear interpolation.
      * @param u a uniform number in [0, 1)
      * @return a flow size in bytes (at least 1)

@@ -7,6 +7,7 @@
 #include "ib-lrh-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/interconnect-compat.h"
 
 namespace ns3
 {
@@ -157,7 +158,11 @@ namespace
 uint8_t
 LidAddressType()
 {
+#if INTERCONNECT_NS3_AT_LEAST(47)
+    static const uint8_t type = Address::Register("IbLid", 2); // named, with its length, since 3.47
+#else
     static const uint8_t type = Address::Register();
+#endif
     return type;
 }
 } // namespace

@@ -11,6 +11,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/enum.h"
+#include "ns3/interconnect-compat.h"
 #include "ns3/interconnect-config-error.h"
 #include "ns3/local-rank.h"
 #include "ns3/log.h"
@@ -49,7 +50,7 @@ IbNetDevice::GetTypeId()
             .AddAttribute("Speed",
                           "Link speed: SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR or XDR",
                           EnumValue(IbNetDevice::EDR),
-                          MakeEnumAccessor(&IbNetDevice::m_speed),
+                          INTERCONNECT_ENUM_ACCESSOR(IbNetDevice::Speed, &IbNetDevice::m_speed),
                           MakeEnumChecker(IbNetDevice::SDR,
                                           "SDR",
                                           IbNetDevice::DDR,

@@ -13,6 +13,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/interconnect-compat.h"
 #include "ns3/interconnect-config-error.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -118,7 +119,8 @@ DcqcnCongestionControl::GetTypeId()
                           "while the stage < F, one additive at F, hyper increase beyond. "
                           "Default: Paper.",
                           EnumValue(DcqcnCongestionControl::PAPER),
-                          MakeEnumAccessor(&DcqcnCongestionControl::m_variant),
+                          INTERCONNECT_ENUM_ACCESSOR(DcqcnCongestionControl::Variant,
+                                                     &DcqcnCongestionControl::m_variant),
                           MakeEnumChecker(DcqcnCongestionControl::PAPER,
                                           "Paper",
                                           DcqcnCongestionControl::HPCC_SIM,
@@ -254,12 +256,12 @@ DcqcnCongestionControl::Apply(Ptr<RdmaQueuePair> qp)
 void
 DcqcnCongestionControl::EnsureTimers(Ptr<RdmaQueuePair> qp)
 {
-    if (!m_increaseEvent.IsRunning() && (m_rc < m_lineRate || m_rt < m_lineRate))
+    if (m_increaseEvent.IsExpired() && (m_rc < m_lineRate || m_rt < m_lineRate))
     {
         m_increaseEvent =
             Simulator::Schedule(m_increaseTimer, &DcqcnCongestionControl::IncreaseTimer, this, qp);
     }
-    if (!m_alphaEvent.IsRunning() && m_alpha > ALPHA_FLOOR)
+    if (m_alphaEvent.IsExpired() && m_alpha > ALPHA_FLOOR)
     {
         m_alphaEvent =
             Simulator::Schedule(m_alphaTimer, &DcqcnCongestionControl::AlphaTimer, this, qp);
@@ -407,7 +409,7 @@ DcqcnCongestionControl::OnIdle(Ptr<RdmaQueuePair> /* qp */)
     }
     // No events for an idle queue pair (an all-to-all leaves thousands of them): stop the
     // timers and account for the idle time when it sends again (CatchUp).
-    if (m_increaseEvent.IsRunning() || m_alphaEvent.IsRunning())
+    if (!m_increaseEvent.IsExpired() || !m_alphaEvent.IsExpired())
     {
         m_increaseEvent.Cancel();
         m_alphaEvent.Cancel();

@@ -76,7 +76,7 @@ IbCongestionControl::OnCnp(Ptr<RdmaQueuePair> qp)
 {
     m_ccti = std::min(m_ccti + m_cctiIncrease, m_cctiLimit);
     qp->SetInterPacketDelay(m_cctStep * m_ccti);
-    if (!m_timer.IsRunning())
+    if (m_timer.IsExpired())
     {
         m_timer = Simulator::Schedule(m_cctiTimer, &IbCongestionControl::Timer, this, qp);
     }

@@ -307,7 +307,7 @@ RdmaChannelAdapter::TrySend()
     m_inTrySend = false;
     if (earliest != Time::Max())
     {
-        if (!m_wakeEvent.IsRunning() || Simulator::GetDelayLeft(m_wakeEvent) > earliest - now)
+        if (m_wakeEvent.IsExpired() || Simulator::GetDelayLeft(m_wakeEvent) > earliest - now)
         {
             m_wakeEvent.Cancel();
             m_wakeEvent = Simulator::Schedule(earliest - now, &RdmaChannelAdapter::TrySend, this);

@@ -610,7 +610,7 @@ RdmaQueuePair::UpdateTimer(bool progress)
         return;
     }
     // The timer measures time without progress: restart it when sndUna moves, arm it when idle.
-    if (progress || !m_timer.IsRunning())
+    if (progress || m_timer.IsExpired())
     {
         m_timer.Cancel();
         m_timer = Simulator::Schedule(m_rto, &RdmaQueuePair::Timeout, this);

@@ -13,6 +13,7 @@
 #include "ns3/enum.h"
 #include "ns3/error-model.h"
 #include "ns3/ethernet-header.h"
+#include "ns3/interconnect-compat.h"
 #include "ns3/interconnect-config-error.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/log.h"
@@ -51,15 +52,16 @@ PfcNetDevice::GetTypeId()
                           UintegerValue(1500),
                           MakeUintegerAccessor(&PfcNetDevice::SetMtu, &PfcNetDevice::GetMtu),
                           MakeUintegerChecker<uint16_t>(68, 9216))
-            .AddAttribute("Scheduler",
-                          "How the egress picks the next priority: StrictPriority (7 first) "
-                          "or Dwrr (deficit weighted round robin with DwrrWeights).",
-                          EnumValue(PfcNetDevice::STRICT_PRIORITY),
-                          MakeEnumAccessor(&PfcNetDevice::m_scheduler),
-                          MakeEnumChecker(PfcNetDevice::STRICT_PRIORITY,
-                                          "StrictPriority",
-                                          PfcNetDevice::DWRR,
-                                          "Dwrr"))
+            .AddAttribute(
+                "Scheduler",
+                "How the egress picks the next priority: StrictPriority (7 first) "
+                "or Dwrr (deficit weighted round robin with DwrrWeights).",
+                EnumValue(PfcNetDevice::STRICT_PRIORITY),
+                INTERCONNECT_ENUM_ACCESSOR(PfcNetDevice::Scheduler, &PfcNetDevice::m_scheduler),
+                MakeEnumChecker(PfcNetDevice::STRICT_PRIORITY,
+                                "StrictPriority",
+                                PfcNetDevice::DWRR,
+                                "Dwrr"))
             .AddAttribute(
                 "DwrrWeights",
                 "DWRR weights of priorities 0..7, comma-separated integers 1..1000; "

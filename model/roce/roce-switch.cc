@@ -9,6 +9,7 @@
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/ethernet-header.h"
+#include "ns3/interconnect-compat.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/log.h"
@@ -49,7 +50,7 @@ RoceSwitch::GetTypeId()
                           "How a member of an ECMP group is chosen: FlowHash (5-tuple hash, one "
                           "path per flow) or PacketSpray (round robin per packet).",
                           EnumValue(RoceSwitch::FLOW_HASH),
-                          MakeEnumAccessor(&RoceSwitch::m_ecmpMode),
+                          INTERCONNECT_ENUM_ACCESSOR(RoceSwitch::EcmpMode, &RoceSwitch::m_ecmpMode),
                           MakeEnumChecker(RoceSwitch::FLOW_HASH,
                                           "FlowHash",
                                           RoceSwitch::PACKET_SPRAY,
