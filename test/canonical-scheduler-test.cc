@@ -107,7 +107,9 @@ TEST(RemoteLinkTag, TravelsWithASerializedPacket)
     tag.remaining = 81920;
     p->AddPacketTag(tag);
     std::vector<uint8_t> bytes(p->GetSerializedSize());
-    ASSERT_EQ(p->Serialize(bytes.data(), static_cast<uint32_t>(bytes.size())), 1u);
+    // (Serialize returns 1 on success up to ns-3.48, the bytes written in ns-3-dev; 0 on
+    // failure in both.)
+    ASSERT_NE(p->Serialize(bytes.data(), static_cast<uint32_t>(bytes.size())), 0u);
     Ptr<Packet> q = Create<Packet>(bytes.data(), static_cast<uint32_t>(bytes.size()), true);
     RemoteLinkTag back;
     ASSERT_TRUE(q->RemovePacketTag(back));
