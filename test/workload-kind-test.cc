@@ -136,3 +136,36 @@ TEST(ScenarioRunner, SetsTheScenariosAttributeDefaultsBeforeBuilding)
     Config::Reset();
     Simulator::Destroy();
 }
+
+TEST(WorkloadKind, NothingStartsAfterTheStopTime)
+{
+    // Open-loop workloads post only what starts before stopTime: an incast's later rounds are not
+    // posted, and no Poisson arrival after stopTime is drawn (the flows of a window longer than
+    // the run would be neither measured nor counted).
+    const std::string out = std::string(::testing::TempDir()) + "/workload-kind-stop";
+    std::filesystem::remove_all(out);
+    const Scenario s = Scenario::Parse(
+        R"({"stopTime": "2500us", "output": {"plots": false},
+            "fabric": {"kind": "spine-leaf", "leaves": 2, "spines": 1, "hostsPerLeaf": 4},
+            "workloads": [{"kind": "incast", "fanIn": 3, "size": "4KB", "rounds": 10,
+                           "period": "1ms"},
+                          {"kind": "poisson", "load": 0.2, "stop": "10ms"}]})",
+        "t.json",
+        {});
+    ScenarioRunner runner(s, out);
+    runner.Execute(nullptr, nullptr);
+    EXPECT_EQ(runner.Report(""), 0);
+    std::vector<FlowRecord> flows;
+    std::vector<std::string> workloads;
+    std::string error;
+    ASSERT_TRUE(ReadFlowsCsv(out + "/flows.csv", &flows, &workloads, &error)) << error;
+    uint32_t incast = 0;
+    uint32_t poisson = 0;
+    for (const FlowRecord& f : flows)
+    {
+        EXPECT_LT(f.start, MicroSeconds(2500)) << "flow " << f.id;
+        (workloads.at(f.workload) == "0:incast" ? incast : poisson)++;
+    }
+    EXPECT_EQ(incast, 3u * 3) << "rounds at 0, 1 and 2 ms";
+    EXPECT_GT(poisson, 0u);
+}

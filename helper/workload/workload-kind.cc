@@ -93,6 +93,16 @@ class PoissonKind : public WorkloadKind
                                s.Double(w + "load"),
                                s.Rate("fabric.hostRate"));
         traffic.SetWindow(c.start, s.Duration(w + "stop"));
+        if (s.Duration(w + "stop") > c.stop && c.start < c.stop)
+        {
+            // As for an incast's late rounds: the run never reaches those arrivals.
+            std::fprintf(stderr,
+                         "warning: %sstop = %s is after stopTime = %s: arrivals after stopTime "
+                         "are not drawn\n",
+                         w.c_str(),
+                         s.String(w + "stop").c_str(),
+                         s.String("stopTime").c_str());
+        }
         // Flows are drawn as the simulation reaches them, but each keeps its record (and, with
         // a queue pair per flow, its queue pair) to the end: refuse a workload of more flows
         // than memory holds before spending simulation time on it.
