@@ -67,14 +67,9 @@ IbRcTransport::Connection(uint32_t src, uint32_t dst, uint8_t sl, uint32_t slot)
     const uint32_t hosts = static_cast<uint32_t>(m_subnet.adapters.size());
     NS_ABORT_MSG_IF(src >= hosts || dst >= hosts || src == dst,
                     "IbRcTransport: bad host pair " << src << " -> " << dst);
-    const auto key = std::make_tuple(src, dst, sl, slot);
-    if (slot != NEW_CONNECTION)
+    if (const auto* kept = m_qps.Find(src, dst, sl, slot))
     {
-        auto it = m_qps.find(key);
-        if (it != m_qps.end())
-        {
-            return it->second;
-        }
+        return *kept;
     }
     // Each direction on its path's SL (the QoS class itself, or on a torus its datelines too).
     auto pair = IbHostAdapter::ConnectPair(m_subnet.adapters[src],
@@ -82,12 +77,9 @@ IbRcTransport::Connection(uint32_t src, uint32_t dst, uint8_t sl, uint32_t slot)
                                            m_subnet.GetPathSl(src, dst, sl),
                                            m_subnet.GetPathSl(dst, src, sl),
                                            0);
-    if (slot != NEW_CONNECTION)
-    {
-        // A connection carries messages both ways: the reverse direction's slot is its other end.
-        m_qps[key] = pair;
-        m_qps[std::make_tuple(dst, src, sl, slot)] = std::make_pair(pair.second, pair.first);
-    }
+    // A connection carries messages both ways: the reverse direction's slot is its other end.
+    const auto reverse = std::make_pair(pair.second, pair.first);
+    m_qps.Keep(src, dst, sl, slot, pair, &reverse);
     m_allQps.push_back(pair.first);
     m_allQps.push_back(pair.second);
     return pair;

@@ -102,8 +102,7 @@ class IbRcTransport : public MessageTransport
                                                                  uint8_t sl,
                                                                  uint32_t slot);
 
-    std::map<std::tuple<uint32_t, uint32_t, uint8_t, uint32_t>,
-             std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>>
+    ConnectionTable<std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>>
         m_qps; //!< connections by host pair, SL and slot
     std::vector<std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>>
         m_flowQps;                            //!< each flow's two ends, by flow id

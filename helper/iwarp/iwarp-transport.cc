@@ -73,11 +73,9 @@ IwarpTransport::Connection(uint32_t src, uint32_t dst, uint8_t priority, uint32_
                     "IwarpTransport: bad host pair " << src << " -> " << dst);
     NS_ABORT_MSG_IF(priority >= PfcNetDevice::N_PRIORITIES,
                     "IwarpTransport: priority " << +priority << " (0..7)");
-    const auto key = std::make_tuple(src, dst, priority, slot);
-    auto it = m_by.find(key);
-    if (slot != NEW_CONNECTION && it != m_by.end())
+    if (const auto* kept = m_by.Find(src, dst, priority, slot))
     {
-        return it->second;
+        return *kept;
     }
     // DSCP 8 x priority: the ports map DSCP / 8 back to the priority.
     m_iwarp.SetSocketAttribute("Tos", UintegerValue(static_cast<uint8_t>(priority * 8) << 2));
@@ -90,10 +88,7 @@ IwarpTransport::Connection(uint32_t src, uint32_t dst, uint8_t priority, uint32_
     {
         TraceWindow(connection.second);
     }
-    if (slot != NEW_CONNECTION)
-    {
-        m_by[key] = connection;
-    }
+    m_by.Keep(src, dst, priority, slot, connection); // one direction: TCP's initiator
     return connection;
 }
 

@@ -104,8 +104,7 @@ class IwarpTransport : public EthernetTransport
     IwarpHelper m_iwarp;                     //!< connections and listeners
     std::vector<Ptr<IwarpSocket>> m_sockets; //!< initiators, in order of creation
     std::vector<uint32_t> m_sources;         //!< each initiator's host
-    std::map<std::tuple<uint32_t, uint32_t, uint8_t, uint32_t>,
-             std::pair<Ptr<IwarpSocket>, uint32_t>>
+    ConnectionTable<std::pair<Ptr<IwarpSocket>, uint32_t>>
         m_by; //!< connections and their numbers by host pair, priority and slot
 };
 

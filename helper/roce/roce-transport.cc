@@ -37,14 +37,9 @@ RoceTransport::Connection(uint32_t src, uint32_t dst, uint8_t priority, uint32_t
     const uint32_t hosts = m_network.GetNHosts();
     NS_ABORT_MSG_IF(src >= hosts || dst >= hosts || src == dst,
                     "RoceTransport: bad host pair " << src << " -> " << dst);
-    const auto key = std::make_tuple(src, dst, priority, slot);
-    if (slot != NEW_CONNECTION)
+    if (const QueuePairs* kept = m_qps.Find(src, dst, priority, slot))
     {
-        auto it = m_qps.find(key);
-        if (it != m_qps.end())
-        {
-            return it->second;
-        }
+        return *kept;
     }
     QueuePairs qps;
     if (!IsLocalHost(src) && !IsLocalHost(dst))
@@ -59,13 +54,9 @@ RoceTransport::Connection(uint32_t src, uint32_t dst, uint8_t priority, uint32_t
             RdmaNic::ConnectPair(m_network.GetNic(src), m_network.GetNic(dst), priority);
         qps.qpn = qps.first->GetQpn();
     }
-    if (slot != NEW_CONNECTION)
-    {
-        // A connection carries messages both ways: the reverse direction's slot is its other end.
-        m_qps[key] = qps;
-        m_qps[std::make_tuple(dst, src, priority, slot)] =
-            QueuePairs{qps.second, qps.first, qps.second ? qps.second->GetQpn() : 0};
-    }
+    // A connection carries messages both ways: the reverse direction's slot is its other end.
+    const QueuePairs reverse{qps.second, qps.first, qps.second ? qps.second->GetQpn() : 0};
+    m_qps.Keep(src, dst, priority, slot, qps, &reverse);
     return qps;
 }
 

@@ -100,8 +100,7 @@ class RoceTransport : public EthernetTransport
     /// The connection of (src, dst, priority) in a slot (NEW_CONNECTION: a new one, unkept).
     QueuePairs Connection(uint32_t src, uint32_t dst, uint8_t priority, uint32_t slot);
 
-    std::map<std::tuple<uint32_t, uint32_t, uint8_t, uint32_t>, QueuePairs>
-        m_qps; //!< connections by host pair, priority and slot
+    ConnectionTable<QueuePairs> m_qps; //!< connections by host pair, priority and slot
     std::vector<std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>>
         m_flowQps; //!< each flow's two ends, by flow id
 };

@@ -288,6 +288,55 @@ class MessageTransport
     static constexpr uint32_t NEW_CONNECTION = 0xffffffff;
 
     /**
+     * The connections a transport keeps for reuse, by host pair, class (priority or SL) and
+     * slot (NextConnection's answer; NEW_CONNECTION's are never kept), each as its ends seen
+     * from the first host.
+     */
+    template <typename Ends>
+    class ConnectionTable
+    {
+      public:
+        /// @return the connection kept in the slot, or nullptr (none yet; NEW_CONNECTION)
+        const Ends* Find(uint32_t src, uint32_t dst, uint8_t cls, uint32_t slot) const
+        {
+            if (slot == NEW_CONNECTION)
+            {
+                return nullptr;
+            }
+            const auto it = m_kept.find(std::make_tuple(src, dst, cls, slot));
+            return it == m_kept.end() ? nullptr : &it->second;
+        }
+
+        /**
+         * Keep a connection in its slot (nothing for NEW_CONNECTION).
+         * @param src first host @param dst second host @param cls class @param slot slot
+         * @param ends its ends as src sees them
+         * @param reverse null, or its ends as dst sees them: a connection that carries
+         *        messages both ways is dst's connection to src in the same slot too
+         */
+        void Keep(uint32_t src,
+                  uint32_t dst,
+                  uint8_t cls,
+                  uint32_t slot,
+                  const Ends& ends,
+                  const Ends* reverse = nullptr)
+        {
+            if (slot == NEW_CONNECTION)
+            {
+                return;
+            }
+            m_kept[std::make_tuple(src, dst, cls, slot)] = ends;
+            if (reverse)
+            {
+                m_kept[std::make_tuple(dst, src, cls, slot)] = *reverse;
+            }
+        }
+
+      private:
+        std::map<std::tuple<uint32_t, uint32_t, uint8_t, uint32_t>, Ends> m_kept; //!< kept
+    };
+
+    /**
      * Connect the congestion-control state of every connection of this rank's hosts, and of
      * those opened later, to ReportCongestionState (called once, by TraceCongestionState).
      */
