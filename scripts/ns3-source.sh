@@ -48,8 +48,11 @@ copy_module_into() {
     # ns-3 writes build/include/ns3/<name>.h once, as a stub that includes the header where it
     # was: a header that moved to another folder would still be looked for where it was.
     if [ -d "$tree/build/include/ns3" ]; then
-        grep -lF "$tree/contrib/interconnect/" "$tree"/build/include/ns3/*.h 2>/dev/null |
+        { grep -lF "$tree/contrib/interconnect/" "$tree"/build/include/ns3/*.h 2>/dev/null || true; } |
             xargs -r rm -f
+        # ns-3 writes the stubs when CMake runs: make the next build run it, even when the
+        # module's CMakeLists.txt is older than the last configure (an unchanged checkout).
+        touch "$tree/contrib/interconnect/CMakeLists.txt"
     fi
 }
 
