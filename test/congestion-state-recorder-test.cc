@@ -8,6 +8,8 @@
 // algorithm act (DCQCN cuts rates on RoCEv2, IB CC spaces packets, TCP's window moves under
 // iWARP), and every row names a flow's connection; without congestion control there is none.
 
+#include "run-scenario-test.h"
+
 #include "ns3/core-module.h"
 #include "ns3/interconnect-module.h"
 
@@ -38,27 +40,18 @@ struct Row
 std::pair<std::vector<Row>, std::vector<FlowRecord>>
 RunIncast(const std::string& name, const std::vector<std::string>& sets)
 {
-    const std::string out = std::string(::testing::TempDir()) + "/cc-state-" + name;
-    std::filesystem::remove_all(out);
     std::vector<std::string> all = {"output.ccState=true"};
     all.insert(all.end(), sets.begin(), sets.end());
-    const Scenario s = Scenario::Parse(
+    const ScenarioRunRecords run = RunScenario(
         R"({"stopTime": "1ms", "output": {"plots": false},
             "link": {"mtu": 4096, "linkMtu": 4200},
             "switch": {"bufferSize": "2MB"},
             "ib": {"fecnThreshold": "32KB"},
             "fabric": {"kind": "spine-leaf", "leaves": 2, "spines": 1, "hostsPerLeaf": 4},
             "workloads": [{"kind": "incast", "fanIn": 7, "size": "256KB", "destination": 0}]})",
-        "t.json",
-        all);
-    ScenarioRunner runner(s, out);
-    runner.Execute(nullptr, nullptr);
-    EXPECT_EQ(runner.Report(""), 0);
-    std::vector<FlowRecord> flows;
-    std::vector<std::string> workloads;
-    std::string error;
-    EXPECT_TRUE(ReadFlowsCsv(out + "/flows.csv", &flows, &workloads, &error)) << error;
-    std::ifstream in(out + "/cc.csv");
+        all,
+        "cc-state-" + name);
+    std::ifstream in(run.dir + "/cc.csv");
     std::string line;
     std::getline(in, line);
     EXPECT_EQ(line, "time_ns,host,queue_pair,rate_bps,window_bytes,gap_ns");
@@ -72,7 +65,7 @@ RunIncast(const std::string& name, const std::vector<std::string>& sets)
         EXPECT_FALSE(cells.fail()) << line;
         rows.push_back(r);
     }
-    return {rows, flows};
+    return {rows, run.flows};
 }
 
 /// Every row is a flow's connection at its source, in time order.

@@ -9,6 +9,7 @@
 // link technology.
 
 #include "config-error-test.h"
+#include "run-scenario-test.h"
 
 #include "ns3/core-module.h"
 #include "ns3/interconnect-module.h"
@@ -92,21 +93,12 @@ TEST(WorkloadKind, TheRunnersPipelinePostsARegisteredKindOnEveryTechnology)
     RegisterOnce();
     for (const char* technology : {"roce", "iwarp", "infiniband"})
     {
-        const std::string out = std::string(::testing::TempDir()) + "/workload-kind-" + technology;
-        std::filesystem::remove_all(out);
-        const Scenario s = Scenario::Parse(
+        const auto [dir, flows, workloads] = RunScenario(
             R"({"stopTime": "200us", "output": {"plots": false},
                 "fabric": {"kind": "spine-leaf", "leaves": 2, "spines": 1, "hostsPerLeaf": 2},
                 "workloads": [{"kind": "test-pair", "from": 0, "to": 3, "count": 3}]})",
-            "t.json",
-            {std::string("link.technology=") + technology});
-        ScenarioRunner runner(s, out);
-        runner.Execute(nullptr, nullptr);
-        EXPECT_EQ(runner.Report(""), 0);
-        std::vector<FlowRecord> flows;
-        std::vector<std::string> workloads;
-        std::string error;
-        ASSERT_TRUE(ReadFlowsCsv(out + "/flows.csv", &flows, &workloads, &error)) << error;
+            {std::string("link.technology=") + technology},
+            std::string("workload-kind-") + technology);
         ASSERT_EQ(flows.size(), 3u) << technology;
         EXPECT_EQ(workloads.at(0), "0:test-pair");
         for (const FlowRecord& f : flows)
@@ -142,23 +134,14 @@ TEST(WorkloadKind, NothingStartsAfterTheStopTime)
     // Open-loop workloads post only what starts before stopTime: an incast's later rounds are not
     // posted, and no Poisson arrival after stopTime is drawn (the flows of a window longer than
     // the run would be neither measured nor counted).
-    const std::string out = std::string(::testing::TempDir()) + "/workload-kind-stop";
-    std::filesystem::remove_all(out);
-    const Scenario s = Scenario::Parse(
+    const auto [dir, flows, workloads] = RunScenario(
         R"({"stopTime": "2500us", "output": {"plots": false},
             "fabric": {"kind": "spine-leaf", "leaves": 2, "spines": 1, "hostsPerLeaf": 4},
             "workloads": [{"kind": "incast", "fanIn": 3, "size": "4KB", "rounds": 10,
                            "period": "1ms"},
                           {"kind": "poisson", "load": 0.2, "stop": "10ms"}]})",
-        "t.json",
-        {});
-    ScenarioRunner runner(s, out);
-    runner.Execute(nullptr, nullptr);
-    EXPECT_EQ(runner.Report(""), 0);
-    std::vector<FlowRecord> flows;
-    std::vector<std::string> workloads;
-    std::string error;
-    ASSERT_TRUE(ReadFlowsCsv(out + "/flows.csv", &flows, &workloads, &error)) << error;
+        {},
+        "workload-kind-stop");
     uint32_t incast = 0;
     uint32_t poisson = 0;
     for (const FlowRecord& f : flows)

@@ -1,0 +1,54 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef INTERCONNECT_RUN_SCENARIO_TEST_H
+#define INTERCONNECT_RUN_SCENARIO_TEST_H
+
+// For the tests that run a scenario through the runner's pipeline and read its records back.
+
+#include "ns3/interconnect-module.h"
+
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/// What a scenario run wrote.
+struct ScenarioRunRecords
+{
+    std::string dir;                    //!< the output directory
+    std::vector<FlowRecord> flows;      //!< flows.csv
+    std::vector<std::string> workloads; //!< the workload names flows.csv uses
+};
+
+/**
+ * Run a scenario (JSON text, --set overrides) through ScenarioRunner into a fresh directory
+ * under the test's temporary directory, expect it to report success, and read its flows.
+ * @param json the scenario
+ * @param sets overrides
+ * @param name the output directory's name
+ * @return the records
+ */
+inline ScenarioRunRecords
+RunScenario(const std::string& json, const std::vector<std::string>& sets, const std::string& name)
+{
+    ScenarioRunRecords r;
+    r.dir = std::string(::testing::TempDir()) + "/" + name;
+    std::filesystem::remove_all(r.dir);
+    ScenarioRunner runner(Scenario::Parse(json, name + ".json", sets), r.dir);
+    runner.Execute(nullptr, nullptr);
+    EXPECT_EQ(runner.Report(""), 0) << name;
+    std::string error;
+    EXPECT_TRUE(ReadFlowsCsv(r.dir + "/flows.csv", &r.flows, &r.workloads, &error)) << error;
+    return r;
+}
+
+} // namespace ns3
+
+#endif // INTERCONNECT_RUN_SCENARIO_TEST_H
