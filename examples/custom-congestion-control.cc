@@ -17,6 +17,18 @@
 // 2. Give it a TypeId with attributes, as any ns-3 object.
 // 3. Select it by name: roce.SetNicAttribute("CongestionControl", StringValue("ns3::..."))
 //    or, in this program, --cc=ns3::ExampleAimdCongestionControl (the default).
+// 4. Or run it in the scenario runner, which loads it from a shared library of its own (a
+//    plugin): this file, compiled without main() (INTERCONNECT_CC_PLUGIN), is
+//    build/examples/libcustom-congestion-control.so, and
+//      interconnect-run examples/scenarios/incast-pfc.json
+//          --set nic.ccLibrary=$PWD/build/examples/libcustom-congestion-control.so
+//          --set nic.cc=ns3::ExampleAimdCongestionControl
+//          --ns3::ExampleAimdCongestionControl::RateStep=50Mbps
+//    (one command line) runs the incast with it (and records the library, the TypeId and the
+//    attribute in config.json). A plugin of one's own is built the same way against the installed
+//    module:
+//      add_library(my-cc MODULE my-cc.cc)
+//      target_link_libraries(my-cc PRIVATE ns3::interconnect)
 //
 // The algorithm below is a plain AIMD on CNPs: halve the rate on a CNP, add RateStep per
 // acknowledged kilobyte otherwise. Two senders share one receiver's 25 Gb/s link.
@@ -82,6 +94,8 @@ class ExampleAimdCongestionControl : public RdmaCongestionControl
 NS_OBJECT_ENSURE_REGISTERED(ExampleAimdCongestionControl);
 
 } // namespace ns3
+
+#ifndef INTERCONNECT_CC_PLUGIN
 
 /// The program; main() reports the configuration errors it throws.
 static int
@@ -151,3 +165,5 @@ main(int argc, char* argv[])
 {
     return ns3::ReportConfigErrors([&]() { return Main(argc, argv); });
 }
+
+#endif // INTERCONNECT_CC_PLUGIN

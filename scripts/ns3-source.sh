@@ -45,6 +45,14 @@ copy_module_into() {
     rm -rf "$tree/contrib/interconnect"
     mkdir -p "$tree/contrib/interconnect"
     (cd "$root" && git ls-files -co --exclude-standard -z | xargs -0 cp -p --parents -t "$tree/contrib/interconnect")
+    # The copy is no git checkout: the commit it was made from goes with it, for the records
+    # (cmake/module-commit.cmake).
+    local commit
+    commit=$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)
+    if [ -n "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+        commit+="-dirty"
+    fi
+    echo "$commit" >"$tree/contrib/interconnect/cmake/module-commit.txt"
     # ns-3 writes build/include/ns3/<name>.h once, as a stub that includes the header where it
     # was: a header that moved to another folder would still be looked for where it was.
     if [ -d "$tree/build/include/ns3" ]; then

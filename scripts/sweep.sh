@@ -163,8 +163,8 @@ while [ $# -gt 0 ]; do
     esac
     case "$opt" in
         --grid)
-            [[ "$value" =~ ^[A-Za-z0-9_.]+=[^[:space:]]+$ ]] ||
-                die "--grid '$value': expected key=v1,v2,... (a scenario key path, then comma-separated values without spaces)"
+            [[ "$value" =~ ^[A-Za-z0-9_.:]+=[^[:space:]]+$ ]] ||
+                die "--grid '$value': expected key=v1,v2,... (a scenario key path or attributes.ns3::Class::Attribute, then comma-separated values without spaces)"
             key="${value%%=*}"
             list="${value#*=}"
             [[ ",$list," != *",,"* ]] || die "--grid '$value': empty value in the list"

@@ -4,11 +4,13 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "ns3/attribute-defaults.h"
 #include "ns3/config.h"
 #include "ns3/interconnect-compat.h"
 #include "ns3/nstime.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/run-record.h"
+#include "ns3/uinteger.h"
 
 #include <filesystem>
 #include <fstream>
@@ -47,6 +49,7 @@ TEST(RunRecord, KeepsInsertionOrderAndReplacesInPlace)
     r.Set("b", 3);
     EXPECT_EQ(r.ToJson(),
               "{\n  \"program\": \"prog\",\n  \"ns3Version\": \"" + interconnect::Ns3Version() +
+                  "\",\n  \"moduleCommit\": \"" + interconnect::ModuleCommit() +
                   "\",\n  \"b\": 3,\n  \"a\": \"x\"\n}\n");
 }
 
@@ -122,4 +125,18 @@ TEST(RunRecord, CapturesChangedAttributeDefaults)
     EXPECT_EQ(r.GetEncoded("ns3::PfcChannel::Delay"), "\"+1234ns\"");
     EXPECT_NE(r.GetEncoded("ns3::RoceSwitchMmu::BufferSize"), "");
     Config::Reset();
+}
+
+TEST(RunRecord, CapturesChangedDefaultsOfEveryModule)
+{
+    // Outside the group, an attribute is recorded when (and only when) its default changed.
+    EXPECT_EQ(AttributeDefaults::Changed().count("ns3::TcpSocket::SegmentSize"), 0U);
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(9000));
+    EXPECT_EQ(AttributeDefaults::Changed().at("ns3::TcpSocket::SegmentSize"), "9000");
+    RunRecord r("p");
+    r.CaptureAttributeDefaults("Interconnect");
+    EXPECT_EQ(r.GetEncoded("ns3::TcpSocket::SegmentSize"), "\"9000\"");
+    EXPECT_EQ(r.GetEncoded("ns3::TcpSocket::SndBufSize"), "");
+    Config::Reset();
+    EXPECT_EQ(AttributeDefaults::Changed().count("ns3::TcpSocket::SegmentSize"), 0U);
 }

@@ -6,6 +6,7 @@
 
 #include "run-record.h"
 
+#include "ns3/attribute-defaults.h"
 #include "ns3/interconnect-compat.h"
 #include "ns3/interconnect-config-error.h"
 #include "ns3/message-transport.h"
@@ -22,18 +23,34 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <spawn.h>
 #include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
 
+// The commit the build was made from, written by cmake/module-commit.cmake at every build
+// (not there in a waf build).
+#if __has_include("interconnect-module-commit.h")
+#include "interconnect-module-commit.h"
+#else
+#define INTERCONNECT_MODULE_COMMIT "unknown"
+#endif
+
 namespace ns3
 {
+
+std::string
+interconnect::ModuleCommit()
+{
+    return INTERCONNECT_MODULE_COMMIT;
+}
 
 RunRecord::RunRecord(const std::string& program)
 {
     Set("program", program);
     Set("ns3Version", interconnect::Ns3Version());
+    Set("moduleCommit", interconnect::ModuleCommit());
 }
 
 void
@@ -117,25 +134,9 @@ RunRecord::CaptureSeed()
 void
 RunRecord::CaptureAttributeDefaults(const std::string& group)
 {
-    std::vector<std::pair<std::string, std::string>> values;
-    for (uint16_t i = 0; i < TypeId::GetRegisteredN(); ++i)
+    for (const auto& [name, value] : AttributeDefaults::Current(group))
     {
-        const TypeId tid = TypeId::GetRegistered(i);
-        if (tid.GetGroupName() != group)
-        {
-            continue;
-        }
-        for (std::size_t a = 0; a < tid.GetAttributeN(); ++a)
-        {
-            const TypeId::AttributeInformation info = tid.GetAttribute(a);
-            values.emplace_back(tid.GetName() + "::" + info.name,
-                                info.initialValue->SerializeToString(info.checker));
-        }
-    }
-    std::sort(values.begin(), values.end());
-    for (const auto& v : values)
-    {
-        Set(v.first, v.second);
+        Set(name, value);
     }
 }
 

@@ -16,6 +16,15 @@
 namespace ns3
 {
 
+namespace interconnect
+{
+/**
+ * @return the module's git commit this library was built from ("-dirty" appended when
+ *         tracked files differed from it), or "unknown" (not built from a git checkout)
+ */
+std::string ModuleCommit();
+} // namespace interconnect
+
 /**
  * @ingroup interconnect
  * @brief The resolved configuration and seed of one run, written beside its outputs.
@@ -65,10 +74,14 @@ class RunRecord
     void CaptureSeed();
 
     /**
-     * Record the current default of every attribute of every TypeId in a group, as
-     * "<TypeId name>::<attribute>" keys, sorted: what --ns3::X::Y=... or Config::SetDefault
-     * changed is then part of the record.
+     * Record the default every attribute of every TypeId in a group has for the objects
+     * created now, as "<TypeId name>::<attribute>" keys, sorted; then every other attribute
+     * whose default is not its TypeId's (AttributeDefaults::Changed). What --ns3::X::Y=...,
+     * Config::SetDefault or the NS_ATTRIBUTE_DEFAULT environment variable changed is then
+     * part of the record.
      * @param group the TypeId group name, e.g. "Interconnect"
+     * @throws InterconnectConfigException when NS_ATTRIBUTE_DEFAULT names no attribute or
+     *         a value its checker refuses
      */
     void CaptureAttributeDefaults(const std::string& group);
 

@@ -11,7 +11,9 @@
 #include "port-recorder.h"
 #include "run-record.h"
 
+#include "ns3/attribute-defaults.h"
 #include "ns3/boolean.h"
+#include "ns3/command-line.h"
 #include "ns3/config.h"
 #include "ns3/dcqcn-congestion-control.h"
 #include "ns3/double.h"
@@ -19,6 +21,7 @@
 #include "ns3/flow-size-distribution.h"
 #include "ns3/global-value.h"
 #include "ns3/ib-subnet-helper.h"
+#include "ns3/interconnect-compat.h"
 #include "ns3/interconnect-config-error.h"
 #include "ns3/intra-host-helper.h"
 #include "ns3/iwarp-transport.h"
@@ -63,12 +66,54 @@ namespace ns3
 namespace
 {
 
+const char* const USAGE =
+    "usage: interconnect-run SCENARIO.json [--set path.to.key=value ...] [--out DIR]\n"
+    "                        [--ns3::Class::Attribute=value ...]\n"
+    "       interconnect-run --keys   (the scenario keys, as the manual's table)\n"
+    "       interconnect-run --PrintHelp | --PrintAttributes=ns3::Class | --PrintTypeIds | ...\n";
+
 void
 Usage()
 {
-    std::cerr << "usage: interconnect-run SCENARIO.json [--set path.to.key=value ...] [--out DIR]\n"
-                 "       interconnect-run --keys   (the scenario keys, as the manual's table)"
-              << std::endl;
+    std::cerr << USAGE << std::flush;
+}
+
+/**
+ * ns-3's own options (--PrintHelp, --PrintAttributes=ns3::RdmaNic, --PrintTypeIds,
+ * --PrintVersion, ...), handled as in every ns-3 program: ns-3's CommandLine prints and exits.
+ * @param program the program's name
+ * @param args the options
+ */
+void
+PrintAsNs3(const std::string& program, const std::vector<std::string>& args)
+{
+    CommandLine cmd(program.substr(program.rfind('/') + 1)); // (the name --PrintHelp shows)
+    cmd.Usage(std::string(USAGE) +
+              "\nRuns the experiment a scenario file describes and writes its records "
+              "(doc/interconnect.rst, \"The scenario runner\"). --set overrides a key (repeat it "
+              "for more); --ns3::Class::Attribute=value sets an attribute's default, as the "
+              "scenario's attributes section does, and is recorded with it in config.json.");
+    std::string unused;
+    cmd.AddValue("set", "path.to.key=value: override a scenario key (repeatable)", unused);
+    cmd.AddValue("out", "the output directory (default results/<name>)", unused);
+    cmd.AddValue("keys", "print the scenario keys, as the manual's table", unused);
+    for (const std::string& arg : args)
+    {
+        // ns-3 aborts on a TypeId it does not know: say so as for any other bad value.
+        const std::string option = "--PrintAttributes=";
+        TypeId tid;
+        if (arg.rfind(option, 0) == 0 &&
+            !TypeId::LookupByNameFailSafe(arg.substr(option.size()), &tid))
+        {
+            InterconnectConfigError(option.substr(2, option.size() - 3),
+                                    arg.substr(option.size()),
+                                    "a registered TypeId, e.g. ns3::RdmaNic (--PrintTypeIds "
+                                    "lists them)");
+        }
+    }
+    std::vector<std::string> all{program};
+    all.insert(all.end(), args.begin(), args.end());
+    cmd.Parse(all);
 }
 
 /// Hosts 0..n-1 (n = 0: all): a group of at least two.
@@ -309,11 +354,30 @@ ScenarioRunner::Main(int argc, char* argv[], const std::string& plotScript)
 {
     std::string path;
     std::vector<std::string> sets;
+    std::vector<std::string> ns3Options;
     std::string out;
     for (int i = 1; i < argc; ++i)
     {
         const std::string arg = argv[i];
-        if (arg == "--set" && i + 1 < argc)
+        if (arg.rfind("--ns3::", 0) == 0)
+        {
+            // An attribute's default, as ns-3's CommandLine takes it: the scenario's attributes
+            // section says the same (checked, applied after the presets, recorded).
+            const std::size_t equal = arg.find('=');
+            if (equal == std::string::npos)
+            {
+                InterconnectConfigError(arg.substr(2),
+                                        "(no value)",
+                                        "--ns3::Class::Attribute=value");
+            }
+            sets.push_back("attributes." + arg.substr(2, equal - 2) + "=" +
+                           nlohmann::json(arg.substr(equal + 1)).dump());
+        }
+        else if (arg.rfind("--Print", 0) == 0 || arg == "--help" || arg == "-h")
+        {
+            ns3Options.push_back(arg == "-h" ? "--help" : arg);
+        }
+        else if (arg == "--set" && i + 1 < argc)
         {
             sets.emplace_back(argv[++i]);
         }
@@ -328,11 +392,6 @@ ScenarioRunner::Main(int argc, char* argv[], const std::string& plotScript)
         else if (arg.rfind("--out=", 0) == 0)
         {
             out = arg.substr(6);
-        }
-        else if (arg == "--help" || arg == "-h")
-        {
-            Usage();
-            return 0;
         }
         else if (arg == "--keys")
         {
@@ -349,6 +408,10 @@ ScenarioRunner::Main(int argc, char* argv[], const std::string& plotScript)
         {
             path = arg;
         }
+    }
+    if (!ns3Options.empty())
+    {
+        PrintAsNs3(argv[0], ns3Options); // prints and exits
     }
     if (path.empty())
     {
@@ -464,6 +527,23 @@ ScenarioRunner::Start(int* argc, char*** argv)
 #endif
     }
     m_rank = GetLocalRank();
+    // The attribute defaults set outside the scenario (NS_ATTRIBUTE_DEFAULT, a program's
+    // Config::SetDefault before the run): config.json records those that still hold once the
+    // network is built, so that a rerun needs neither (PrepareOutputs).
+    m_external = AttributeDefaults::Changed();
+    const nlohmann::ordered_json& recorded = m_s.Recorded();
+    const std::string ns3 = interconnect::Ns3Version();
+    const std::string commit = interconnect::ModuleCommit();
+    const auto differs = [&recorded](const char* key, const std::string& ours) {
+        return recorded.contains(key) && recorded[key] != ours;
+    };
+    if (m_rank == 0 && (differs("ns3Version", ns3) || differs("moduleCommit", commit)))
+    {
+        std::cerr << "interconnect-run: warning: the scenario was recorded by ns-3 "
+                  << recorded.value("ns3Version", "?") << " and module commit "
+                  << recorded.value("moduleCommit", "?") << "; this is ns-3 " << ns3
+                  << " and module commit " << commit << ": its records may differ" << std::endl;
+    }
     GlobalValue::Bind("SchedulerType", StringValue("ns3::CanonicalScheduler"));
     RngSeedManager::SetSeed(static_cast<uint32_t>(s.Int("seed")));
     RngSeedManager::SetRun(static_cast<uint64_t>(s.Int("run")));
@@ -794,10 +874,59 @@ ScenarioRunner::PrepareOutputs()
     if (m_rank == 0)
     {
         FILE* cf = OpenOutputFile(m_out + "/config.json");
-        const std::string json = m_s.ToJson();
+        const std::string json = ResolvedConfiguration().dump(2) + "\n";
         std::fwrite(json.data(), 1, json.size(), cf);
         CloseOutputFile(cf, m_out + "/config.json");
     }
+}
+
+nlohmann::ordered_json
+ScenarioRunner::ResolvedConfiguration() const
+{
+    // The defaults the objects get now that the network is built, however they were set.
+    const std::map<std::string, std::string> used = AttributeDefaults::Changed();
+    nlohmann::ordered_json config = m_s.Json();
+    // What a rerun must set: the scenario's attributes and those set outside it that held;
+    // NS_ATTRIBUTE_DEFAULT wins over an attributes entry, as it does in ns-3.
+    std::map<std::string, std::string> replay;
+    if (m_s.Has("attributes"))
+    {
+        for (auto it = m_s.At("attributes").begin(); it != m_s.At("attributes").end(); ++it)
+        {
+            replay[it.key()] = it.value().get<std::string>();
+        }
+    }
+    const std::map<std::string, std::string> environment = AttributeDefaults::FromEnvironment();
+    for (const auto& [name, value] : m_external)
+    {
+        const auto now = used.find(name);
+        const auto given = replay.find(name);
+        if (now == used.end() || now->second != value ||
+            (given != replay.end() && environment.count(name) == 0))
+        {
+            continue; // a preset, a key or the scenario's attributes set it since
+        }
+        if (given != replay.end() && given->second != environment.at(name) && m_rank == 0)
+        {
+            std::cerr << "interconnect-run: warning: NS_ATTRIBUTE_DEFAULT's " << name << "="
+                      << value << " overrides the scenario's attributes." << name << " ("
+                      << given->second << "), as ns-3 gives the environment precedence"
+                      << std::endl;
+        }
+        const auto env = environment.find(name);
+        replay[name] = env != environment.end() ? env->second : value; // (as the user wrote it)
+    }
+    config.erase("attributes");
+    if (!replay.empty())
+    {
+        config["attributes"] = replay;
+    }
+    nlohmann::ordered_json recorded = nlohmann::ordered_json::object();
+    recorded["ns3Version"] = interconnect::Ns3Version();
+    recorded["moduleCommit"] = interconnect::ModuleCommit();
+    recorded["attributeDefaults"] = used;
+    config["recorded"] = recorded;
+    return config;
 }
 
 void

@@ -19,6 +19,7 @@
 #include "ns3/roce-time-series.h"
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -127,6 +128,13 @@ class ScenarioRunner
     std::vector<uint32_t> Group(const std::string& key) const;
     /// Write summary.json, summary.csv and timing.json.
     void WriteSummaries();
+    /**
+     * @return config.json: the resolved scenario, with the attribute defaults set outside it
+     *         that a rerun needs added to its attributes, and what the run records of itself
+     *         ("recorded": the ns-3 version, the module's commit, every attribute default
+     *         that is not its TypeId's)
+     */
+    nlohmann::ordered_json ResolvedConfiguration() const;
 
     Scenario m_s;             //!< the scenario
     std::string m_out;        //!< the output directory
@@ -147,10 +155,11 @@ class ScenarioRunner
     MessageTransport* m_network;                     //!< the transport of the messages
     std::unique_ptr<CollectiveHelper> m_collectives; //!< collectives and MoE layers
 
-    struct Monitors;                      //!< what the run records as it goes
-    std::unique_ptr<Monitors> m_monitors; //!< the monitors
-    bool m_partial;                       //!< interrupted
-    double m_wall;                        //!< wall seconds of the run
+    struct Monitors;                               //!< what the run records as it goes
+    std::unique_ptr<Monitors> m_monitors;          //!< the monitors
+    std::map<std::string, std::string> m_external; //!< defaults set outside the scenario
+    bool m_partial;                                //!< interrupted
+    double m_wall;                                 //!< wall seconds of the run
 };
 
 } // namespace ns3

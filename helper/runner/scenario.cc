@@ -6,6 +6,7 @@
 
 #include "scenario.h"
 
+#include "ns3/attribute-defaults.h"
 #include "ns3/command-line-values.h"
 #include "ns3/ib-net-device.h"
 #include "ns3/interconnect-config-error.h"
@@ -18,6 +19,7 @@
 #include "ns3/workload-kind.h"
 
 #include <cstdio>
+#include <dlfcn.h>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -409,7 +411,8 @@ RootKeys()
         Key{"workloads", Type::STRING, JsonValue::array(), 0, 0, {}, {}, {}},
         Key{"output", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}},
         Key{"parallel", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}},
-        Key{"attributes", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}}};
+        Key{"attributes", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}},
+        Key{"recorded", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}}};
 }
 
 /// The link section.
@@ -471,6 +474,11 @@ NicKeys()
                       "ib-cc or a TypeId name (infiniband: ib-cc by default)")
                 .Sets("ns3::RdmaNic::CongestionControl", false)
                 .Sets("ns3::IbHostAdapter::CongestionControl", false),
+            ScenarioKey::Text("ccLibrary", "")
+                .Help("a shared library loaded before the scenario is checked, whose TypeIds "
+                      "nic.cc and attributes may name (a congestion control of one's own; its "
+                      "code runs in the runner); a relative path starts at the scenario file's "
+                      "folder, and is recorded absolute"),
             ScenarioKey::Choice("dcqcnPreset", "paper", {"paper", "hpcc-sim"})
                 .Help("DCQCN's parameters: the paper's, or the HPCC simulator's reaction point"),
             ScenarioKey::Duration("cnpInterval", "50us")
@@ -620,28 +628,42 @@ ParseShallow(const std::string& text, bool allowExceptions, bool comments)
     return JsonValue::parse(text, limit, allowExceptions, comments);
 }
 
-/// @return true if `name` (ns3::Class::Attribute) is an attribute whose default can be set
-/// and whose checker accepts `value`
-bool
-IsSettableAttribute(const std::string& name, const std::string& value)
+/**
+ * Load a plugin: a shared library whose TypeIds (registered as it loads) the scenario may name.
+ * @param key the key that names it
+ * @param path its path; a relative one is taken from the folder of the scenario file `origin`
+ *        (from the working directory when `origin` is no file)
+ * @param origin the scenario file
+ * @return the absolute path, as the resolved scenario records it
+ */
+std::string
+LoadPlugin(const std::string& key, const std::string& path, const std::string& origin)
 {
-    const std::size_t split = name.rfind("::");
-    if (name.rfind("ns3::", 0) != 0 || split == std::string::npos || split <= 5)
+    namespace fs = std::filesystem;
+    std::error_code error;
+    fs::path file(path);
+    if (file.is_relative() && fs::is_regular_file(origin, error))
     {
-        return false;
+        file = fs::absolute(origin, error).parent_path() / file;
     }
-    TypeId tid;
-    if (!TypeId::LookupByNameFailSafe(name.substr(0, split), &tid))
+    file = fs::absolute(file, error).lexically_normal();
+    if (!fs::is_regular_file(file, error))
     {
-        return false;
+        InterconnectConfigError(key,
+                                path,
+                                "a shared library (.so) that exists: " + file.string() +
+                                    " is no file");
     }
-    TypeId::AttributeInformation info;
-    if (!tid.LookupAttributeByName(name.substr(split + 2), &info) ||
-        !(info.flags & TypeId::ATTR_CONSTRUCT))
+    // Kept loaded to the end of the program: its TypeIds point into it.
+    if (dlopen(file.c_str(), RTLD_NOW | RTLD_GLOBAL) == nullptr)
     {
-        return false;
+        const char* why = dlerror();
+        InterconnectConfigError(key,
+                                path,
+                                "a shared library this program can load (" +
+                                    std::string(why ? why : "dlopen failed") + ")");
     }
-    return info.checker->CreateValidValue(StringValue(value)) != nullptr;
+    return file.string();
 }
 
 /// A time key's value.
@@ -932,6 +954,11 @@ Scenario::Parse(const std::string& text,
         nic["cnpInterval"] = "0s";
     }
     out["nic"] = CheckObject("nic", nic, NicKeys());
+    if (!out["nic"]["ccLibrary"].get<std::string>().empty())
+    {
+        out["nic"]["ccLibrary"] =
+            LoadPlugin("nic.ccLibrary", out["nic"]["ccLibrary"].get<std::string>(), origin);
+    }
     RdmaCongestionControl::ResolveName("nic.cc", out["nic"]["cc"].get<std::string>());
     QueuePairMapping mapping;
     if (out["nic"]["queuePairs"] != "auto" &&
@@ -1121,7 +1148,7 @@ Scenario::Parse(const std::string& text,
             InterconnectConfigError(path, v.dump(), "a string, a number or true/false");
         }
         const std::string value = v.is_string() ? v.get<std::string>() : v.dump();
-        if (!IsSettableAttribute(it.key(), value))
+        if (!AttributeDefaults::IsSettable(it.key(), value))
         {
             InterconnectConfigError(path,
                                     v.dump(),
@@ -1131,6 +1158,17 @@ Scenario::Parse(const std::string& text,
         }
         out["attributes"][it.key()] = value;
     }
+    // What a run wrote of itself into its config.json (ScenarioRunner::PrepareOutputs): the
+    // build that made it and every attribute default it used. Not read back (the keys and
+    // attributes above say what to run); kept aside, for the runner to compare with its build.
+    const JsonValue recorded = given.value("recorded", JsonValue::object());
+    if (!recorded.is_object())
+    {
+        InterconnectConfigError("recorded",
+                                recorded.dump(),
+                                "an object (what a run records of itself in config.json)");
+    }
+    s.m_recorded = recorded;
 
     CheckAcrossKeys(out);
     return s;
@@ -1299,7 +1337,13 @@ Scenario::KeyTable()
     os << "   * - ``attributes``\n"
        << "     - ``{}``\n"
        << "     - ``\"ns3::Class::Attribute\": value``\n"
-       << "     - any ns-3 attribute's default, checked by its checker (a key's own value wins)\n";
+       << "     - any ns-3 attribute's default, checked by its checker (a key's own value wins); "
+          "``--ns3::Class::Attribute=value`` on the command line is the same\n"
+       << "   * - ``recorded``\n"
+       << "     - ``{}``\n"
+       << "     - (written by the runner)\n"
+       << "     - in config.json: the ns-3 version and module commit of the build, and every "
+          "attribute default the run used that is not its TypeId's; not read back\n";
     return os.str();
 }
 
@@ -1333,6 +1377,12 @@ Scenario::At(const std::string& path) const
         }
     }
     return *node;
+}
+
+const nlohmann::ordered_json&
+Scenario::Recorded() const
+{
+    return m_recorded;
 }
 
 bool

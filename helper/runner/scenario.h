@@ -188,8 +188,15 @@ class Scenario
     /// @return the number of workloads
     std::size_t NumWorkloads() const;
 
+    /**
+     * @return the "recorded" section of the file (what a run wrote of itself into its
+     *         config.json: the build and the attribute defaults it used), as given; {} if none
+     */
+    const nlohmann::ordered_json& Recorded() const;
+
   private:
-    nlohmann::ordered_json m_json; //!< the resolved scenario
+    nlohmann::ordered_json m_json;     //!< the resolved scenario
+    nlohmann::ordered_json m_recorded; //!< the given "recorded" section
 };
 
 } // namespace ns3

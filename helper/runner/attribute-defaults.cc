@@ -1,0 +1,136 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "attribute-defaults.h"
+
+#include "ns3/interconnect-config-error.h"
+#include "ns3/string.h"
+#include "ns3/type-id.h"
+
+#include <cstdlib>
+
+namespace ns3
+{
+
+bool
+AttributeDefaults::IsSettable(const std::string& name, const std::string& value)
+{
+    const std::size_t split = name.rfind("::");
+    if (name.rfind("ns3::", 0) != 0 || split == std::string::npos || split <= 5)
+    {
+        return false;
+    }
+    TypeId tid;
+    if (!TypeId::LookupByNameFailSafe(name.substr(0, split), &tid))
+    {
+        return false;
+    }
+    TypeId::AttributeInformation info;
+    if (!tid.LookupAttributeByName(name.substr(split + 2), &info) ||
+        !(info.flags & TypeId::ATTR_CONSTRUCT))
+    {
+        return false;
+    }
+    return info.checker->CreateValidValue(StringValue(value)) != nullptr;
+}
+
+std::map<std::string, std::string>
+AttributeDefaults::FromEnvironment()
+{
+    // ns-3 reads the variable the same way (ObjectBase::ConstructSelf): entries split at ';',
+    // each at its first '='.
+    std::map<std::string, std::string> entries;
+    const char* variable = std::getenv("NS_ATTRIBUTE_DEFAULT");
+    const std::string text = variable ? variable : "";
+    std::size_t begin = 0;
+    while (begin < text.size())
+    {
+        std::size_t end = text.find(';', begin);
+        end = end == std::string::npos ? text.size() : end;
+        const std::string entry = text.substr(begin, end - begin);
+        begin = end + 1;
+        if (entry.empty())
+        {
+            continue;
+        }
+        const std::size_t equal = entry.find('=');
+        const std::string name = entry.substr(0, equal);
+        const std::string value = equal == std::string::npos ? "" : entry.substr(equal + 1);
+        if (equal == std::string::npos || !IsSettable(name, value))
+        {
+            InterconnectConfigError("NS_ATTRIBUTE_DEFAULT",
+                                    entry,
+                                    "entries ns3::Class::Attribute=value separated by ';', each "
+                                    "an attribute of an ns-3 TypeId settable at construction "
+                                    "and a value its checker accepts");
+        }
+        if (!entries.emplace(name, value).second)
+        {
+            InterconnectConfigError("NS_ATTRIBUTE_DEFAULT",
+                                    entry,
+                                    "each attribute named once (" + name + " is named twice)");
+        }
+    }
+    return entries;
+}
+
+namespace
+{
+
+/**
+ * Every attribute settable at construction whose default for the objects created now (the
+ * environment's entry, else the TypeId's initial value) differs from its TypeId's declared
+ * value, or that belongs to a TypeId of `group` (when not null).
+ */
+std::map<std::string, std::string>
+Defaults(const std::string* group)
+{
+    const std::map<std::string, std::string> environment = AttributeDefaults::FromEnvironment();
+    std::map<std::string, std::string> defaults;
+    for (uint16_t i = 0; i < TypeId::GetRegisteredN(); ++i)
+    {
+        const TypeId tid = TypeId::GetRegistered(i);
+        const bool inGroup = group && tid.GetGroupName() == *group;
+        for (std::size_t a = 0; a < tid.GetAttributeN(); ++a)
+        {
+            const TypeId::AttributeInformation info = tid.GetAttribute(a);
+            if (!(info.flags & TypeId::ATTR_CONSTRUCT))
+            {
+                continue;
+            }
+            const std::string name = tid.GetAttributeFullName(a);
+            const auto env = environment.find(name);
+            // (The environment's text as the checker writes it: "1us" is "+1000.0ns".)
+            Ptr<const AttributeValue> value = info.initialValue;
+            if (env != environment.end())
+            {
+                value = info.checker->CreateValidValue(StringValue(env->second));
+            }
+            const std::string text = value->SerializeToString(info.checker);
+            if (inGroup || text != info.originalInitialValue->SerializeToString(info.checker))
+            {
+                defaults.emplace(name, text);
+            }
+        }
+    }
+    return defaults;
+}
+
+} // namespace
+
+std::map<std::string, std::string>
+AttributeDefaults::Changed()
+{
+    return Defaults(nullptr);
+}
+
+std::map<std::string, std::string>
+AttributeDefaults::Current(const std::string& group)
+{
+    return Defaults(&group);
+}
+
+} // namespace ns3

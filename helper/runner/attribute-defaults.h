@@ -1,0 +1,63 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef ATTRIBUTE_DEFAULTS_H
+#define ATTRIBUTE_DEFAULTS_H
+
+#include <map>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * @ingroup interconnect
+ * @brief The attribute defaults a run uses, as the records state them.
+ *
+ * ns-3 gives an object's attribute, in this order of precedence: the value its factory or
+ * helper sets, the entry of the NS_ATTRIBUTE_DEFAULT environment variable
+ * ("ns3::Class::Attribute=value;..."), and the TypeId's initial value, which Config::SetDefault,
+ * `--ns3::Class::Attribute=value` on a CommandLine and the module's presets change. The
+ * records name every default that is not the TypeId's own, however it was changed, so that a
+ * run can be read and repeated without its environment.
+ */
+class AttributeDefaults
+{
+  public:
+    /**
+     * @return every attribute whose default, as an object created now gets it (the
+     *         environment's entry, else the TypeId's initial value), differs from the value
+     *         the TypeId declares: "ns3::Class::Attribute" to the value as text, by name
+     */
+    static std::map<std::string, std::string> Changed();
+
+    /**
+     * @param group a TypeId group name ("Interconnect")
+     * @return the default of every attribute of the group's TypeIds, as an object created
+     *         now gets it, and every other attribute that Changed() names, by name
+     */
+    static std::map<std::string, std::string> Current(const std::string& group);
+
+    /**
+     * NS_ATTRIBUTE_DEFAULT, checked: every entry must be "ns3::Class::Attribute=value" with an
+     * attribute settable at construction and a value its checker accepts, each named once.
+     * @return the entries, by name (empty when the variable is not set)
+     * @throws InterconnectConfigException naming NS_ATTRIBUTE_DEFAULT and the entry
+     */
+    static std::map<std::string, std::string> FromEnvironment();
+
+    /**
+     * @param name "ns3::Class::Attribute"
+     * @param value a value, as text
+     * @return true if `name` is an attribute settable at construction (so that a default
+     *         reaches the objects) and its checker accepts `value`
+     */
+    static bool IsSettable(const std::string& name, const std::string& value);
+};
+
+} // namespace ns3
+
+#endif // ATTRIBUTE_DEFAULTS_H
