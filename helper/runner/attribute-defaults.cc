@@ -11,6 +11,7 @@
 #include "ns3/type-id.h"
 
 #include <cstdlib>
+#include <sstream>
 
 namespace ns3
 {
@@ -131,6 +132,81 @@ std::map<std::string, std::string>
 AttributeDefaults::Current(const std::string& group)
 {
     return Defaults(&group);
+}
+
+namespace
+{
+
+/// @param text plain text @return it as reStructuredText inline text (markup escaped)
+std::string
+Inline(const std::string& text)
+{
+    std::string out;
+    for (char c : text)
+    {
+        if (c == '\\' || c == '*' || c == '`' || c == '|' || c == '_')
+        {
+            out += '\\';
+        }
+        out += c == '\n' ? ' ' : c;
+    }
+    return out;
+}
+
+/// @param text a value @return it as a literal, or "-" when empty
+std::string
+Literal(const std::string& text)
+{
+    return text.empty() ? std::string("-") : "``" + text + "``";
+}
+
+} // namespace
+
+std::string
+AttributeDefaults::ReferenceTable(const std::string& group)
+{
+    std::map<std::string, TypeId> tids;
+    for (uint16_t i = 0; i < TypeId::GetRegisteredN(); ++i)
+    {
+        const TypeId tid = TypeId::GetRegistered(i);
+        if (tid.GetGroupName() == group && (tid.GetAttributeN() + tid.GetTraceSourceN()) > 0)
+        {
+            tids.emplace(tid.GetName(), tid);
+        }
+    }
+    std::ostringstream os;
+    for (const auto& [name, tid] : tids)
+    {
+        os << "``" << name << "`` (" << Literal(tid.GetParent().GetName()) << ")\n\n";
+        if (tid.GetAttributeN() > 0)
+        {
+            os << ".. list-table::\n   :header-rows: 1\n   :widths: 24 22 54\n\n"
+               << "   * - Attribute\n     - Default\n     - Meaning\n";
+            for (std::size_t a = 0; a < tid.GetAttributeN(); ++a)
+            {
+                const TypeId::AttributeInformation info = tid.GetAttribute(a);
+                os << "   * - ``" << info.name << "``\n"
+                   << "     - "
+                   << Literal(info.originalInitialValue->SerializeToString(info.checker)) << "\n"
+                   << "     - " << Inline(info.help) << "\n";
+            }
+            os << "\n";
+        }
+        if (tid.GetTraceSourceN() > 0)
+        {
+            os << ".. list-table::\n   :header-rows: 1\n   :widths: 24 22 54\n\n"
+               << "   * - Trace source\n     - Callback\n     - Meaning\n";
+            for (std::size_t t = 0; t < tid.GetTraceSourceN(); ++t)
+            {
+                const TypeId::TraceSourceInformation info = tid.GetTraceSource(t);
+                os << "   * - ``" << info.name << "``\n"
+                   << "     - " << Literal(info.callback) << "\n"
+                   << "     - " << Inline(info.help) << "\n";
+            }
+            os << "\n";
+        }
+    }
+    return os.str();
 }
 
 } // namespace ns3

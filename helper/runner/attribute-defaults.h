@@ -50,6 +50,15 @@ class AttributeDefaults
     static std::map<std::string, std::string> FromEnvironment();
 
     /**
+     * The manual's reference of a group's TypeIds: for each (by name) its parent, its
+     * attributes (default, as --PrintAttributes shows it, and help) and its trace sources
+     * (callback type and help). doc/interconnect.rst holds this text, and a test keeps it so.
+     * @param group a TypeId group name ("Interconnect")
+     * @return reStructuredText
+     */
+    static std::string ReferenceTable(const std::string& group);
+
+    /**
      * @param name "ns3::Class::Attribute"
      * @param value a value, as text
      * @return true if `name` is an attribute settable at construction (so that a default

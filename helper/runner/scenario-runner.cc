@@ -70,6 +70,8 @@ const char* const USAGE =
     "usage: interconnect-run SCENARIO.json [--set path.to.key=value ...] [--out DIR]\n"
     "                        [--ns3::Class::Attribute=value ...]\n"
     "       interconnect-run --keys   (the scenario keys, as the manual's table)\n"
+    "       interconnect-run --attributes   (the module's attributes and trace sources, as the "
+    "manual's reference)\n"
     "       interconnect-run --PrintHelp | --PrintAttributes=ns3::Class | --PrintTypeIds | ...\n";
 
 void
@@ -97,6 +99,9 @@ PrintAsNs3(const std::string& program, const std::vector<std::string>& args)
     cmd.AddValue("set", "path.to.key=value: override a scenario key (repeatable)", unused);
     cmd.AddValue("out", "the output directory (default results/<name>)", unused);
     cmd.AddValue("keys", "print the scenario keys, as the manual's table", unused);
+    cmd.AddValue("attributes",
+                 "print the module's attributes and trace sources, as the manual's reference",
+                 unused);
     for (const std::string& arg : args)
     {
         // ns-3 aborts on a TypeId it does not know: say so as for any other bad value.
@@ -396,6 +401,11 @@ ScenarioRunner::Main(int argc, char* argv[], const std::string& plotScript)
         else if (arg == "--keys")
         {
             std::cout << Scenario::KeyTable();
+            return 0;
+        }
+        else if (arg == "--attributes")
+        {
+            std::cout << AttributeDefaults::ReferenceTable("Interconnect");
             return 0;
         }
         else if (arg.rfind("--", 0) == 0 || !path.empty())

@@ -23,7 +23,10 @@ namespace ns3
  * Zipf with exponent s, or Zipf with the exponent that gives a target Gini coefficient of the
  * expert popularities); dispatching it sends Hidden x BytesPerElement bytes from its GPU to each
  * chosen expert's GPU, and the combine sends the same back. A token routed to an expert on its
- * own GPU moves nothing over the network. Until the intra-host model exists, a GPU is a host.
+ * own GPU moves nothing over the network. MoeTraffic routes tokens between GPU indices only:
+ * CollectiveHelper::MoeLayers carries the phases, over the network when each GPU is a host, or
+ * with GPU servers (CollectiveHelper::SetGpuServers) over a server's NVLink/PCIe fabric
+ * between its own GPUs and over the GPUs' rail NICs between servers.
  */
 class MoeTraffic
 {

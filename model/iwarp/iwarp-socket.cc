@@ -122,7 +122,7 @@ IwarpSocket::GetTypeId()
             .AddTraceSource("SolicitedEvent",
                             "A Send with Solicited Event was placed here: its bytes.",
                             MakeTraceSourceAccessor(&IwarpSocket::m_solicitedTrace),
-                            "ns3::TracedValueCallback::Uint64")
+                            "ns3::IwarpSocket::SolicitedTracedCallback")
             .AddTraceSource("Established",
                             "The MPA exchange finished: full operation begins.",
                             MakeTraceSourceAccessor(&IwarpSocket::m_establishedTrace),

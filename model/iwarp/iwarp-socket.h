@@ -81,6 +81,8 @@ class IwarpSocket : public Object
     typedef void (*TerminateTracedCallback)(const std::string& reason, bool local);
     /// Callback signature of the MessageReceived trace: verb and bytes of a message placed here.
     typedef void (*MessageTracedCallback)(RdmaVerb verb, uint64_t bytes);
+    /// Callback signature of the SolicitedEvent trace: bytes of the Send placed here.
+    typedef void (*SolicitedTracedCallback)(uint64_t bytes);
 
     /**
      * @brief Get the type ID.

@@ -54,11 +54,11 @@ RdmaChannelAdapter::GetTypeId()
                             "A CNP was sent; the argument is the local QPN that received the "
                             "marked data",
                             MakeTraceSourceAccessor(&RdmaChannelAdapter::m_cnpSentTrace),
-                            "ns3::TracedValueCallback::Uint32")
+                            "ns3::RdmaChannelAdapter::QpnTracedCallback")
             .AddTraceSource("CnpReceived",
                             "A CNP was received; the argument is the local QPN it slows",
                             MakeTraceSourceAccessor(&RdmaChannelAdapter::m_cnpReceivedTrace),
-                            "ns3::TracedValueCallback::Uint32")
+                            "ns3::RdmaChannelAdapter::QpnTracedCallback")
             .AddTraceSource("CongestionState",
                             "The congestion control of one of this adapter's queue pairs changed "
                             "its rate, window or inter-packet gap: QPN, rate, window bytes (0: "

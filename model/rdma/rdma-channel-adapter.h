@@ -63,6 +63,12 @@ class RdmaChannelAdapter : public Object
     static constexpr uint32_t CNP_PAYLOAD = 16;
 
     /**
+     * TracedCallback signature of CnpSent and CnpReceived.
+     * @param qpn the local queue pair the CNP concerns
+     */
+    typedef void (*QpnTracedCallback)(uint32_t qpn);
+
+    /**
      * TracedCallback signature of CongestionState.
      * @param qpn the queue pair whose congestion control acted
      * @param rate its sending rate now
