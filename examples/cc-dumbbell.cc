@@ -44,7 +44,7 @@ Main(int argc, char* argv[])
     std::string stagger = "0s";
     std::string interval = "100us";
     uint32_t seed = 1;
-    std::string out = "results/cc-dumbbell";
+    std::string out = "results/examples/cc-dumbbell";
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("cc", "Congestion control: none, dcqcn, hpcc, timely, dctcp or a TypeId name", cc);

@@ -103,7 +103,7 @@ Main(int argc, char* argv[])
 {
     std::string cc = "ns3::ExampleAimdCongestionControl";
     std::string duration = "10ms";
-    std::string out = "results/custom-congestion-control";
+    std::string out = "results/examples/custom-congestion-control";
     CommandLine cmd(__FILE__);
     cmd.AddValue("cc", "Congestion control (short or TypeId name)", cc);
     cmd.AddValue("duration", "Simulated time", duration);

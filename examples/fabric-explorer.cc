@@ -123,7 +123,7 @@ Main(int argc, char* argv[])
     std::string cc = "none";
     uint32_t seed = 1;
     uint32_t run = 1;
-    std::string out = "results/fabric-explorer";
+    std::string out = "results/examples/fabric-explorer";
 
     uint32_t ranks = 1;
     std::string partition = "auto";

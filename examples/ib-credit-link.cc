@@ -43,7 +43,7 @@ Main(int argc, char* argv[])
     uint32_t packets = 1000;
     uint32_t mtu = 4096;
     uint32_t incast = 0;
-    std::string out = "results/ib-credit-link";
+    std::string out = "results/examples/ib-credit-link";
     std::string pcap;
     std::string verb = "raw";
     std::string pcapFormat = "erf";

@@ -33,7 +33,7 @@ static int
 Main(int argc, char* argv[])
 {
     std::string preset = "dgx-h100";
-    std::string out = "results/intra-host-topo";
+    std::string out = "results/examples/intra-host-topo";
     // Overrides: empty or negative means "the preset's value".
     int nvlinksPerGpu = -1;
     double nvlinkGBps = -1;

@@ -165,7 +165,7 @@ Main(int argc, char* argv[])
     uint32_t seed = 1;
     uint32_t run = 1;
     std::string pcap;
-    std::string out = "results/iwarp-vs-roce";
+    std::string out = "results/examples/iwarp-vs-roce";
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("hostsPerLeaf", "Hosts on each of the two leaves (2..64)", hostsPerLeaf);

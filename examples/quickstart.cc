@@ -39,7 +39,7 @@ Main(int argc, char* argv[])
     std::string verb = "write";
     uint32_t seed = 1;
     uint32_t run = 1;
-    std::string out = "results/quickstart";
+    std::string out = "results/examples/quickstart";
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("flowSize", "Bytes host0 moves (>= 1; units B, KB, MB, KiB, ...)", flowSize);

@@ -47,7 +47,7 @@ Main(int argc, char* argv[])
     uint32_t seed = 1;
     uint32_t run = 1;
     std::string pcapDir;
-    std::string out = "results/roce-incast";
+    std::string out = "results/examples/roce-incast";
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("senders", "Number of senders (1..1000)", senders);

@@ -57,7 +57,9 @@ out=$(mktemp -d)
 ./ns3 run --no-build "quickstart --flowSize=100000 --out=$out" >&2
 grep -q '^0,0,1,write,100000,' "$out/flows.csv" || { echo "check-intree: quickstart wrote no flow record" >&2; exit 1; }
 # ns-3 registers its example tests (ctest-<example>) beside the module's own suites.
-ctest --test-dir cmake-cache/contrib/interconnect -N | grep -q 'ctest-interconnect-run$' ||
+# (listed first: grep -q stops reading at its match, and ctest's SIGPIPE would fail the pipe)
+listed=$(ctest --test-dir cmake-cache/contrib/interconnect -N)
+grep -q 'ctest-interconnect-run$' <<<"$listed" ||
     { echo "check-intree: ns-3 registered no example tests (ctest-<example>)" >&2; exit 1; }
 ctest --test-dir cmake-cache/contrib/interconnect --output-on-failure -j "$JOBS"
 echo "check-intree: the module builds with -Werror, runs and passes its tests inside ns-$version"
