@@ -198,6 +198,7 @@ TESTS = [
     'test/timely-test.cc',
     'test/wire-clock-test.cc',
     'test/congestion-state-recorder-test.cc',
+    'test/trace-paths-test.cc',
     'test/workload-kind-test.cc',
 ]
 

@@ -124,7 +124,15 @@ DcqcnCongestionControl::GetTypeId()
                           MakeEnumChecker(DcqcnCongestionControl::PAPER,
                                           "Paper",
                                           DcqcnCongestionControl::HPCC_SIM,
-                                          "HpccSim"));
+                                          "HpccSim"))
+            .AddTraceSource("Alpha",
+                            "The congestion estimate alpha (0..1) as it changes",
+                            MakeTraceSourceAccessor(&DcqcnCongestionControl::m_alpha),
+                            "ns3::TracedValueCallback::Double")
+            .AddTraceSource("TargetRate",
+                            "The target rate RT, bit/s, as it changes",
+                            MakeTraceSourceAccessor(&DcqcnCongestionControl::m_rt),
+                            "ns3::TracedValueCallback::Double");
     return tid;
 }
 
@@ -337,7 +345,8 @@ DcqcnCongestionControl::OnCnp(Ptr<RdmaQueuePair> qp)
         {
             m_rt = m_rc;
         }
-        m_rc = std::max(m_rc * (1 - m_alpha / 2), static_cast<double>(m_minRate.GetBitRate()));
+        m_rc =
+            std::max(m_rc * (1 - m_alpha.Get() / 2), static_cast<double>(m_minRate.GetBitRate()));
         Apply(qp);
     }
     m_alpha = (1 - m_g) * m_alpha + m_g;
@@ -388,8 +397,8 @@ DcqcnCongestionControl::Increase(Ptr<RdmaQueuePair> qp)
     {
         m_rt += static_cast<double>(m_rateAi.GetBitRate());
     }
-    m_rt = std::min(m_rt, m_lineRate);
-    m_rc = std::min((m_rt + m_rc) / 2, m_lineRate);
+    m_rt = std::min(m_rt.Get(), m_lineRate);
+    m_rc = std::min((m_rt.Get() + m_rc) / 2, m_lineRate);
     if (m_rt >= m_lineRate && m_rc > m_lineRate * (1 - 1e-6))
     {
         m_rc = m_lineRate; // halving the gap never closes it: call it recovered within 1 ppm
@@ -538,14 +547,14 @@ DcqcnCongestionControl::SimIncrease(Ptr<RdmaQueuePair> qp)
 {
     if (m_timerStage == m_f)
     {
-        m_rt = std::min(m_rt + static_cast<double>(m_rateAi.GetBitRate()), m_lineRate);
+        m_rt = std::min(m_rt.Get() + static_cast<double>(m_rateAi.GetBitRate()), m_lineRate);
     }
     else if (m_timerStage > m_f)
     {
-        m_rt = std::min(m_rt + static_cast<double>(m_rateHai.GetBitRate()), m_lineRate);
+        m_rt = std::min(m_rt.Get() + static_cast<double>(m_rateHai.GetBitRate()), m_lineRate);
     }
     // (below F: fast recovery, RT unchanged)
-    m_rc = std::min((m_rc + m_rt) / 2, m_lineRate);
+    m_rc = std::min((m_rc + m_rt.Get()) / 2, m_lineRate);
     if (m_rt >= m_lineRate && m_rc > m_lineRate * (1 - 1e-6))
     {
         m_rc = m_lineRate; // halving the gap never closes it: call it recovered within 1 ppm
@@ -566,7 +575,7 @@ DcqcnCongestionControl::SimDecrease(Ptr<RdmaQueuePair> qp, Time at)
     {
         m_rt = m_rc;
     }
-    m_rc = std::max(m_rc * (1 - m_alpha / 2), static_cast<double>(m_minRate.GetBitRate()));
+    m_rc = std::max(m_rc * (1 - m_alpha.Get() / 2), static_cast<double>(m_minRate.GetBitRate()));
     m_timerStage = 0;
     m_simDecreaseCnp = false;
     m_simIncreasing = true;

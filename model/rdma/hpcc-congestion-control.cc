@@ -52,7 +52,11 @@ HpccCongestionControl::GetTypeId()
                           "T, the base round-trip time; 0 uses the smallest RTT measured.",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&HpccCongestionControl::m_baseRtt),
-                          MakeTimeChecker(Time(0)));
+                          MakeTimeChecker(Time(0)))
+            .AddTraceSource("U",
+                            "The smoothed normalized inflight U of the busiest hop, as it changes",
+                            MakeTraceSourceAccessor(&HpccCongestionControl::m_u),
+                            "ns3::TracedValueCallback::Double");
     return tid;
 }
 

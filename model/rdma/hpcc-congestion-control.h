@@ -10,6 +10,8 @@
 #include "rdma-congestion-control.h"
 #include "rdma-int-tag.h"
 
+#include "ns3/traced-value.h"
+
 namespace ns3
 {
 
@@ -69,7 +71,7 @@ class HpccCongestionControl : public RdmaCongestionControl
     // state
     double m_lineRate;        //!< bit/s
     double m_t;               //!< T in seconds (0 until known)
-    double m_u;               //!< smoothed U
+    TracedValue<double> m_u;  //!< smoothed U
     double m_w;               //!< window, bytes
     double m_wc;              //!< reference window, bytes
     double m_wMax;            //!< line rate x T, bytes

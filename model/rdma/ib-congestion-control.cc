@@ -45,7 +45,11 @@ IbCongestionControl::GetTypeId()
                           "Inter-packet delay per CCT index (CCT[i] = i x step)",
                           TimeValue(NanoSeconds(50)),
                           MakeTimeAccessor(&IbCongestionControl::m_cctStep),
-                          MakeTimeChecker(Time(0)));
+                          MakeTimeChecker(Time(0)))
+            .AddTraceSource("CctIndex",
+                            "The queue pair's CCT index (CCTI) as it changes",
+                            MakeTraceSourceAccessor(&IbCongestionControl::m_ccti),
+                            "ns3::TracedValueCallback::Uint32");
     return tid;
 }
 
@@ -74,8 +78,8 @@ IbCongestionControl::GetName() const
 void
 IbCongestionControl::OnCnp(Ptr<RdmaQueuePair> qp)
 {
-    m_ccti = std::min(m_ccti + m_cctiIncrease, m_cctiLimit);
-    qp->SetInterPacketDelay(m_cctStep * m_ccti);
+    m_ccti = std::min(m_ccti.Get() + m_cctiIncrease, m_cctiLimit);
+    qp->SetInterPacketDelay(m_cctStep * m_ccti.Get());
     if (m_timer.IsExpired())
     {
         m_timer = Simulator::Schedule(m_cctiTimer, &IbCongestionControl::Timer, this, qp);
@@ -88,7 +92,7 @@ IbCongestionControl::Timer(Ptr<RdmaQueuePair> qp)
     if (m_ccti > 0)
     {
         --m_ccti;
-        qp->SetInterPacketDelay(m_cctStep * m_ccti);
+        qp->SetInterPacketDelay(m_cctStep * m_ccti.Get());
     }
     if (m_ccti > 0)
     {

@@ -10,6 +10,7 @@
 #include "rdma-congestion-control.h"
 
 #include "ns3/event-id.h"
+#include "ns3/traced-value.h"
 
 namespace ns3
 {
@@ -51,12 +52,12 @@ class IbCongestionControl : public RdmaCongestionControl
     /// Every CctiTimer: the index drops by one.
     void Timer(Ptr<RdmaQueuePair> qp);
 
-    uint32_t m_cctiIncrease; //!< CCTI_Increase
-    uint32_t m_cctiLimit;    //!< CCTI_Limit
-    Time m_cctiTimer;        //!< CCTI_Timer
-    Time m_cctStep;          //!< delay per CCT index
-    uint32_t m_ccti;         //!< the CCT index
-    EventId m_timer;         //!< the CCTI timer
+    uint32_t m_cctiIncrease;      //!< CCTI_Increase
+    uint32_t m_cctiLimit;         //!< CCTI_Limit
+    Time m_cctiTimer;             //!< CCTI_Timer
+    Time m_cctStep;               //!< delay per CCT index
+    TracedValue<uint32_t> m_ccti; //!< the CCT index
+    EventId m_timer;              //!< the CCTI timer
 };
 
 } // namespace ns3

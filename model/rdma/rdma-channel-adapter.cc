@@ -12,6 +12,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/object-map.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 
@@ -46,6 +47,12 @@ RdmaChannelAdapter::GetTypeId()
                           DataRateValue(DataRate(0)),
                           MakeDataRateAccessor(&RdmaChannelAdapter::m_hostReadRate),
                           MakeDataRateChecker())
+            .AddAttribute("QueuePairList",
+                          "The adapter's queue pairs, by QPN (Config paths reach their "
+                          "traces: .../QueuePairList/*/Rate)",
+                          ObjectMapValue(),
+                          MakeObjectMapAccessor(&RdmaChannelAdapter::m_qpByQpn),
+                          MakeObjectMapChecker<RdmaQueuePair>())
             .AddTraceSource("Completion",
                             "A message of any of this adapter's queue pairs completed",
                             MakeTraceSourceAccessor(&RdmaChannelAdapter::m_completionTrace),
@@ -103,6 +110,7 @@ RdmaChannelAdapter::DoDispose()
         }
     }
     m_qps.clear();
+    m_qpByQpn.clear();
     for (auto& datagrams : m_datagrams)
     {
         datagrams.clear();
@@ -161,6 +169,7 @@ RdmaChannelAdapter::AddQueuePair(Ptr<RdmaQueuePair> qp, uint8_t txClass)
         qp->SetStateCallback(MakeCallback(&RdmaChannelAdapter::StateChanged, this).Bind(index));
     }
     m_qps.push_back(qp);
+    m_qpByQpn[qp->GetQpn()] = qp;
     m_qpClass.push_back(txClass);
     m_inActive.push_back(false);
     m_lastCnp.push_back(Time(0));

@@ -20,6 +20,7 @@
 
 #include <array>
 #include <deque>
+#include <map>
 #include <vector>
 
 namespace ns3
@@ -249,11 +250,12 @@ class RdmaChannelAdapter : public Object
     double m_hostReadDone;     //!< when the last payload read ends, seconds (exact)
     Time m_hostReadFree;       //!< that time rounded up: when the next payload can be read
 
-    std::vector<Ptr<RdmaQueuePair>> m_qps; //!< by index (QPN - FIRST_QPN)
-    std::vector<uint8_t> m_qpClass;        //!< transmit class of each
-    std::vector<bool> m_inActive;          //!< in an active list
-    std::vector<Time> m_lastCnp;           //!< last CNP sent per queue pair
-    std::vector<bool> m_cnpEver;           //!< a CNP was ever sent for the queue pair
+    std::vector<Ptr<RdmaQueuePair>> m_qps;            //!< by index (QPN - FIRST_QPN)
+    std::map<uint32_t, Ptr<RdmaQueuePair>> m_qpByQpn; //!< the same by QPN (QueuePairList)
+    std::vector<uint8_t> m_qpClass;                   //!< transmit class of each
+    std::vector<bool> m_inActive;                     //!< in an active list
+    std::vector<Time> m_lastCnp;                      //!< last CNP sent per queue pair
+    std::vector<bool> m_cnpEver;                      //!< a CNP was ever sent for the queue pair
     std::array<std::deque<uint32_t>, MAX_CLASSES> m_active;       //!< round robin per class
     std::array<std::deque<Ptr<Packet>>, MAX_CLASSES> m_datagrams; //!< framed, no queue pair
     std::array<uint32_t, MAX_CLASSES> m_dataInPort;               //!< data packets in the port

@@ -12,6 +12,7 @@
 #include "ns3/boolean.h"
 #include "ns3/interconnect-config-error.h"
 #include "ns3/log.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -88,6 +89,13 @@ RdmaQueuePair::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&RdmaQueuePair::m_outOfOrder),
                           MakeBooleanChecker())
+            .AddAttribute("CongestionControl",
+                          "The queue pair's congestion control (one object per queue pair; its "
+                          "trace sources, e.g. DCQCN's Alpha, are reached through this)",
+                          TypeId::ATTR_GET,
+                          PointerValue(),
+                          MakePointerAccessor(&RdmaQueuePair::m_cc),
+                          MakePointerChecker<RdmaCongestionControl>())
             .AddTraceSource("Completion",
                             "A message completed at the requester",
                             MakeTraceSourceAccessor(&RdmaQueuePair::m_completionTrace),

@@ -124,7 +124,18 @@ PfcNetDevice::GetTypeId()
             .AddTraceSource("PfcRx",
                             "A PFC frame was received: priority, quanta (0 = resume)",
                             MakeTraceSourceAccessor(&PfcNetDevice::m_pfcRxTrace),
-                            "ns3::PfcNetDevice::PfcTracedCallback");
+                            "ns3::PfcNetDevice::PfcTracedCallback")
+            .AddTraceSource("QueueBytes",
+                            "An egress queue's length changed: priority, bytes queued now "
+                            "(frames with their Ethernet header; GetQueueBytes, the runner's "
+                            "queue.csv)",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_queueBytesTrace),
+                            "ns3::PfcNetDevice::QueueBytesTracedCallback")
+            .AddTraceSource("EgressPaused",
+                            "The peer paused (true) or resumed (false) a priority of this port "
+                            "(IsEgressPaused)",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_egressPausedTrace),
+                            "ns3::PfcNetDevice::PausedTracedCallback");
     return tid;
 }
 
@@ -304,6 +315,7 @@ PfcNetDevice::Enqueue(Ptr<Packet> packet, uint8_t priority, uint32_t tag)
         m_macTxTrace(WithEthernetHeader(packet, Ipv4L3Protocol::PROT_NUMBER, true));
     }
     m_queueBytes[priority] += packet->GetSize() + ETHERNET_HEADER;
+    m_queueBytesTrace(priority, m_queueBytes[priority]);
     m_queue[priority].push_back(Item{packet, tag});
     TryTransmit();
     return true;
@@ -392,6 +404,7 @@ PfcNetDevice::TryTransmit()
     m_queue[p].pop_front();
     const uint32_t bytes = item.packet->GetSize() + ETHERNET_HEADER;
     m_queueBytes[p] -= bytes;
+    m_queueBytesTrace(p, m_queueBytes[p]);
     if (m_scheduler == DWRR &&
         (m_queue[p].empty() ||
          m_deficit[p] <
@@ -551,6 +564,7 @@ PfcNetDevice::ReceivePfc(Ptr<Packet> packet)
         {
             m_egressPaused[p] = true;
             m_egressPauseStart[p] = Simulator::Now();
+            m_egressPausedTrace(p, true);
         }
         m_egressResumeEvent[p] = Simulator::Schedule(PfcHeader::QuantaToTime(quanta, m_rate),
                                                      &PfcNetDevice::EndEgressPause,
@@ -568,6 +582,7 @@ PfcNetDevice::EndEgressPause(uint8_t priority)
     }
     m_egressPaused[priority] = false;
     m_egressPausedTotal[priority] += Simulator::Now() - m_egressPauseStart[priority];
+    m_egressPausedTrace(priority, false);
     TryTransmit();
 }
 

@@ -131,6 +131,20 @@ class PfcNetDevice : public NetDevice
     typedef void (*PfcTracedCallback)(uint8_t priority, uint16_t quanta);
 
     /**
+     * TracedCallback signature for an egress queue's length.
+     * @param priority the priority (0..7)
+     * @param bytes the bytes queued at that priority now (frames with their Ethernet header)
+     */
+    typedef void (*QueueBytesTracedCallback)(uint8_t priority, uint32_t bytes);
+
+    /**
+     * TracedCallback signature for the pause state of an egress priority.
+     * @param priority the priority (0..7)
+     * @param paused true when the peer's PFC frame pauses it, false when it resumes
+     */
+    typedef void (*PausedTracedCallback)(uint8_t priority, bool paused);
+
+    /**
      * @brief Get the type ID.
      * @return the object TypeId
      */
@@ -350,6 +364,8 @@ class PfcNetDevice : public NetDevice
     TracedCallback<Ptr<const Packet>> m_snifferTrace;    //!< every frame sent or received
     TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;      //!< PFC frame sent
     TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;      //!< PFC frame received
+    TracedCallback<uint8_t, uint32_t> m_queueBytesTrace; //!< an egress queue's bytes changed
+    TracedCallback<uint8_t, bool> m_egressPausedTrace;   //!< a priority paused or resumed
 };
 
 } // namespace ns3
