@@ -112,6 +112,15 @@ run_gnuplot() {
     done
 }
 
+# The figures' directory (plots, absolute) and, afresh, its gnuplot/ (gp) for the script and data.
+use_plots() {
+    mkdir -p "$1"
+    plots=$(cd "$1" && pwd)
+    gp="$plots/gnuplot"
+    rm -rf "$gp"
+    mkdir -p "$gp"
+}
+
 # Common settings: a grid, the key above the plot, tick labels in engineering notation.
 preamble() {
     echo "set encoding utf8"
@@ -134,12 +143,7 @@ if [ -f "${dirs[0]}/grid.tsv" ] && [ -f "${dirs[0]}/summary.csv" ]; then
     case "$yfig" in p50 | p95 | p99) ycol="slowdown_$yfig" ;; *) ycol="$yfig" ;; esac
     [ -n "$(column "$summary" "$ycol")" ] ||
         die "--y '$yfig': not a figure of $summary; p50, p95, p99 or a column: $(head -n 1 "$summary")"
-    plots="${out:-$sweep/plots}"
-    mkdir -p "$plots"
-    plots=$(cd "$plots" && pwd)
-    gp="$plots/gnuplot"
-    rm -rf "$gp"
-    mkdir -p "$gp"
+    use_plots "${out:-$sweep/plots}"
     # The points: x, y, series (the other grid keys' values), from the rows that ran.
     others=()
     for k in "${keys[@]}"; do [ "$k" = "$xkey" ] || others+=("$k"); done
@@ -202,12 +206,7 @@ done
 [ ${#labels[@]} -eq 0 ] || [ ${#labels[@]} -eq ${#dirs[@]} ] ||
     die "--label: ${#labels[@]} labels for ${#dirs[@]} directories (give one per directory, in order)"
 
-plots="${out:-${dirs[0]}/plots}"
-mkdir -p "$plots"
-plots=$(cd "$plots" && pwd)
-gp="$plots/gnuplot"
-rm -rf "$gp"
-mkdir -p "$gp"
+use_plots "${out:-${dirs[0]}/plots}"
 : >"$work/slowdown-vs-size.dat"
 
 cdf=(); slow50=(); slow99=(); queue=(); pfc=(); coll=()

@@ -110,6 +110,19 @@ DocumentedPaths()
     return paths;
 }
 
+/// Call `f(path, port)` for every PfcNetDevice, its Config path without a trailing '/'.
+void
+ForEachPort(const std::function<void(const std::string&, Ptr<PfcNetDevice>)>& f)
+{
+    const Config::MatchContainer m =
+        Config::LookupMatches("/NodeList/*/DeviceList/*/$ns3::PfcNetDevice");
+    for (std::size_t i = 0; i < m.GetN(); ++i)
+    {
+        const std::string path = m.GetMatchedPath(i);
+        f(path.substr(0, path.find_last_not_of('/') + 1), DynamicCast<PfcNetDevice>(m.Get(i)));
+    }
+}
+
 /// Rate changes per (node, QPN), from a Config context ".../NodeList/N/.../QueuePairList/Q/Rate".
 struct RateSink
 {
@@ -253,20 +266,14 @@ TEST(TracePaths, QueueBytesAndPauseTraceWhatThePortsReport)
     uint64_t checked = 0;
     uint64_t nonEmpty = 0;
     std::function<void()> check = [&]() {
-        Config::MatchContainer all =
-            Config::LookupMatches("/NodeList/*/DeviceList/*/$ns3::PfcNetDevice");
-        for (std::size_t i = 0; i < all.GetN(); ++i)
-        {
-            Ptr<PfcNetDevice> d = DynamicCast<PfcNetDevice>(all.Get(i));
-            std::string port = all.GetMatchedPath(i);
-            port = port.substr(0, port.find_last_not_of('/') + 1);
+        ForEachPort([&](const std::string& port, Ptr<PfcNetDevice> d) {
             for (uint8_t p = 0; p < 8; ++p)
             {
                 EXPECT_EQ(current[port][p], d->GetQueueBytes(p)) << port << " priority " << +p;
                 ++checked;
                 nonEmpty += d->GetQueueBytes(p) > 0;
             }
-        }
+        });
         Simulator::Schedule(MicroSeconds(20), check);
     };
     Simulator::Schedule(MicroSeconds(20), check);
@@ -275,13 +282,7 @@ TEST(TracePaths, QueueBytesAndPauseTraceWhatThePortsReport)
     run.Finish([&]() {
         // At the end every port's queues are where the trace left them, and the pause time it
         // reports is the sum of the traced intervals (pauses still running at the end excepted).
-        Config::MatchContainer m =
-            Config::LookupMatches("/NodeList/*/DeviceList/*/$ns3::PfcNetDevice");
-        for (std::size_t i = 0; i < m.GetN(); ++i)
-        {
-            Ptr<PfcNetDevice> d = DynamicCast<PfcNetDevice>(m.Get(i));
-            std::string port = m.GetMatchedPath(i);
-            port = port.substr(0, port.find_last_not_of('/') + 1);
+        ForEachPort([&](const std::string& port, Ptr<PfcNetDevice> d) {
             for (uint8_t p = 0; p < 8; ++p)
             {
                 EXPECT_EQ(current[port][p], d->GetQueueBytes(p)) << port << " priority " << +p;
@@ -293,7 +294,7 @@ TEST(TracePaths, QueueBytesAndPauseTraceWhatThePortsReport)
                 }
             }
             ++ports;
-        }
+        });
     });
     EXPECT_GT(peak, 100000U) << "the incast's queue";
     EXPECT_GT(checked, 1000U);
