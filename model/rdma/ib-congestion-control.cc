@@ -89,12 +89,12 @@ IbCongestionControl::OnCnp(Ptr<RdmaQueuePair> qp)
 void
 IbCongestionControl::Timer(Ptr<RdmaQueuePair> qp)
 {
-    if (m_ccti > 0)
+    if (m_ccti.Get() > 0)
     {
         --m_ccti;
         qp->SetInterPacketDelay(m_cctStep * m_ccti.Get());
     }
-    if (m_ccti > 0)
+    if (m_ccti.Get() > 0)
     {
         m_timer = Simulator::Schedule(m_cctiTimer, &IbCongestionControl::Timer, this, qp);
     }
