@@ -6,7 +6,14 @@
 
 // Benchmarks of the data paths (RoCEv2, iWARP, InfiniBand): fixed, seeded cases, one line each.
 //
-//   interconnect-bench [--csv=FILE] [--scheduler=NAME] [CASE ...]   (no case: all of them)
+//   interconnect-bench [--csv=FILE] [--scheduler=NAME] [--repeat=N] [--compare=FILE] [CASE ...]
+//   (no case: all of them)
+//
+// --repeat=N runs every case N times, in rounds (each round runs every case once, so that the
+// machine's noise spreads over all of them), and ends with the min, median and max of each
+// case's packet-hops and events per CPU second and its largest peak RSS. --compare=FILE reads a
+// CSV an earlier run wrote (--csv) and prints each case's median packet-hops per CPU second
+// over the baseline's median: on a noisy machine a regression shows as a ratio below 1.
 //
 // --scheduler picks ns-3's event scheduler: priority-queue (default), map (ns-3's default),
 // heap, calendar or list.
@@ -29,15 +36,18 @@
 #include "ns3/interconnect-module.h"
 #include "ns3/object-factory.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cstddef>
 #include <cstdio>
 #include <ctime>
+#include <fstream>
 #include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -272,6 +282,49 @@ RunCase(const std::string& name,
     return r;
 }
 
+/// A run's figures, read back from its CSV line.
+struct Figures
+{
+    double eventsPerCpu;
+    double hopsPerCpu;
+    double rssMb;
+};
+
+/// @param line a CSV line of the bench @param[out] f its figures @return its case, "" if none
+std::string
+ParseLine(const std::string& line, Figures* f)
+{
+    std::vector<std::string> cells;
+    std::stringstream in(line);
+    std::string cell;
+    while (std::getline(in, cell, ','))
+    {
+        cells.push_back(cell);
+    }
+    if (cells.size() < 9 || cells[0] == "case")
+    {
+        return "";
+    }
+    try
+    {
+        *f = Figures{std::stod(cells[5]), std::stod(cells[7]), std::stod(cells[8])};
+    }
+    catch (const std::exception&)
+    {
+        return "";
+    }
+    return cells[0];
+}
+
+/// @param v values (not empty) @return their median
+double
+Median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 } // namespace
 
 /// The program; main() reports the configuration errors it throws.
@@ -299,12 +352,31 @@ Main(int argc, char* argv[])
         {"perm128-ib", PermutationIb},
     };
     std::vector<std::string> chosen;
+    uint32_t repeat = 1;
+    std::string compare;
     for (int i = 1; i < argc; ++i)
     {
         const std::string arg = argv[i];
         if (arg.rfind("--csv=", 0) == 0)
         {
             csv = arg.substr(6);
+        }
+        else if (arg.rfind("--repeat=", 0) == 0)
+        {
+            const std::string n = arg.substr(9);
+            if (n.empty() || n.size() > 4 ||
+                n.find_first_not_of("0123456789") != std::string::npos || std::stoul(n) < 1 ||
+                std::stoul(n) > 1000)
+            {
+                std::cerr << "error: --repeat = " << n << ": accepted: a whole number 1..1000"
+                          << std::endl;
+                return 2;
+            }
+            repeat = static_cast<uint32_t>(std::stoul(n));
+        }
+        else if (arg.rfind("--compare=", 0) == 0)
+        {
+            compare = arg.substr(10);
         }
         else if (arg.rfind("--scheduler=", 0) == 0)
         {
@@ -330,8 +402,9 @@ Main(int argc, char* argv[])
                 known += " " + c.first;
             }
             std::cerr << "error: unknown benchmark case or option '" << arg
-                      << "'; accepted: --csv=FILE, --scheduler=NAME and the cases" << known
-                      << std::endl;
+                      << "'; accepted: --csv=FILE, --scheduler=NAME, --repeat=N, --compare=FILE "
+                         "and the cases"
+                      << known << std::endl;
             return 2;
         }
     }
@@ -340,6 +413,33 @@ Main(int argc, char* argv[])
         for (const auto& c : cases)
         {
             chosen.push_back(c.first);
+        }
+    }
+    // The baseline first: a file that cannot be read is said before any case runs.
+    std::map<std::string, std::vector<double>> baseline;
+    if (!compare.empty())
+    {
+        std::ifstream in(compare);
+        if (!in)
+        {
+            std::cerr << "error: --compare=" << compare << ": cannot read" << std::endl;
+            return 1;
+        }
+        std::string line;
+        while (std::getline(in, line))
+        {
+            Figures f{};
+            const std::string name = ParseLine(line, &f);
+            if (!name.empty())
+            {
+                baseline[name].push_back(f.hopsPerCpu);
+            }
+        }
+        if (baseline.empty())
+        {
+            std::cerr << "error: --compare=" << compare
+                      << ": no case lines (a CSV written by interconnect-bench --csv)" << std::endl;
+            return 1;
         }
     }
     FILE* out = csv.empty() ? nullptr : std::fopen(csv.c_str(), "w");
@@ -356,7 +456,13 @@ Main(int argc, char* argv[])
         std::fprintf(out, "%s\n", header);
     }
     int status = 0;
-    for (const auto& name : chosen)
+    std::map<std::string, std::vector<Figures>> runs;
+    std::vector<std::string> rounds;
+    for (uint32_t round = 0; round < repeat; ++round)
+    {
+        rounds.insert(rounds.end(), chosen.begin(), chosen.end());
+    }
+    for (const auto& name : rounds)
     {
         // Each case runs in a child process of its own, so that its peak RSS is its own; the
         // child sends its CSV line back through a pipe and exits 1 if a message did not complete.
@@ -415,6 +521,11 @@ Main(int argc, char* argv[])
         }
         std::printf("%s\n", line.c_str());
         std::fflush(stdout);
+        Figures f{};
+        if (!ParseLine(line, &f).empty())
+        {
+            runs[name].push_back(f);
+        }
         if (out)
         {
             std::fprintf(out, "%s\n", line.c_str());
@@ -424,6 +535,53 @@ Main(int argc, char* argv[])
     if (out)
     {
         std::fclose(out);
+    }
+    if (repeat > 1 || !compare.empty())
+    {
+        std::printf("\ncase,runs,hops_per_cpu_s_min,median,max,events_per_cpu_s_min,median,max,"
+                    "peak_rss_mb_max%s\n",
+                    compare.empty() ? "" : ",baseline_hops_median,ratio");
+        for (const auto& name : chosen)
+        {
+            const std::vector<Figures>& r = runs[name];
+            if (r.empty())
+            {
+                continue;
+            }
+            std::vector<double> hops;
+            std::vector<double> events;
+            double rss = 0;
+            for (const Figures& f : r)
+            {
+                hops.push_back(f.hopsPerCpu);
+                events.push_back(f.eventsPerCpu);
+                rss = std::max(rss, f.rssMb);
+            }
+            std::printf("%s,%zu,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.1f",
+                        name.c_str(),
+                        r.size(),
+                        *std::min_element(hops.begin(), hops.end()),
+                        Median(hops),
+                        *std::max_element(hops.begin(), hops.end()),
+                        *std::min_element(events.begin(), events.end()),
+                        Median(events),
+                        *std::max_element(events.begin(), events.end()),
+                        rss);
+            if (!compare.empty())
+            {
+                const auto b = baseline.find(name);
+                if (b == baseline.end())
+                {
+                    std::printf(",,(not in the baseline)");
+                }
+                else
+                {
+                    const double base = Median(b->second);
+                    std::printf(",%.0f,%.3f", base, Median(hops) / base);
+                }
+            }
+            std::printf("\n");
+        }
     }
     return status;
 }

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The bench's reporting (never its figures: speed is measured, not asserted): --repeat=N runs a
+# case N times and summarizes min/median/max; --compare=FILE prints the ratio against a saved
+# run; bad values are refused by name.
+# Run by ctest: bench-options-test.sh BENCH DIR
+set -euo pipefail
+bench="$1"
+dir="$2"
+rm -rf "$dir"
+mkdir -p "$dir"
+fail() { echo "FAIL: $*"; exit 1; }
+"$bench" --repeat=2 --csv="$dir/base.csv" incast64 >"$dir/repeat.out" || fail "--repeat=2 failed"
+[ "$(grep -c '^incast64,0\.' "$dir/base.csv")" -eq 2 ] || fail "--csv does not hold the two runs"
+grep -Eq '^incast64,2,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9.]+$' "$dir/repeat.out" ||
+    fail "no min/median/max summary of two runs: $(cat "$dir/repeat.out")"
+"$bench" --compare="$dir/base.csv" incast64 >"$dir/compare.out" || fail "--compare failed"
+grep -Eq '^incast64,1,.*,[0-9]+,[0-9]+\.[0-9]{3}$' "$dir/compare.out" ||
+    fail "no ratio against the baseline: $(cat "$dir/compare.out")"
+status=0
+"$bench" --repeat=0 incast64 >/dev/null 2>"$dir/e1" || status=$?
+[ "$status" -eq 2 ] && grep -q -- "--repeat" "$dir/e1" || fail "--repeat=0 not refused by name"
+status=0
+"$bench" --compare="$dir/none.csv" incast64 >/dev/null 2>"$dir/e2" || status=$?
+[ "$status" -ne 0 ] && grep -q -- "--compare" "$dir/e2" || fail "a missing baseline not refused by name"
+echo "bench options work"
