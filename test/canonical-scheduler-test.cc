@@ -14,8 +14,11 @@
 #include "ns3/remote-link-tag.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace ns3;
@@ -95,6 +98,85 @@ TEST_F(CanonicalSchedulerTest, CancelledAndRemovedEventsDoNotRun)
     Simulator::Cancel(b);
     Simulator::Run();
     EXPECT_EQ(g_ran, std::vector<std::string>{"kept"});
+}
+
+TEST(CanonicalSchedulerHeap, PopsInKeyOrderThroughInsertsAndRemoves)
+{
+    // The scheduler on its own, against a sorted reference: 20 000 events over few distinct
+    // times and nodes (so that most keys tie on time), a third of them arrivals, inserted in
+    // bursts between pops, and every seventh removed before it runs.
+    Ptr<CanonicalScheduler> q = CreateObject<CanonicalScheduler>();
+    using Key = std::tuple<uint64_t, uint64_t, uint64_t>; // time, node << 32 | device, order
+    std::map<Key, uint32_t> reference;                    // key -> uid
+    std::vector<Scheduler::Event> removable;
+    uint64_t inserted = 0;
+    uint64_t state = 12345;
+    auto next = [&state](uint64_t n) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return (state >> 33) % n;
+    };
+    uint32_t uid = 0;
+    uint64_t now = 0;
+    std::vector<uint32_t> popped;
+    std::vector<uint32_t> expected;
+    while (uid < 20000 || !reference.empty())
+    {
+        for (uint32_t burst = next(8); burst > 0 && uid < 20000; --burst)
+        {
+            Scheduler::Event ev;
+            ev.impl = nullptr;
+            ev.key.m_ts = now + next(4);
+            ev.key.m_context = static_cast<uint32_t>(next(5));
+            ev.key.m_uid = ++uid;
+            uint64_t where = (uint64_t{ev.key.m_context} << 32) | 0xffffffffULL;
+            uint64_t order = inserted++;
+            if (next(3) == 0)
+            {
+                const uint32_t device = static_cast<uint32_t>(next(3));
+                const uint64_t seq = uid; // distinct per device, as a channel's sequence is
+                CanonicalScheduler::KeyNextEvent(device, seq);
+                where = (uint64_t{ev.key.m_context} << 32) | device;
+                order = seq;
+            }
+            q->Insert(ev);
+            reference[Key{ev.key.m_ts, where, order}] = ev.key.m_uid;
+            if (ev.key.m_uid % 7 == 0)
+            {
+                removable.push_back(ev);
+            }
+        }
+        if (!removable.empty() && next(4) == 0)
+        {
+            const Scheduler::Event ev = removable.back();
+            removable.pop_back();
+            q->Remove(ev);
+            for (auto it = reference.begin(); it != reference.end(); ++it)
+            {
+                if (it->second == ev.key.m_uid)
+                {
+                    reference.erase(it);
+                    break;
+                }
+            }
+        }
+        if (!reference.empty() && next(3) != 0)
+        {
+            const Scheduler::Event ev = q->RemoveNext();
+            popped.push_back(ev.key.m_uid);
+            expected.push_back(reference.begin()->second);
+            now = std::get<0>(reference.begin()->first);
+            reference.erase(reference.begin());
+            removable.erase(std::remove_if(removable.begin(),
+                                           removable.end(),
+                                           [&ev](const Scheduler::Event& r) {
+                                               return r.key.m_uid == ev.key.m_uid;
+                                           }),
+                            removable.end());
+        }
+    }
+    EXPECT_TRUE(q->IsEmpty());
+    EXPECT_GT(popped.size(), 15000U);
+    EXPECT_EQ(popped, expected);
 }
 
 TEST(RemoteLinkTag, TravelsWithASerializedPacket)

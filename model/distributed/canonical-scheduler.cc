@@ -64,20 +64,6 @@ CanonicalScheduler::IsActive()
     return s_instances > 0;
 }
 
-bool
-CanonicalScheduler::Later(const Entry& a, const Entry& b)
-{
-    if (a.ts != b.ts)
-    {
-        return a.ts > b.ts;
-    }
-    if (a.where != b.where)
-    {
-        return a.where > b.where;
-    }
-    return a.order > b.order;
-}
-
 void
 CanonicalScheduler::Insert(const Event& ev)
 {
@@ -93,8 +79,51 @@ CanonicalScheduler::Insert(const Event& ev)
         e.where = node | s_nextDevice;
         e.order = s_nextSeq;
     }
+    // Sift up from the new leaf.
+    std::size_t i = m_heap.size();
     m_heap.push_back(e);
-    std::push_heap(m_heap.begin(), m_heap.end(), &CanonicalScheduler::Later);
+    while (i > 0)
+    {
+        const std::size_t parent = (i - 1) / ARITY;
+        if (!Later(m_heap[parent], e))
+        {
+            break;
+        }
+        m_heap[i] = m_heap[parent];
+        i = parent;
+    }
+    m_heap[i] = e;
+}
+
+void
+CanonicalScheduler::SiftDown(std::size_t i)
+{
+    const std::size_t n = m_heap.size();
+    const Entry e = m_heap[i];
+    while (true)
+    {
+        const std::size_t first = ARITY * i + 1;
+        if (first >= n)
+        {
+            break;
+        }
+        const std::size_t end = std::min(first + ARITY, n);
+        std::size_t next = first;
+        for (std::size_t c = first + 1; c < end; ++c)
+        {
+            if (Later(m_heap[next], m_heap[c]))
+            {
+                next = c;
+            }
+        }
+        if (!Later(e, m_heap[next]))
+        {
+            break;
+        }
+        m_heap[i] = m_heap[next];
+        i = next;
+    }
+    m_heap[i] = e;
 }
 
 bool
@@ -120,8 +149,12 @@ Scheduler::Event
 CanonicalScheduler::RemoveNext()
 {
     Event ev = PeekNext();
-    std::pop_heap(m_heap.begin(), m_heap.end(), &CanonicalScheduler::Later);
+    m_heap.front() = m_heap.back();
     m_heap.pop_back();
+    if (!m_heap.empty())
+    {
+        SiftDown(0);
+    }
     return ev;
 }
 
@@ -134,7 +167,13 @@ CanonicalScheduler::Remove(const Event& ev)
     });
     NS_ASSERT_MSG(it != m_heap.end(), "CanonicalScheduler::Remove: no such event");
     m_heap.erase(it);
-    std::make_heap(m_heap.begin(), m_heap.end(), &CanonicalScheduler::Later);
+    for (std::size_t i = m_heap.size() / ARITY + 1; i-- > 0;)
+    {
+        if (i < m_heap.size())
+        {
+            SiftDown(i);
+        }
+    }
 }
 
 } // namespace ns3
