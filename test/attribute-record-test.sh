@@ -49,7 +49,15 @@ assert recorded["ns3Version"].startswith("3"), recorded
 head = subprocess.run(["git", "-C", sys.argv[2], "rev-parse", "HEAD"], capture_output=True, text=True)
 if head.returncode == 0 and subprocess.run(["git", "-C", sys.argv[2], "rev-parse", "--show-toplevel"],
         capture_output=True, text=True).stdout.strip() == sys.argv[2]:
-    assert recorded["moduleCommit"].split("-")[0] == head.stdout.strip(), recorded
+    # The build's commit: HEAD, or (built from changes not committed yet, then committed
+    # without a rebuild) a commit HEAD descends from, marked -dirty.
+    commit = recorded["moduleCommit"]
+    if commit.endswith("-dirty"):
+        ancestor = subprocess.run(["git", "-C", sys.argv[2], "merge-base", "--is-ancestor",
+                                   commit[:-6], "HEAD"])
+        assert ancestor.returncode == 0, recorded
+    else:
+        assert commit == head.stdout.strip(), recorded
 assert recorded["attributeDefaults"]["ns3::DcqcnCongestionControl::MinRate"] == "90000000000bps", recorded
 PY
 
