@@ -74,7 +74,7 @@ command -v gnuplot >/dev/null 2>&1 || die "gnuplot not found (Debian: gnuplot-no
 
 # A label or a name in a figure: anything but letters, digits, dot, dash, colon, equals and
 # plus becomes a space, so that no name can end a gnuplot string (gnuplot can run commands).
-safe() { printf '%s' "$1" | tr -c 'A-Za-z0-9.:=+\n-' ' '; }
+safe() { printf '%s' "$1" | tr -c 'A-Za-z0-9.:=+-' ' '; }
 # Column position by header name, so the plots survive added columns.
 column() { head -n 1 "$1" | tr ',' '\n' | grep -nxF -- "$2" | head -n 1 | cut -d: -f1; }
 join_by() { local sep="$1"; shift; local s="$1"; shift; for x in "$@"; do s+="$sep$x"; done; echo "$s"; }
@@ -102,7 +102,11 @@ run_gnuplot() {
         if ! (cd "$plots" && gnuplot -e "ext='$ext'" "gnuplot/$1.gp") 2>"$work/gnuplot.err"; then
             echo "plot: gnuplot failed on $script:" >&2
             cat "$work/gnuplot.err" >&2
-            find "$plots" -maxdepth 1 -type f -size 0 -delete
+            # The figures this script names (set output 'NAME.'.ext), when left empty.
+            local name
+            for name in $(grep -o "set output '[A-Za-z0-9_.-]*'\." "$script" | cut -d"'" -f2); do
+                [ -s "$plots/$name$ext" ] || rm -f "$plots/$name$ext"
+            done
             exit 1
         fi
         # gnuplot warns on stderr without failing (an empty range, a skipped file): say it too.
@@ -117,8 +121,11 @@ use_plots() {
     mkdir -p "$1"
     plots=$(cd "$1" && pwd)
     gp="$plots/gnuplot"
-    rm -rf "$gp"
     mkdir -p "$gp"
+    # Only what this script wrote there before (a user's own files in the folder stay).
+    find "$gp" -maxdepth 1 -type f \( -name 'figures.gp' -o -name 'sweep-*.gp' -o \
+        -name 'cdf[0-9]*.dat' -o -name 'slow[0-9]*.dat' -o -name 'queue[0-9]*.dat' -o \
+        -name 'pfc[0-9]*.dat' -o -name 'coll[0-9]*.dat' -o -name 'series[0-9]*.dat' \) -delete
 }
 
 # Common settings: a grid, the key above the plot, tick labels in engineering notation.
@@ -152,10 +159,16 @@ if [ -f "${dirs[0]}/grid.tsv" ] && [ -f "${dirs[0]}/summary.csv" ]; then
     sc=$(column "$summary" status)
     oc=""
     for k in "${others[@]}"; do oc+="$(column "$summary" "$k") "; done
-    awk -F, -v xc="$xc" -v yc="$yc" -v sc="$sc" -v oc="$oc" 'NR > 1 && $sc == "ok" && $yc != "" {
+    # The scenario's name is the one cell that can hold a comma (quoted): the columns after it
+    # are counted from the end of the line, the grid's (before it) from the start.
+    nc=$(column "$summary" name)
+    hn=$(head -n 1 "$summary" | awk -F, '{ print NF }')
+    awk -F, -v xc="$xc" -v yc="$yc" -v sc="$sc" -v oc="$oc" -v nc="${nc:-0}" -v hn="$hn" '
+        function cell(c) { return (nc > 0 && c > nc) ? $(NF - (hn - c)) : $c }
+        NR > 1 && cell(sc) == "ok" && cell(yc) != "" {
             n = split(oc, o, " "); s = ""
-            for (i = 1; i <= n; ++i) s = s (i > 1 ? " " : "") $(o[i])
-            print $xc "\t" $yc "\t" s }' "$summary" >"$work/points"
+            for (i = 1; i <= n; ++i) s = s (i > 1 ? " " : "") cell(o[i])
+            print cell(xc) "\t" cell(yc) "\t" s }' "$summary" >"$work/points"
     [ -s "$work/points" ] || die "no run of $sweep has $ycol (did every point fail?)"
     # Numeric x values plot at their value; others (20Gbps, dcqcn) in grid order, by name.
     numeric=1
@@ -180,7 +193,7 @@ if [ -f "${dirs[0]}/grid.tsv" ] && [ -f "${dirs[0]}/summary.csv" ]; then
     done < <(cut -f3 "$work/points" | awk '!seen[$0]++')
     xlabel=$(safe "$xkey")
     ylabel=$(safe "$ycol")
-    case "$ycol" in slowdown_*) ylabel="FCT slowdown ${ycol#slowdown_}" ;; esac
+    case "$ycol" in slowdown_*) ylabel=$(safe "FCT slowdown ${ycol#slowdown_}") ;; esac
     # Plain numbers for figures like slowdowns, SI prefixes for counts (1.2M packet hops).
     yformat=$(awk -F'\t' '{ v = $2 < 0 ? -$2 : $2; if (v > m) m = v } END { print (m >= 1e4 ? "%.3s%c" : "%g") }' "$work/points")
     name="sweep-$(printf '%s' "$yfig" | tr -c 'A-Za-z0-9._-' '_')"
@@ -281,10 +294,10 @@ done
 trange=$(sort -g "$work/activity" | awk 'NR == 1 { a = $1 } { b = $1 }
     END { if (NR > 0) { m = (b - a) * 0.05; if (m == 0) m = 1e-5; lo = a - m; if (lo < 0) lo = 0;
                         hi = b + m } else { lo = "*"; hi = "*" }
-          unit = (NR > 0 && hi < 1e-3) ? 1e6 : 1e3
+          unit = (NR > 0 && hi < 1e-3) ? "1000000" : "1000"
           printf "%s %s %s\n", (lo == "*" ? "*" : lo * unit), (hi == "*" ? "*" : hi * unit), unit }')
 read -r tlo thi tscale <<<"$trange"
-tunit=$([ "$tscale" = 1e6 ] && echo µs || echo ms)
+tunit=$([ "$tscale" = 1000000 ] && echo µs || echo ms)
 
 {
     echo "# run median_flow_bytes slowdown_p50 slowdown_p99 (from each run's slowdown.csv)"

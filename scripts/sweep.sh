@@ -179,7 +179,7 @@ while [ $# -gt 0 ]; do
             seeds="$value"
             ;;
         --set)
-            [[ "$value" =~ ^[A-Za-z0-9_.]+=.*$ ]] || die "--set '$value': expected key=value"
+            [[ "$value" =~ ^[A-Za-z0-9_.:]+=.*$ ]] || die "--set '$value': expected key=value (a scenario key path or attributes.ns3::Class::Attribute)"
             sets+=("$value")
             ;;
         --out) out="$value" ;;

@@ -42,6 +42,16 @@ for d in option set; do
     cmp -s "$dir/env/flows.csv" "$dir/$d/flows.csv" || fail "$d: not the run NS_ATTRIBUTE_DEFAULT gave"
     cmp -s "$dir/env/config.json" "$dir/$d/config.json" || fail "$d: config.json differs"
 done
+# An environment entry equal to the declared default still wins over the scenario's entry (as
+# ns-3 gives the environment precedence), and is recorded so that the rerun does the same.
+NS_ATTRIBUTE_DEFAULT="$attr=10Mbps" "$runner" "$scenario" "${small[@]}" --set "attributes.$attr=90Gbps" \
+    --out "$dir/declared" >/dev/null 2>"$dir/declared.err" || fail "run with the declared value in NS_ATTRIBUTE_DEFAULT failed"
+cmp -s "$dir/plain/flows.csv" "$dir/declared/flows.csv" || fail "NS_ATTRIBUTE_DEFAULT's entry did not win over attributes"
+grep -q "overrides the scenario's attributes.$attr" "$dir/declared.err" || fail "no warning that the environment overrides"
+grep -q "\"$attr\": \"10Mbps\"" "$dir/declared/config.json" || fail "the environment's 10Mbps is not recorded"
+"$runner" "$dir/declared/config.json" --out "$dir/declared-rerun" >/dev/null 2>&1 || fail "rerun failed"
+cmp -s "$dir/declared/flows.csv" "$dir/declared-rerun/flows.csv" || fail "the rerun of the declared-value run differs"
+
 python3 - "$dir/env/config.json" "$src" <<'PY' || fail "config.json's recorded section is wrong"
 import json, subprocess, sys
 recorded = json.load(open(sys.argv[1]))["recorded"]

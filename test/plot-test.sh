@@ -26,9 +26,14 @@ off=(--set output.plots=false)
 "$runner" "$src/examples/scenarios/moe-dgx-h100.json" "${off[@]}" --out "$dir/moe" >/dev/null 2>&1 ||
     fail "moe-dgx-h100 failed"
 
+# A folder of one's own as --out: what the script did not write there stays.
+mkdir -p "$dir/overlay/gnuplot"
+echo mine >"$dir/overlay/gnuplot/notes.txt"
+: >"$dir/overlay/.gitkeep"
 bash "$plot" "$dir/pfc" "$dir/dcqcn" --label 'No CC' --label DCQCN --out "$dir/overlay" >"$dir/overlay.log" 2>&1 ||
     fail "overlay failed: $(cat "$dir/overlay.log")"
 [ ! -e "$dir/pfc/plots" ] || fail "the overlay wrote into the first run's plots/"
+[ -f "$dir/overlay/gnuplot/notes.txt" ] && [ -f "$dir/overlay/.gitkeep" ] || fail "the overlay deleted files of its --out folder"
 bash "$plot" "$dir/moe" >"$dir/moe.log" 2>&1 || fail "moe plot failed: $(cat "$dir/moe.log")"
 
 # Sizes: the page width and the smallest text of every PDF (cairo writes each text object's
@@ -59,10 +64,12 @@ gp="$dir/overlay/gnuplot/figures.gp"
 [ -s "$gp" ] || fail "no gnuplot script kept in the overlay's gnuplot/"
 grep -q "title 'No CC'" "$gp" && grep -q "title 'DCQCN'" "$gp" || fail "the overlay's series are not under their labels"
 grep -q '^"No CC" ' "$dir/overlay/slowdown-vs-size.dat" || fail "slowdown-vs-size.dat does not name the first label"
-ranges=$(grep -o 'set xrange \[[^]]*\]' "$gp" | sort -u)
+ranges=$(grep -o 'set xrange \[[^]]*\]' "$gp" | sort -u || true)
 [ "$(echo "$ranges" | wc -l)" -eq 1 ] && [ "$(grep -c 'set xrange' "$gp")" -eq 2 ] ||
     fail "queue and pfc-timeline do not share one time axis: $ranges"
 echo "$ranges" | grep -q '\[\*' && fail "the time axis is not clipped to the activity"
+# The incast's activity ends within 1 ms: the axis is in µs, and says so.
+[ "$(grep -c "set xlabel 'Time (µs)'" "$gp")" -eq 2 ] || fail "the time axes are not labelled in µs: $(grep -o "Time ([^)]*)" "$gp" | sort -u)"
 (cd "$dir/overlay" && gnuplot gnuplot/figures.gp 2>/dev/null) || fail "the kept script does not redraw the figures"
 
 kinds=$(tail -n +2 "$dir/moe/collectives.csv" | cut -d, -f1 | sort -u | wc -l)
@@ -75,7 +82,8 @@ grep -q "set xtics [0-9]* format '%.0f'" "$dir/moe/plots/gnuplot/figures.gp" || 
 # A sweep, against a grid key.
 mkdir -p "$dir/sweep/000_a" "$dir/sweep/001_b"
 printf 'run\tdir\tnic.cc\n0\t000_a\tdcqcn\n1\t001_b\thpcc\n' >"$dir/sweep/grid.tsv"
-printf 'run,dir,nic.cc,status,slowdown_p99\n0,000_a,dcqcn,ok,3.5\n1,001_b,hpcc,ok,2.25\n' >"$dir/sweep/summary.csv"
+# (the scenario's name, quoted, holds a comma: the figure after it must not shift)
+printf 'run,dir,nic.cc,status,name,slowdown_p99\n0,000_a,dcqcn,ok,"a,b",3.5\n1,001_b,hpcc,ok,"a,b",2.25\n' >"$dir/sweep/summary.csv"
 bash "$plot" "$dir/sweep" --x nic.cc --y p99 >"$dir/sweep.log" 2>&1 || fail "sweep plot failed: $(cat "$dir/sweep.log")"
 [ "$(stat -c %s "$dir/sweep/plots/sweep-p99.pdf")" -gt 1000 ] || fail "no sweep-p99.pdf"
 grep -q '"dcqcn"' "$dir/sweep/plots/gnuplot/series0.dat" && grep -q '3.5' "$dir/sweep/plots/gnuplot/series0.dat" ||

@@ -163,6 +163,30 @@ TEST(Scenario, AttributesSetAnyNs3DefaultCheckedByItsChecker)
     EXPECT_CONFIG_ERROR(
         Scenario::Parse(R"({"attributes": {"ns3::RdmaNic::NoSuchAttribute": 1}})", "test.json", {}),
         "attributes.ns3::RdmaNic::NoSuchAttribute");
+    // Named by a subclass (ns-3's SetDefault aborts on it, its environment lookup ignores it),
+    // a pointer (its text would make an object, and ns-3 aborts on an unknown TypeId) and an
+    // object container (ns-3 aborts reading one from text): refused, as any other bad entry.
+    EXPECT_CONFIG_ERROR(
+        Scenario::Parse(R"({"attributes": {"ns3::RdmaNic::HostReadRate": "10Gbps"}})",
+                        "test.json",
+                        {}),
+        "attributes.ns3::RdmaNic::HostReadRate");
+    EXPECT_EQ(
+        Scenario::Parse(R"({"attributes": {"ns3::RdmaChannelAdapter::HostReadRate": "10Gbps"}})",
+                        "test.json",
+                        {})
+            .String("attributes.ns3::RdmaChannelAdapter::HostReadRate"),
+        "10Gbps");
+    EXPECT_CONFIG_ERROR(
+        Scenario::Parse(R"({"attributes": {"ns3::PfcNetDevice::ReceiveErrorModel": "ns3::Nope"}})",
+                        "test.json",
+                        {}),
+        "attributes.ns3::PfcNetDevice::ReceiveErrorModel");
+    EXPECT_CONFIG_ERROR(
+        Scenario::Parse(R"({"attributes": {"ns3::RdmaNic::QueuePairList": ""}})", "test.json", {}),
+        "attributes.ns3::RdmaNic::QueuePairList");
+    EXPECT_CONFIG_ERROR(Scenario::Parse(R"({"recorded": {"moduleCommit": 1}})", "test.json", {}),
+                        "recorded.moduleCommit = 1");
     EXPECT_CONFIG_ERROR(Scenario::Parse(R"({"attributes": {"CctiTimer": "1us"}})", "test.json", {}),
                         "attributes.CctiTimer");
     EXPECT_CONFIG_ERROR(

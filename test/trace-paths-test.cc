@@ -5,7 +5,8 @@
  */
 
 // The trace sources as an ns-3 user reaches them, by Config path: every path of the manual's
-// table matches objects of a network the runner built and connects; a sink on a queue pair's
+// table resolves, on a network the runner built, to objects that have its trace source (as
+// Config::Connect resolves it); a sink on a queue pair's
 // Rate sees the rate changes cc.csv records; DCQCN's Alpha and TargetRate, HPCC's U and IB
 // congestion control's CctIndex move as their algorithms act; a port's QueueBytes ends where
 // its queue is and its EgressPaused intervals sum to the pause time it reports.

@@ -16,6 +16,26 @@
 namespace ns3
 {
 
+namespace
+{
+
+/**
+ * @param info an attribute
+ * @return true if its default can be set from text and recorded as text: settable at
+ *         construction, and a value type that reads and writes itself (not a pointer, whose
+ *         text makes an object and whose record is an address, nor a container of objects,
+ *         which ns-3 cannot read from text)
+ */
+bool
+IsPlainDefault(const TypeId::AttributeInformation& info)
+{
+    const std::string type = info.checker->GetValueTypeName();
+    return (info.flags & TypeId::ATTR_CONSTRUCT) && type != "ns3::PointerValue" &&
+           type != "ns3::ObjectPtrContainerValue" && type != "ns3::CallbackValue";
+}
+
+} // namespace
+
 bool
 AttributeDefaults::IsSettable(const std::string& name, const std::string& value)
 {
@@ -29,13 +49,38 @@ AttributeDefaults::IsSettable(const std::string& name, const std::string& value)
     {
         return false;
     }
-    TypeId::AttributeInformation info;
-    if (!tid.LookupAttributeByName(name.substr(split + 2), &info) ||
-        !(info.flags & TypeId::ATTR_CONSTRUCT))
+    // The class's own attributes only: Config::SetDefault and NS_ATTRIBUTE_DEFAULT name an
+    // attribute by the class that declares it (ns3::RdmaChannelAdapter::HostReadRate, not
+    // ns3::RdmaNic::HostReadRate).
+    const std::string attribute = name.substr(split + 2);
+    for (std::size_t a = 0; a < tid.GetAttributeN(); ++a)
     {
-        return false;
+        const TypeId::AttributeInformation info = tid.GetAttribute(a);
+        if (info.name == attribute)
+        {
+            return IsPlainDefault(info) &&
+                   info.checker->CreateValidValue(StringValue(value)) != nullptr;
+        }
     }
-    return info.checker->CreateValidValue(StringValue(value)) != nullptr;
+    return false;
+}
+
+std::string
+AttributeDefaults::Normalized(const std::string& name, const std::string& value)
+{
+    const std::size_t split = name.rfind("::");
+    TypeId tid;
+    if (split == std::string::npos || !TypeId::LookupByNameFailSafe(name.substr(0, split), &tid))
+    {
+        return value;
+    }
+    TypeId::AttributeInformation info;
+    if (!tid.LookupAttributeByName(name.substr(split + 2), &info) || !IsPlainDefault(info))
+    {
+        return value;
+    }
+    const Ptr<AttributeValue> v = info.checker->CreateValidValue(StringValue(value));
+    return v ? v->SerializeToString(info.checker) : value;
 }
 
 std::map<std::string, std::string>
@@ -98,7 +143,7 @@ Defaults(const std::string* group)
         for (std::size_t a = 0; a < tid.GetAttributeN(); ++a)
         {
             const TypeId::AttributeInformation info = tid.GetAttribute(a);
-            if (!(info.flags & TypeId::ATTR_CONSTRUCT))
+            if (!IsPlainDefault(info))
             {
                 continue;
             }
@@ -111,7 +156,10 @@ Defaults(const std::string* group)
                 value = info.checker->CreateValidValue(StringValue(env->second));
             }
             const std::string text = value->SerializeToString(info.checker);
-            if (inGroup || text != info.originalInitialValue->SerializeToString(info.checker))
+            // (An environment entry always: it wins over any default, even one equal to the
+            // TypeId's own, so a rerun must set it.)
+            if (inGroup || env != environment.end() ||
+                text != info.originalInitialValue->SerializeToString(info.checker))
             {
                 defaults.emplace(name, text);
             }

@@ -30,14 +30,17 @@ class AttributeDefaults
     /**
      * @return every attribute whose default, as an object created now gets it (the
      *         environment's entry, else the TypeId's initial value), differs from the value
-     *         the TypeId declares: "ns3::Class::Attribute" to the value as text, by name
+     *         the TypeId declares, and every attribute NS_ATTRIBUTE_DEFAULT names:
+     *         "ns3::Class::Attribute" to the value as text, by name (attributes settable at
+     *         construction whose values are text: not pointers or object containers)
      */
     static std::map<std::string, std::string> Changed();
 
     /**
      * @param group a TypeId group name ("Interconnect")
-     * @return the default of every attribute of the group's TypeIds, as an object created
-     *         now gets it, and every other attribute that Changed() names, by name
+     * @return the default of every attribute of the group's TypeIds that is settable at
+     *         construction and is text (as Changed()), as an object created now gets it, and
+     *         every other attribute that Changed() names, in one map by name
      */
     static std::map<std::string, std::string> Current(const std::string& group);
 
@@ -65,6 +68,14 @@ class AttributeDefaults
      *         reaches the objects) and its checker accepts `value`
      */
     static bool IsSettable(const std::string& name, const std::string& value);
+
+    /**
+     * @param name "ns3::Class::Attribute"
+     * @param value a value its checker accepts
+     * @return the value as the checker writes it ("1us" is "+1000.0ns"); `value` itself for
+     *         a name that is not a settable attribute
+     */
+    static std::string Normalized(const std::string& name, const std::string& value);
 };
 
 } // namespace ns3

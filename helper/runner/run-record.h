@@ -75,8 +75,10 @@ class RunRecord
 
     /**
      * Record the default every attribute of every TypeId in a group has for the objects
-     * created now, as "<TypeId name>::<attribute>" keys, sorted; then every other attribute
-     * whose default is not its TypeId's (AttributeDefaults::Changed). What --ns3::X::Y=...,
+     * created now (those settable at construction whose values are text:
+     * AttributeDefaults::Current), and every other attribute whose default is not its TypeId's
+     * or that NS_ATTRIBUTE_DEFAULT names, as "<TypeId name>::<attribute>" keys, all sorted by
+     * name. What --ns3::X::Y=...,
      * Config::SetDefault or the NS_ATTRIBUTE_DEFAULT environment variable changed is then
      * part of the record.
      * @param group the TypeId group name, e.g. "Interconnect"

@@ -104,6 +104,12 @@ PrintAsNs3(const std::string& program, const std::vector<std::string>& args)
                  unused);
     for (const std::string& arg : args)
     {
+        if (arg == "--PrintAttributes" || arg == "--PrintGroup")
+        {
+            InterconnectConfigError(arg.substr(2),
+                                    "(no value)",
+                                    arg + "=NAME, e.g. --PrintAttributes=ns3::RdmaNic");
+        }
         // ns-3 aborts on a TypeId it does not know: say so as for any other bad value.
         const std::string option = "--PrintAttributes=";
         TypeId tid;
@@ -545,7 +551,7 @@ ScenarioRunner::Start(int* argc, char*** argv)
     const std::string ns3 = interconnect::Ns3Version();
     const std::string commit = interconnect::ModuleCommit();
     const auto differs = [&recorded](const char* key, const std::string& ours) {
-        return recorded.contains(key) && recorded[key] != ours;
+        return recorded.contains(key) && recorded[key] != ours; // (strings: Scenario::Parse)
     };
     if (m_rank == 0 && (differs("ns3Version", ns3) || differs("moduleCommit", commit)))
     {
@@ -906,25 +912,32 @@ ScenarioRunner::ResolvedConfiguration() const
             replay[it.key()] = it.value().get<std::string>();
         }
     }
+    // A program's Config::SetDefault before the run: recorded when it still holds (a preset,
+    // a key or the scenario's attributes may have set the attribute since).
     const std::map<std::string, std::string> environment = AttributeDefaults::FromEnvironment();
     for (const auto& [name, value] : m_external)
     {
         const auto now = used.find(name);
-        const auto given = replay.find(name);
-        if (now == used.end() || now->second != value ||
-            (given != replay.end() && environment.count(name) == 0))
+        if (environment.count(name) == 0 && replay.count(name) == 0 && now != used.end() &&
+            now->second == value)
         {
-            continue; // a preset, a key or the scenario's attributes set it since
+            replay[name] = value;
         }
-        if (given != replay.end() && given->second != environment.at(name) && m_rank == 0)
+    }
+    // Every NS_ATTRIBUTE_DEFAULT entry, as the user wrote it: it wins over any default.
+    for (const auto& [name, value] : environment)
+    {
+        const auto given = replay.find(name);
+        if (given != replay.end() && m_rank == 0 &&
+            AttributeDefaults::Normalized(name, given->second) !=
+                AttributeDefaults::Normalized(name, value))
         {
             std::cerr << "interconnect-run: warning: NS_ATTRIBUTE_DEFAULT's " << name << "="
                       << value << " overrides the scenario's attributes." << name << " ("
                       << given->second << "), as ns-3 gives the environment precedence"
                       << std::endl;
         }
-        const auto env = environment.find(name);
-        replay[name] = env != environment.end() ? env->second : value; // (as the user wrote it)
+        replay[name] = value;
     }
     config.erase("attributes");
     if (!replay.empty())

@@ -636,10 +636,17 @@ ParseShallow(const std::string& text, bool allowExceptions, bool comments)
  * @param origin the scenario file
  * @return the absolute path, as the resolved scenario records it
  */
+/// Scenario::AllowPlugins
+bool g_pluginsAllowed = true;
+
 std::string
 LoadPlugin(const std::string& key, const std::string& path, const std::string& origin)
 {
     namespace fs = std::filesystem;
+    if (!g_pluginsAllowed)
+    {
+        InterconnectConfigError(key, path, "\"\" here (this program loads no plugins)");
+    }
     std::error_code error;
     fs::path file(path);
     if (file.is_relative() && fs::is_regular_file(origin, error))
@@ -1152,9 +1159,11 @@ Scenario::Parse(const std::string& text,
         {
             InterconnectConfigError(path,
                                     v.dump(),
-                                    "an attribute of an ns-3 TypeId, named ns3::Class::Attribute "
-                                    "(--PrintAttributes=ns3::Class lists them), and a value its "
-                                    "checker accepts");
+                                    "an attribute of an ns-3 TypeId named by the class that "
+                                    "declares it, ns3::Class::Attribute (--PrintAttributes="
+                                    "ns3::Class lists them), settable at construction and not a "
+                                    "pointer or object container, and a value its checker "
+                                    "accepts");
         }
         out["attributes"][it.key()] = value;
     }
@@ -1167,6 +1176,15 @@ Scenario::Parse(const std::string& text,
         InterconnectConfigError("recorded",
                                 recorded.dump(),
                                 "an object (what a run records of itself in config.json)");
+    }
+    for (const char* key : {"ns3Version", "moduleCommit"})
+    {
+        if (recorded.contains(key) && !recorded[key].is_string())
+        {
+            InterconnectConfigError(std::string("recorded.") + key,
+                                    recorded[key].dump(),
+                                    "text (as a run writes it)");
+        }
     }
     s.m_recorded = recorded;
 
@@ -1377,6 +1395,12 @@ Scenario::At(const std::string& path) const
         }
     }
     return *node;
+}
+
+void
+Scenario::AllowPlugins(bool allowed)
+{
+    g_pluginsAllowed = allowed;
 }
 
 const nlohmann::ordered_json&

@@ -189,6 +189,14 @@ class Scenario
     std::size_t NumWorkloads() const;
 
     /**
+     * Whether nic.ccLibrary loads its plugin (default true). A scenario that names a library
+     * runs its code; the fuzzer, which tries any text as a scenario, turns loading off, and a
+     * scenario naming a library is then a configuration error.
+     * @param allowed load plugins
+     */
+    static void AllowPlugins(bool allowed);
+
+    /**
      * @return the "recorded" section of the file (what a run wrote of itself into its
      *         config.json: the build and the attribute defaults it used), as given; {} if none
      */

@@ -25,6 +25,35 @@ NS_LOG_COMPONENT_DEFINE("RdmaChannelAdapter");
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaChannelAdapter);
 
+namespace
+{
+
+/// QueuePairList: the queue pairs in order of creation, each under its QPN, one lookup each
+/// (ns-3's accessors for a member container walk it from the start for every element).
+class QueuePairListAccessor : public ObjectPtrContainerAccessor
+{
+    bool DoGetN(const ObjectBase* object, std::size_t* n) const override
+    {
+        const auto* adapter = dynamic_cast<const RdmaChannelAdapter*>(object);
+        if (adapter == nullptr)
+        {
+            return false;
+        }
+        *n = adapter->GetNLiveQueuePairs();
+        return true;
+    }
+
+    Ptr<Object> DoGet(const ObjectBase* object, std::size_t i, std::size_t* index) const override
+    {
+        const Ptr<RdmaQueuePair> qp =
+            static_cast<const RdmaChannelAdapter*>(object)->GetLiveQueuePair(i);
+        *index = qp->GetQpn();
+        return qp;
+    }
+};
+
+} // namespace
+
 TypeId
 RdmaChannelAdapter::GetTypeId()
 {
@@ -50,8 +79,9 @@ RdmaChannelAdapter::GetTypeId()
             .AddAttribute("QueuePairList",
                           "The adapter's queue pairs, by QPN (Config paths reach their "
                           "traces: .../QueuePairList/*/Rate)",
+                          TypeId::ATTR_GET,
                           ObjectMapValue(),
-                          MakeObjectMapAccessor(&RdmaChannelAdapter::m_qpByQpn),
+                          Create<QueuePairListAccessor>(),
                           MakeObjectMapChecker<RdmaQueuePair>())
             .AddTraceSource("Completion",
                             "A message of any of this adapter's queue pairs completed",
@@ -110,7 +140,7 @@ RdmaChannelAdapter::DoDispose()
         }
     }
     m_qps.clear();
-    m_qpByQpn.clear();
+    m_liveQps.clear();
     for (auto& datagrams : m_datagrams)
     {
         datagrams.clear();
@@ -169,7 +199,7 @@ RdmaChannelAdapter::AddQueuePair(Ptr<RdmaQueuePair> qp, uint8_t txClass)
         qp->SetStateCallback(MakeCallback(&RdmaChannelAdapter::StateChanged, this).Bind(index));
     }
     m_qps.push_back(qp);
-    m_qpByQpn[qp->GetQpn()] = qp;
+    m_liveQps.push_back(qp);
     m_qpClass.push_back(txClass);
     m_inActive.push_back(false);
     m_lastCnp.push_back(Time(0));

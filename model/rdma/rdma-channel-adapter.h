@@ -20,7 +20,6 @@
 
 #include <array>
 #include <deque>
-#include <map>
 #include <vector>
 
 namespace ns3
@@ -105,6 +104,21 @@ class RdmaChannelAdapter : public Object
 
     /// @param qpn a queue pair number @return the queue pair, or nullptr (none, or reserved)
     Ptr<RdmaQueuePair> GetQueuePair(uint32_t qpn) const;
+
+    /// @return the queue pairs of this adapter (QueuePairList), reserved QPNs left out
+    std::size_t GetNLiveQueuePairs() const
+    {
+        return m_liveQps.size();
+    }
+
+    /**
+     * @param i 0 .. GetNLiveQueuePairs() - 1, in order of creation
+     * @return that queue pair
+     */
+    Ptr<RdmaQueuePair> GetLiveQueuePair(std::size_t i) const
+    {
+        return m_liveQps[i];
+    }
 
     /**
      * Make the CongestionState trace fire, for the queue pairs there are and those added later.
@@ -250,12 +264,12 @@ class RdmaChannelAdapter : public Object
     double m_hostReadDone;     //!< when the last payload read ends, seconds (exact)
     Time m_hostReadFree;       //!< that time rounded up: when the next payload can be read
 
-    std::vector<Ptr<RdmaQueuePair>> m_qps;            //!< by index (QPN - FIRST_QPN)
-    std::map<uint32_t, Ptr<RdmaQueuePair>> m_qpByQpn; //!< the same by QPN (QueuePairList)
-    std::vector<uint8_t> m_qpClass;                   //!< transmit class of each
-    std::vector<bool> m_inActive;                     //!< in an active list
-    std::vector<Time> m_lastCnp;                      //!< last CNP sent per queue pair
-    std::vector<bool> m_cnpEver;                      //!< a CNP was ever sent for the queue pair
+    std::vector<Ptr<RdmaQueuePair>> m_qps;     //!< by index (QPN - FIRST_QPN)
+    std::vector<Ptr<RdmaQueuePair>> m_liveQps; //!< the queue pairs, not the reserved QPNs
+    std::vector<uint8_t> m_qpClass;            //!< transmit class of each
+    std::vector<bool> m_inActive;              //!< in an active list
+    std::vector<Time> m_lastCnp;               //!< last CNP sent per queue pair
+    std::vector<bool> m_cnpEver;               //!< a CNP was ever sent for the queue pair
     std::array<std::deque<uint32_t>, MAX_CLASSES> m_active;       //!< round robin per class
     std::array<std::deque<Ptr<Packet>>, MAX_CLASSES> m_datagrams; //!< framed, no queue pair
     std::array<uint32_t, MAX_CLASSES> m_dataInPort;               //!< data packets in the port
