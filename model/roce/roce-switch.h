@@ -183,6 +183,21 @@ class RoceSwitch : public Object, public PfcPortOwner
     void DoDispose() override;
 
   private:
+    /**
+     * SelectPort on the addresses as 32-bit numbers (the forwarding path's).
+     * @param src source address
+     * @param dst destination address
+     * @param protocol IP protocol
+     * @param srcPort source port
+     * @param dstPort destination port
+     * @return the port index, or GetNPorts() if there is no route
+     */
+    uint32_t SelectPortOf(uint32_t src,
+                          uint32_t dst,
+                          uint8_t protocol,
+                          uint16_t srcPort,
+                          uint16_t dstPort);
+
     /// The route of a destination.
     struct Route
     {
