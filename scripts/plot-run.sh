@@ -170,6 +170,12 @@ if [ -f "${dirs[0]}/grid.tsv" ] && [ -f "${dirs[0]}/summary.csv" ]; then
             for (i = 1; i <= n; ++i) s = s (i > 1 ? " " : "") cell(o[i])
             print cell(xc) "\t" cell(yc) "\t" s }' "$summary" >"$work/points"
     [ -s "$work/points" ] || die "no run of $sweep has $ycol (did every point fail?)"
+    # A point that failed, or has no such figure, is not in the figure: say which.
+    dc=$(column "$summary" dir)
+    missing=$(awk -F, -v sc="$sc" -v yc="$yc" -v dc="$dc" -v nc="${nc:-0}" -v hn="$hn" '
+        function cell(c) { return (nc > 0 && c > nc) ? $(NF - (hn - c)) : $c }
+        NR > 1 && !(cell(sc) == "ok" && cell(yc) != "") { printf " %s (%s)", cell(dc), cell(sc) }' "$summary")
+    [ -z "$missing" ] || echo "plot: left out of the sweep figure, without $ycol:$missing" >&2
     # Numeric x values plot at their value; others (20Gbps, dcqcn) in grid order, by name.
     numeric=1
     if awk -F'\t' '$1 !~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/ { found = 1 } END { exit !found }' "$work/points"; then

@@ -81,10 +81,12 @@ grep -q "set xtics [0-9]* format '%.0f'" "$dir/moe/plots/gnuplot/figures.gp" || 
 
 # A sweep, against a grid key.
 mkdir -p "$dir/sweep/000_a" "$dir/sweep/001_b"
-printf 'run\tdir\tnic.cc\n0\t000_a\tdcqcn\n1\t001_b\thpcc\n' >"$dir/sweep/grid.tsv"
+printf 'run\tdir\tnic.cc\n0\t000_a\tdcqcn\n1\t001_b\thpcc\n2\t002_c\ttimely\n' >"$dir/sweep/grid.tsv"
 # (the scenario's name, quoted, holds a comma: the figure after it must not shift)
-printf 'run,dir,nic.cc,status,name,slowdown_p99\n0,000_a,dcqcn,ok,"a,b",3.5\n1,001_b,hpcc,ok,"a,b",2.25\n' >"$dir/sweep/summary.csv"
+printf 'run,dir,nic.cc,status,name,slowdown_p99\n0,000_a,dcqcn,ok,"a,b",3.5\n1,001_b,hpcc,ok,"a,b",2.25\n2,002_c,timely,failed,"a,b",\n' >"$dir/sweep/summary.csv"
 bash "$plot" "$dir/sweep" --x nic.cc --y p99 >"$dir/sweep.log" 2>&1 || fail "sweep plot failed: $(cat "$dir/sweep.log")"
+grep -q "left out of the sweep figure, without slowdown_p99: 002_c (failed)" "$dir/sweep.log" ||
+    fail "the failed point is not named: $(cat "$dir/sweep.log")"
 [ "$(stat -c %s "$dir/sweep/plots/sweep-p99.pdf")" -gt 1000 ] || fail "no sweep-p99.pdf"
 grep -q '"dcqcn"' "$dir/sweep/plots/gnuplot/series0.dat" && grep -q '3.5' "$dir/sweep/plots/gnuplot/series0.dat" ||
     fail "the sweep figure does not plot dcqcn at 3.5"

@@ -34,48 +34,51 @@ IsPlainDefault(const TypeId::AttributeInformation& info)
            type != "ns3::ObjectPtrContainerValue" && type != "ns3::CallbackValue";
 }
 
-} // namespace
-
+/**
+ * Find an attribute whose default can be set and recorded as text (IsPlainDefault), by the
+ * name Config::SetDefault and NS_ATTRIBUTE_DEFAULT take: the class that declares it, not a
+ * subclass (ns3::RdmaChannelAdapter::HostReadRate, not ns3::RdmaNic::HostReadRate).
+ * @param name "ns3::Class::Attribute"
+ * @param[out] info the attribute
+ * @return true if found
+ */
 bool
-AttributeDefaults::IsSettable(const std::string& name, const std::string& value)
+LookupPlainAttribute(const std::string& name, TypeId::AttributeInformation* info)
 {
     const std::size_t split = name.rfind("::");
-    if (name.rfind("ns3::", 0) != 0 || split == std::string::npos || split <= 5)
-    {
-        return false;
-    }
     TypeId tid;
-    if (!TypeId::LookupByNameFailSafe(name.substr(0, split), &tid))
+    if (name.rfind("ns3::", 0) != 0 || split == std::string::npos || split <= 5 ||
+        !TypeId::LookupByNameFailSafe(name.substr(0, split), &tid))
     {
         return false;
     }
-    // The class's own attributes only: Config::SetDefault and NS_ATTRIBUTE_DEFAULT name an
-    // attribute by the class that declares it (ns3::RdmaChannelAdapter::HostReadRate, not
-    // ns3::RdmaNic::HostReadRate).
     const std::string attribute = name.substr(split + 2);
     for (std::size_t a = 0; a < tid.GetAttributeN(); ++a)
     {
-        const TypeId::AttributeInformation info = tid.GetAttribute(a);
-        if (info.name == attribute)
+        if (tid.GetAttribute(a).name == attribute)
         {
-            return IsPlainDefault(info) &&
-                   info.checker->CreateValidValue(StringValue(value)) != nullptr;
+            *info = tid.GetAttribute(a);
+            return IsPlainDefault(*info);
         }
     }
     return false;
 }
 
+} // namespace
+
+bool
+AttributeDefaults::IsSettable(const std::string& name, const std::string& value)
+{
+    TypeId::AttributeInformation info;
+    return LookupPlainAttribute(name, &info) &&
+           info.checker->CreateValidValue(StringValue(value)) != nullptr;
+}
+
 std::string
 AttributeDefaults::Normalized(const std::string& name, const std::string& value)
 {
-    const std::size_t split = name.rfind("::");
-    TypeId tid;
-    if (split == std::string::npos || !TypeId::LookupByNameFailSafe(name.substr(0, split), &tid))
-    {
-        return value;
-    }
     TypeId::AttributeInformation info;
-    if (!tid.LookupAttributeByName(name.substr(split + 2), &info) || !IsPlainDefault(info))
+    if (!LookupPlainAttribute(name, &info))
     {
         return value;
     }
