@@ -183,6 +183,7 @@ TESTS = [
     'test/iwarp-framing-test.cc',
     'test/iwarp-socket-test.cc',
     'test/message-transport-test.cc',
+    'test/packed-frame-test.cc',
     'test/pfc-header-test.cc',
     'test/pfc-net-device-test.cc',
     'test/poisson-traffic-test.cc',

@@ -23,8 +23,6 @@ NS_OBJECT_ENSURE_REGISTERED(IbHostAdapter);
 
 namespace
 {
-/// Bytes of the invariant CRC at the end of every transport packet.
-constexpr uint32_t ICRC = 4;
 /// Dequeue tags: the adapter counts only its data packets against the per-VL limit.
 constexpr uint32_t TAG_CONTROL = 0;
 constexpr uint32_t TAG_DATA = 1;
@@ -133,22 +131,31 @@ IbHostAdapter::Send(uint16_t dlid, uint64_t bytes, uint8_t sl)
         bth.SetPsn(m_psn);
         m_psn = (m_psn + 1) & 0xFFFFFF;
         p->AddHeader(bth);
-        AddLrh(p, dlid, sl);
+        AddLrh(p, nullptr, dlid, sl);
         QueueDatagram(p, vl);
     }
 }
 
 void
-IbHostAdapter::AddLrh(Ptr<Packet> packet, uint16_t dlid, uint8_t sl) const
+IbHostAdapter::AddLrh(Ptr<Packet> packet, RdmaPackedHeader* packed, uint16_t dlid, uint8_t sl) const
 {
+    const uint32_t inner = packet->GetSize() + (packed ? packed->GetSerializedSize() : 0);
     IbLrhHeader lrh;
     lrh.SetVl(m_device->GetVlOfSl(sl));
     lrh.SetSl(sl);
     lrh.SetLnh(IbLrhHeader::IBA_LOCAL);
     lrh.SetDlid(dlid);
     lrh.SetSlid(m_lid);
-    lrh.SetPktLen(static_cast<uint16_t>((packet->GetSize() + IbLrhHeader::SIZE + 3) / 4));
-    packet->AddHeader(lrh);
+    lrh.SetPktLen(static_cast<uint16_t>((inner + IbLrhHeader::SIZE + 3) / 4));
+    if (packed)
+    {
+        lrh.Write(packed->Prepend(IbLrhHeader::SIZE));
+        packet->AddHeader(*packed);
+    }
+    else
+    {
+        packet->AddHeader(lrh);
+    }
 }
 
 void
@@ -210,12 +217,15 @@ IbHostAdapter::NewTransportPacket(uint32_t payload) const
 }
 
 uint8_t
-IbHostAdapter::AddLinkHeaders(Ptr<Packet> packet, Ptr<RdmaQueuePair> qp, FrameKind) const
+IbHostAdapter::AddLinkHeaders(Ptr<Packet> packet,
+                              RdmaPackedHeader* packed,
+                              Ptr<RdmaQueuePair> qp,
+                              FrameKind) const
 {
     // Data, ACKs and CNPs alike on the queue pair's own path SL (on a torus the way back
     // crosses other datelines than the way there).
     const uint8_t sl = qp->GetPriority();
-    AddLrh(packet, IbLidOf(qp->GetPeerAddress()), sl);
+    AddLrh(packet, packed, IbLidOf(qp->GetPeerAddress()), sl);
     return m_device->GetVlOfSl(sl);
 }
 
@@ -244,14 +254,22 @@ void
 IbHostAdapter::Receive(Ptr<IbNetDevice> device, Ptr<Packet> packet, uint8_t vl)
 {
     const uint32_t blocks = IbNetDevice::Blocks(packet->GetSize());
-    IbLrhHeader lrh;
-    packet->RemoveHeader(lrh);
-    IbBthHeader bth;
-    packet->RemoveHeader(bth);
+    // LRH, BTH and the transport's extension headers, read in place at once.
+    uint8_t b[IbLrhHeader::SIZE + IbBthHeader::SIZE + IbRethHeader::SIZE];
+    const uint32_t copied = packet->CopyData(b, sizeof(b));
     if (vl != IbNetDevice::MANAGEMENT_VL)
     {
         device->Release(vl, blocks); // the adapter takes the packet into memory at once
     }
+    if (copied < IbLrhHeader::SIZE + IbBthHeader::SIZE)
+    {
+        ++m_misdelivered; // too short for its headers
+        return;
+    }
+    IbLrhHeader lrh;
+    lrh.Read(b);
+    IbBthHeader bth;
+    bth.Read(b + IbLrhHeader::SIZE);
     if ((lrh.GetDlid() >> m_lmc) != (m_lid >> m_lmc))
     {
         ++m_misdelivered;
@@ -259,9 +277,19 @@ IbHostAdapter::Receive(Ptr<IbNetDevice> device, Ptr<Packet> packet, uint8_t vl)
     }
     if (bth.GetDestQp() >= FIRST_QPN || bth.GetOpcode() == GetCnpOpcode())
     {
-        ReceiveTransport(bth, packet, bth.GetFecn());
+        RdmaTransportHeaders headers;
+        const uint32_t transport =
+            headers.ReadFrom(b + IbLrhHeader::SIZE, copied - IbLrhHeader::SIZE);
+        if (transport == 0)
+        {
+            ++m_misdelivered;
+            return;
+        }
+        packet->RemoveAtStart(IbLrhHeader::SIZE + transport);
+        ReceiveTransport(headers, packet, bth.GetFecn());
         return;
     }
+    packet->RemoveAtStart(IbLrhHeader::SIZE + IbBthHeader::SIZE);
     const uint64_t payload = packet->GetSize() - ICRC;
     m_bytesReceived += payload;
     // A source's packets to one of our LIDs on one VL arrive in order (one path per DLID):

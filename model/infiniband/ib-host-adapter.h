@@ -153,11 +153,18 @@ class IbHostAdapter : public RdmaChannelAdapter
     void Receive(Ptr<IbNetDevice> device, Ptr<Packet> packet, uint8_t vl);
     /// A packet left the port's queue for the wire.
     void Dequeued(Ptr<Packet> packet, uint8_t vl, uint32_t tag);
-    /// Put an LRH to a LID on an SL on a packet.
-    void AddLrh(Ptr<Packet> packet, uint16_t dlid, uint8_t sl) const;
+    /**
+     * Put an LRH to a LID on an SL on a packet.
+     * @param packet the packet
+     * @param packed its headers so far, packed (RdmaChannelAdapter::AddLinkHeaders), or null
+     * @param dlid the destination LID
+     * @param sl the service level
+     */
+    void AddLrh(Ptr<Packet> packet, RdmaPackedHeader* packed, uint16_t dlid, uint8_t sl) const;
 
     Ptr<Packet> NewTransportPacket(uint32_t payload) const override;
     uint8_t AddLinkHeaders(Ptr<Packet> packet,
+                           RdmaPackedHeader* packed,
                            Ptr<RdmaQueuePair> qp,
                            FrameKind kind) const override;
     uint32_t GetWireBytes(Ptr<const Packet> packet) const override;

@@ -122,26 +122,43 @@ IbLrhHeader::GetSerializedSize() const
 }
 
 void
+IbLrhHeader::Write(uint8_t* b) const
+{
+    b[0] = static_cast<uint8_t>(m_vl << 4); // LVer 0
+    b[1] = static_cast<uint8_t>((m_sl << 4) | m_lnh);
+    b[2] = static_cast<uint8_t>(m_dlid >> 8);
+    b[3] = static_cast<uint8_t>(m_dlid);
+    b[4] = static_cast<uint8_t>((m_pktLen & 0x7FF) >> 8);
+    b[5] = static_cast<uint8_t>(m_pktLen);
+    b[6] = static_cast<uint8_t>(m_slid >> 8);
+    b[7] = static_cast<uint8_t>(m_slid);
+}
+
+void
+IbLrhHeader::Read(const uint8_t* b)
+{
+    m_vl = b[0] >> 4;
+    m_sl = b[1] >> 4;
+    m_lnh = static_cast<Lnh>(b[1] & 0x03);
+    m_dlid = static_cast<uint16_t>((b[2] << 8) | b[3]);
+    m_pktLen = static_cast<uint16_t>(((b[4] << 8) | b[5]) & 0x7FF);
+    m_slid = static_cast<uint16_t>((b[6] << 8) | b[7]);
+}
+
+void
 IbLrhHeader::Serialize(Buffer::Iterator start) const
 {
-    start.WriteU8(static_cast<uint8_t>(m_vl << 4)); // LVer 0
-    start.WriteU8(static_cast<uint8_t>((m_sl << 4) | m_lnh));
-    start.WriteHtonU16(m_dlid);
-    start.WriteHtonU16(m_pktLen & 0x7FF);
-    start.WriteHtonU16(m_slid);
+    uint8_t b[SIZE];
+    Write(b);
+    start.Write(b, SIZE);
 }
 
 uint32_t
 IbLrhHeader::Deserialize(Buffer::Iterator start)
 {
-    const uint8_t b0 = start.ReadU8();
-    const uint8_t b1 = start.ReadU8();
-    m_vl = b0 >> 4;
-    m_sl = b1 >> 4;
-    m_lnh = static_cast<Lnh>(b1 & 0x03);
-    m_dlid = start.ReadNtohU16();
-    m_pktLen = start.ReadNtohU16() & 0x7FF;
-    m_slid = start.ReadNtohU16();
+    uint8_t b[SIZE];
+    start.Read(b, SIZE);
+    Read(b);
     return SIZE;
 }
 

@@ -47,6 +47,17 @@ class IbLrhHeader : public Header
      * @return the object TypeId
      */
     static TypeId GetTypeId();
+    /**
+     * Write the header's SIZE bytes as they go on the wire (what Serialize writes).
+     * @param b where to write them
+     */
+    void Write(uint8_t* b) const;
+    /**
+     * Read the header from its SIZE bytes on the wire (what Deserialize reads).
+     * @param b the bytes
+     */
+    void Read(const uint8_t* b);
+
     TypeId GetInstanceTypeId() const override;
 
     IbLrhHeader();

@@ -185,23 +185,35 @@ IbAethHeader::GetSerializedSize() const
 }
 
 void
+IbAethHeader::Write(uint8_t* b) const
+{
+    b[0] = m_syndrome;
+    b[1] = static_cast<uint8_t>(m_msn >> 16);
+    b[2] = static_cast<uint8_t>(m_msn >> 8);
+    b[3] = static_cast<uint8_t>(m_msn);
+}
+
+void
+IbAethHeader::Read(const uint8_t* b)
+{
+    m_syndrome = b[0];
+    m_msn = (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) | b[3];
+}
+
+void
 IbAethHeader::Serialize(Buffer::Iterator start) const
 {
-    NS_LOG_FUNCTION(this);
-    Buffer::Iterator i = start;
-    i.WriteU8(m_syndrome);
-    i.WriteU8(static_cast<uint8_t>(m_msn >> 16));
-    i.WriteHtonU16(static_cast<uint16_t>(m_msn & 0xFFFF));
+    uint8_t b[SIZE];
+    Write(b);
+    start.Write(b, SIZE);
 }
 
 uint32_t
 IbAethHeader::Deserialize(Buffer::Iterator start)
 {
-    NS_LOG_FUNCTION(this);
-    Buffer::Iterator i = start;
-    m_syndrome = i.ReadU8();
-    m_msn = static_cast<uint32_t>(i.ReadU8()) << 16;
-    m_msn |= i.ReadNtohU16();
+    uint8_t b[SIZE];
+    start.Read(b, SIZE);
+    Read(b);
     return SIZE;
 }
 

@@ -113,6 +113,17 @@ class IbAethHeader : public Header
     /// @return the encoded RNR timer; only meaningful when IsRnrNak(), asserted
     uint8_t GetRnrTimer() const;
 
+    /**
+     * Write the header's SIZE bytes as they go on the wire (what Serialize writes).
+     * @param b where to write them
+     */
+    void Write(uint8_t* b) const;
+    /**
+     * Read the header from its SIZE bytes on the wire (what Deserialize reads).
+     * @param b the bytes
+     */
+    void Read(const uint8_t* b);
+
     TypeId GetInstanceTypeId() const override;
     void Print(std::ostream& os) const override;
     uint32_t GetSerializedSize() const override;

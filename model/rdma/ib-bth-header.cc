@@ -27,24 +27,6 @@ constexpr uint8_t MIGREQ_BIT = 0x40; // byte 1, bit 6
 constexpr uint8_t FECN_BIT = 0x80;   // byte 4, bit 7
 constexpr uint8_t BECN_BIT = 0x40;   // byte 4, bit 6
 constexpr uint8_t ACKREQ_BIT = 0x80; // byte 8, bit 7
-
-/// Write the low 24 bits of value, most significant byte first.
-void
-WriteU24(Buffer::Iterator& i, uint32_t value)
-{
-    i.WriteU8(static_cast<uint8_t>(value >> 16));
-    i.WriteHtonU16(static_cast<uint16_t>(value & 0xFFFF));
-}
-
-/// Read 24 bits, most significant byte first.
-uint32_t
-ReadU24(Buffer::Iterator& i)
-{
-    uint32_t value = static_cast<uint32_t>(i.ReadU8()) << 16;
-    value |= i.ReadNtohU16();
-    return value;
-}
-
 } // namespace
 
 TypeId
@@ -377,38 +359,53 @@ IbBthHeader::GetSerializedSize() const
 }
 
 void
+IbBthHeader::Write(uint8_t* b) const
+{
+    b[0] = m_opcode;
+    b[1] = static_cast<uint8_t>((m_se ? SE_BIT : 0) | (m_migReq ? MIGREQ_BIT : 0) |
+                                (m_padCount << 4) | m_tver);
+    b[2] = static_cast<uint8_t>(m_pkey >> 8);
+    b[3] = static_cast<uint8_t>(m_pkey);
+    b[4] = static_cast<uint8_t>((m_fecn ? FECN_BIT : 0) | (m_becn ? BECN_BIT : 0)); // resv6: 0
+    b[5] = static_cast<uint8_t>(m_destQp >> 16);
+    b[6] = static_cast<uint8_t>(m_destQp >> 8);
+    b[7] = static_cast<uint8_t>(m_destQp);
+    b[8] = m_ackRequest ? ACKREQ_BIT : 0; // 7 reserved bits: 0
+    b[9] = static_cast<uint8_t>(m_psn >> 16);
+    b[10] = static_cast<uint8_t>(m_psn >> 8);
+    b[11] = static_cast<uint8_t>(m_psn);
+}
+
+void
+IbBthHeader::Read(const uint8_t* b)
+{
+    m_opcode = b[0];
+    m_se = (b[1] & SE_BIT) != 0;
+    m_migReq = (b[1] & MIGREQ_BIT) != 0;
+    m_padCount = (b[1] >> 4) & 0x3;
+    m_tver = b[1] & 0xF;
+    m_pkey = static_cast<uint16_t>((b[2] << 8) | b[3]);
+    m_fecn = (b[4] & FECN_BIT) != 0; // reserved bits ignored on receive
+    m_becn = (b[4] & BECN_BIT) != 0;
+    m_destQp = (uint32_t(b[5]) << 16) | (uint32_t(b[6]) << 8) | b[7];
+    m_ackRequest = (b[8] & ACKREQ_BIT) != 0;
+    m_psn = (uint32_t(b[9]) << 16) | (uint32_t(b[10]) << 8) | b[11];
+}
+
+void
 IbBthHeader::Serialize(Buffer::Iterator start) const
 {
-    NS_LOG_FUNCTION(this);
-    Buffer::Iterator i = start;
-    i.WriteU8(m_opcode);
-    i.WriteU8(static_cast<uint8_t>((m_se ? SE_BIT : 0) | (m_migReq ? MIGREQ_BIT : 0) |
-                                   (m_padCount << 4) | m_tver));
-    i.WriteHtonU16(m_pkey);
-    i.WriteU8(static_cast<uint8_t>((m_fecn ? FECN_BIT : 0) | (m_becn ? BECN_BIT : 0))); // resv6: 0
-    WriteU24(i, m_destQp);
-    i.WriteU8(m_ackRequest ? ACKREQ_BIT : 0); // 7 reserved bits: 0
-    WriteU24(i, m_psn);
+    uint8_t b[SIZE];
+    Write(b);
+    start.Write(b, SIZE);
 }
 
 uint32_t
 IbBthHeader::Deserialize(Buffer::Iterator start)
 {
-    NS_LOG_FUNCTION(this);
-    Buffer::Iterator i = start;
-    m_opcode = i.ReadU8();
-    const uint8_t flags = i.ReadU8();
-    m_se = (flags & SE_BIT) != 0;
-    m_migReq = (flags & MIGREQ_BIT) != 0;
-    m_padCount = (flags >> 4) & 0x3;
-    m_tver = flags & 0xF;
-    m_pkey = i.ReadNtohU16();
-    const uint8_t congestion = i.ReadU8(); // reserved bits ignored on receive
-    m_fecn = (congestion & FECN_BIT) != 0;
-    m_becn = (congestion & BECN_BIT) != 0;
-    m_destQp = ReadU24(i);
-    m_ackRequest = (i.ReadU8() & ACKREQ_BIT) != 0;
-    m_psn = ReadU24(i);
+    uint8_t b[SIZE];
+    start.Read(b, SIZE);
+    Read(b);
     return SIZE;
 }
 

@@ -197,6 +197,17 @@ class IbBthHeader : public Header
      */
     static std::string OpcodeName(uint8_t opcode);
 
+    /**
+     * Write the header's SIZE bytes as they go on the wire (what Serialize writes).
+     * @param b where to write them
+     */
+    void Write(uint8_t* b) const;
+    /**
+     * Read the header from its SIZE bytes on the wire (what Deserialize reads).
+     * @param b the bytes
+     */
+    void Read(const uint8_t* b);
+
     TypeId GetInstanceTypeId() const override;
     void Print(std::ostream& os) const override;
     uint32_t GetSerializedSize() const override;

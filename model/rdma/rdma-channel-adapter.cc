@@ -8,7 +8,6 @@
 
 #include "rdma-congestion-control.h"
 #include "rdma-int-tag.h"
-#include "rdma-transport.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -361,6 +360,32 @@ RdmaChannelAdapter::DataDequeued(uint8_t txClass)
     TrySend();
 }
 
+bool
+RdmaChannelAdapter::PacksHeaders() const
+{
+    if (m_packs < 0)
+    {
+        m_packs = IsPacketMetadataEnabled() ? 0 : 1;
+    }
+    return m_packs == 1;
+}
+
+uint8_t
+RdmaChannelAdapter::Frame(Ptr<Packet> packet,
+                          const RdmaTransportHeaders& headers,
+                          Ptr<RdmaQueuePair> qp,
+                          FrameKind kind) const
+{
+    if (PacksHeaders())
+    {
+        RdmaPackedHeader packed;
+        headers.WriteTo(packed);
+        return AddLinkHeaders(packet, &packed, qp, kind);
+    }
+    headers.AddTo(packet);
+    return AddLinkHeaders(packet, nullptr, qp, kind);
+}
+
 Ptr<Packet>
 RdmaChannelAdapter::BuildPacket(Ptr<RdmaQueuePair> qp, const RdmaTxDescriptor& d) const
 {
@@ -369,8 +394,7 @@ RdmaChannelAdapter::BuildPacket(Ptr<RdmaQueuePair> qp, const RdmaTxDescriptor& d
     {
         p->AddPacketTag(RdmaIntTag()); // switches append their hops
     }
-    AddRdmaTransportHeaders(p, d, qp->GetPeerQpn());
-    AddLinkHeaders(p, qp, FrameKind::DATA);
+    Frame(p, RdmaTransportHeaders::ForPacket(d, qp->GetPeerQpn()), qp, FrameKind::DATA);
     return p;
 }
 
@@ -387,13 +411,14 @@ RdmaChannelAdapter::SendAck(Ptr<RdmaQueuePair> qp,
         p->AddPacketTag(echo);
     }
     // BECN: the acknowledged data arrived congestion-marked (IBTA annex A10).
-    AddRdmaAckHeaders(p,
-                      qp->GetPeerQpn(),
-                      verdict.ackPsn,
-                      verdict.sendNak,
-                      verdict.msn,
-                      verdict.ecnEcho);
-    const uint8_t cls = AddLinkHeaders(p, qp, FrameKind::ACK);
+    const uint8_t cls = Frame(p,
+                              RdmaTransportHeaders::ForAck(qp->GetPeerQpn(),
+                                                           verdict.ackPsn,
+                                                           verdict.sendNak,
+                                                           verdict.msn,
+                                                           verdict.ecnEcho),
+                              qp,
+                              FrameKind::ACK);
     ++m_acksSent;
     Transmit(p, cls, false);
 }
@@ -410,21 +435,23 @@ RdmaChannelAdapter::SendCnp(uint32_t index)
     m_lastCnp[index] = now;
     Ptr<RdmaQueuePair> qp = m_qps[index];
     Ptr<Packet> p = NewTransportPacket(CNP_PAYLOAD);
-    IbBthHeader bth;
-    bth.SetOpcode(m_cnpOpcode);
-    bth.SetBecn(m_cnpBecn);
-    bth.SetDestQp(qp->GetPeerQpn());
-    bth.SetPsn(0);
-    p->AddHeader(bth);
-    const uint8_t cls = AddLinkHeaders(p, qp, FrameKind::CNP);
+    RdmaTransportHeaders cnp;
+    cnp.bth.SetOpcode(m_cnpOpcode);
+    cnp.bth.SetBecn(m_cnpBecn);
+    cnp.bth.SetDestQp(qp->GetPeerQpn());
+    cnp.bth.SetPsn(0);
+    const uint8_t cls = Frame(p, cnp, qp, FrameKind::CNP);
     ++m_cnpsSent;
     m_cnpSentTrace(qp->GetQpn());
     Transmit(p, cls, false);
 }
 
 void
-RdmaChannelAdapter::ReceiveTransport(const IbBthHeader& bth, Ptr<Packet> packet, bool marked)
+RdmaChannelAdapter::ReceiveTransport(const RdmaTransportHeaders& headers,
+                                     Ptr<Packet> packet,
+                                     bool marked)
 {
+    const IbBthHeader& bth = headers.bth;
     const uint8_t opcode = bth.GetOpcode();
     const uint32_t index = IndexOf(bth.GetDestQp());
     if (index == m_qps.size() || !m_qps[index])
@@ -448,7 +475,11 @@ RdmaChannelAdapter::ReceiveTransport(const IbBthHeader& bth, Ptr<Packet> packet,
     {
         SendCnp(index);
     }
-    const RdmaDelivery got = DeliverRdmaPacket(qp, bth, packet, marked, hasInt ? &intTag : nullptr);
+    const RdmaDelivery got = DeliverRdmaPacket(qp,
+                                               headers,
+                                               packet->GetSize() - ICRC,
+                                               marked,
+                                               hasInt ? &intTag : nullptr);
     if (request && (got.verdict.sendAck || got.verdict.sendNak))
     {
         SendAck(qp, got.verdict, hasInt ? &intTag : nullptr);

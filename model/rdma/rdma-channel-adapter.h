@@ -9,6 +9,7 @@
 
 #include "ib-bth-header.h"
 #include "rdma-queue-pair.h"
+#include "rdma-transport.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -61,6 +62,8 @@ class RdmaChannelAdapter : public Object
     static constexpr uint8_t MAX_CLASSES = 16;
     /// Payload of a CNP after its BTH: 16 reserved bytes (IBTA annex A10; RoCEv2 annex A17).
     static constexpr uint32_t CNP_PAYLOAD = 16;
+    /// Bytes of the invariant CRC at the end of every transport packet.
+    static constexpr uint32_t ICRC = 4;
 
     /**
      * TracedCallback signature of CnpSent and CnpReceived.
@@ -186,12 +189,18 @@ class RdmaChannelAdapter : public Object
     void AddQueuePair(Ptr<RdmaQueuePair> qp, uint8_t txClass);
 
     /**
-     * A transport packet for this adapter arrived, its link headers and BTH removed.
-     * @param bth its BTH
-     * @param packet what follows the BTH (AETH or RETH, payload, ICRC)
+     * A transport packet for this adapter arrived, its link and transport headers removed.
+     * @param headers its transport headers
+     * @param packet what follows them (payload, ICRC)
      * @param marked it arrived congestion-marked (CE or FECN)
      */
-    void ReceiveTransport(const IbBthHeader& bth, Ptr<Packet> packet, bool marked);
+    void ReceiveTransport(const RdmaTransportHeaders& headers, Ptr<Packet> packet, bool marked);
+
+    /**
+     * @return whether frames carry their headers packed into one RdmaPackedHeader: while
+     *         ns-3's packet metadata is off (asked once, at the adapter's first frame)
+     */
+    bool PacksHeaders() const;
 
     /**
      * A data packet of this adapter's left the port's queue for the wire.
@@ -208,19 +217,23 @@ class RdmaChannelAdapter : public Object
     void QueueDatagram(Ptr<Packet> packet, uint8_t txClass);
 
     /**
-     * A transport packet for the link: its payload and ICRC.
+     * A transport packet for the link: its payload and ICRC (as a trailer object, or as bytes
+     * of the payload when the adapter packs headers: PacksHeaders).
      * @param payload payload bytes
      * @return the packet
      */
     virtual Ptr<Packet> NewTransportPacket(uint32_t payload) const = 0;
     /**
-     * Put the link's headers on a packet whose outermost header is its BTH.
-     * @param packet the packet
+     * Put the link's headers on a packet.
+     * @param packet the packet: its outermost header the BTH, or (packed) its payload and ICRC
+     * @param packed when the adapter packs headers, the transport headers, not yet on the
+     *        packet: the link's go in front of them, and the whole on the packet as one header
      * @param qp the queue pair it belongs to
      * @param kind what it is
      * @return the transmit class to send it on
      */
     virtual uint8_t AddLinkHeaders(Ptr<Packet> packet,
+                                   RdmaPackedHeader* packed,
                                    Ptr<RdmaQueuePair> qp,
                                    FrameKind kind) const = 0;
     /**
@@ -245,6 +258,18 @@ class RdmaChannelAdapter : public Object
     void TrySend();
     /// Send an ACK or NAK.
     void SendAck(Ptr<RdmaQueuePair> qp, const RdmaRxVerdict& verdict, const RdmaIntTag* intStack);
+    /**
+     * Put a packet's transport and link headers on it.
+     * @param packet its payload and ICRC (NewTransportPacket)
+     * @param headers its transport headers
+     * @param qp its queue pair
+     * @param kind what it is
+     * @return the transmit class to send it on
+     */
+    uint8_t Frame(Ptr<Packet> packet,
+                  const RdmaTransportHeaders& headers,
+                  Ptr<RdmaQueuePair> qp,
+                  FrameKind kind) const;
     /// Send a CNP to the sender of a marked packet (paced per queue pair).
     void SendCnp(uint32_t index);
     /// A queue pair's message completed.
@@ -275,7 +300,8 @@ class RdmaChannelAdapter : public Object
     std::array<uint32_t, MAX_CLASSES> m_dataInPort;               //!< data packets in the port
     EventId m_wakeEvent;                                          //!< next rate-limited send
     bool m_inTrySend;                                             //!< re-entrance guard
-    bool m_trySendAgain; //!< TrySend was asked for while running
+    bool m_trySendAgain;        //!< TrySend was asked for while running
+    mutable int8_t m_packs{-1}; //!< PacksHeaders: -1 not asked yet, else 0 or 1
 
     uint64_t m_cnpsSent;     //!< CNPs sent
     uint64_t m_cnpsReceived; //!< CNPs received

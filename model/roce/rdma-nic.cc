@@ -169,6 +169,10 @@ RdmaNic::PortDequeue(uint32_t /* port */,
 Ptr<Packet>
 RdmaNic::NewTransportPacket(uint32_t payload) const
 {
+    if (PacksHeaders())
+    {
+        return Create<Packet>(payload + ICRC); // the ICRC's bytes: 0 (see AddLinkHeaders)
+    }
     Ptr<Packet> p = Create<Packet>(payload);
     // The ICRC trailer: 0, or the real value when ComputeIcrc is set (see AddLinkHeaders).
     p->AddTrailer(RoceIcrcTrailer());
@@ -176,24 +180,70 @@ RdmaNic::NewTransportPacket(uint32_t payload) const
 }
 
 uint8_t
-RdmaNic::AddLinkHeaders(Ptr<Packet> p, Ptr<RdmaQueuePair> qp, FrameKind kind) const
+RdmaNic::AddLinkHeaders(Ptr<Packet> p,
+                        RdmaPackedHeader* packed,
+                        Ptr<RdmaQueuePair> qp,
+                        FrameKind kind) const
 {
     const uint8_t dscp = kind == FrameKind::CNP ? m_cnpDscp : m_dscp;
-    UdpHeader udp;
-    udp.SetSourcePort(qp->GetEntropy());
-    udp.SetDestinationPort(ROCE_UDP_PORT);
-    p->AddHeader(udp);
-    Ipv4Header ip;
-    ip.SetSource(m_address);
-    ip.SetDestination(Ipv4Address::ConvertFrom(qp->GetPeerAddress()));
-    ip.SetProtocol(17);
-    ip.SetTtl(64);
-    ip.SetTos(static_cast<uint8_t>(dscp << 2));
-    ip.SetEcn(kind == FrameKind::DATA && m_ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
-    ip.SetDontFragment();
-    ip.SetIdentification(0);
-    ip.SetPayloadSize(p->GetSize());
-    p->AddHeader(ip);
+    const uint8_t ecn =
+        kind == FrameKind::DATA && m_ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT;
+    const uint32_t peer = Ipv4Address::ConvertFrom(qp->GetPeerAddress()).Get();
+    if (packed)
+    {
+        // RFC 768 and RFC 791 as ns-3's UdpHeader and Ipv4Header write them: no checksums,
+        // identification 0, DF, TTL 64.
+        const uint32_t udpLength = p->GetSize() + packed->GetSerializedSize() + 8;
+        uint8_t* u = packed->Prepend(8);
+        const uint16_t sport = qp->GetEntropy();
+        u[0] = static_cast<uint8_t>(sport >> 8);
+        u[1] = static_cast<uint8_t>(sport);
+        u[2] = static_cast<uint8_t>(ROCE_UDP_PORT >> 8);
+        u[3] = static_cast<uint8_t>(ROCE_UDP_PORT & 0xFF);
+        u[4] = static_cast<uint8_t>(udpLength >> 8);
+        u[5] = static_cast<uint8_t>(udpLength);
+        u[6] = 0;
+        u[7] = 0;
+        const uint32_t ipLength = udpLength + 20;
+        const uint32_t src = m_address.Get();
+        uint8_t* b = packed->Prepend(20);
+        b[0] = 0x45; // version 4, IHL 5
+        b[1] = static_cast<uint8_t>((dscp << 2) | ecn);
+        b[2] = static_cast<uint8_t>(ipLength >> 8);
+        b[3] = static_cast<uint8_t>(ipLength);
+        b[4] = 0; // identification
+        b[5] = 0;
+        b[6] = 0x40; // DF, fragment offset 0
+        b[7] = 0;
+        b[8] = 64;
+        b[9] = 17;
+        b[10] = 0; // header checksum: not computed (as ns-3's default)
+        b[11] = 0;
+        for (int k = 0; k < 4; ++k)
+        {
+            b[12 + k] = static_cast<uint8_t>(src >> (24 - 8 * k));
+            b[16 + k] = static_cast<uint8_t>(peer >> (24 - 8 * k));
+        }
+        p->AddHeader(*packed);
+    }
+    else
+    {
+        UdpHeader udp;
+        udp.SetSourcePort(qp->GetEntropy());
+        udp.SetDestinationPort(ROCE_UDP_PORT);
+        p->AddHeader(udp);
+        Ipv4Header ip;
+        ip.SetSource(m_address);
+        ip.SetDestination(Ipv4Address(peer));
+        ip.SetProtocol(17);
+        ip.SetTtl(64);
+        ip.SetTos(static_cast<uint8_t>(dscp << 2));
+        ip.SetEcn(static_cast<Ipv4Header::EcnType>(ecn));
+        ip.SetDontFragment();
+        ip.SetIdentification(0);
+        ip.SetPayloadSize(p->GetSize());
+        p->AddHeader(ip);
+    }
     if (m_computeIcrc)
     {
         RoceIcrcTrailer::Stamp(p);
@@ -221,9 +271,11 @@ RdmaNic::PortReceive(uint32_t /* port */, const Ptr<Packet>& packet, uint16_t ty
     {
         return false;
     }
-    // Claim only UDP to 4791 for this address; read the fields in place first.
-    uint8_t b[24];
-    if (packet->CopyData(b, 24) < 24 || b[9] != 17 || (b[0] & 0x0F) != 5)
+    // Claim only UDP to 4791 for this address: the headers read in place, at once (IPv4 20,
+    // UDP 8, BTH 12 and a RETH's 16).
+    uint8_t b[56];
+    const uint32_t copied = packet->CopyData(b, sizeof(b));
+    if (copied < 28 || b[9] != 17 || (b[0] & 0x0F) != 5)
     {
         return false;
     }
@@ -235,13 +287,14 @@ RdmaNic::PortReceive(uint32_t /* port */, const Ptr<Packet>& packet, uint16_t ty
         return false;
     }
     const bool ce = (b[1] & 0x03) == Ipv4Header::ECN_CE;
-    Ipv4Header ip;
-    packet->RemoveHeader(ip);
-    UdpHeader udp;
-    packet->RemoveHeader(udp);
-    IbBthHeader bth;
-    packet->RemoveHeader(bth);
-    ReceiveTransport(bth, packet, ce);
+    RdmaTransportHeaders headers;
+    const uint32_t transport = headers.ReadFrom(b + 28, copied - 28);
+    if (transport == 0)
+    {
+        return false; // too short for its transport headers
+    }
+    packet->RemoveAtStart(28 + transport); // IPv4, UDP and the transport headers
+    ReceiveTransport(headers, packet, ce);
     return true;
 }
 

@@ -94,6 +94,7 @@ class RdmaNic : public RdmaChannelAdapter, public PfcPortOwner
 
     Ptr<Packet> NewTransportPacket(uint32_t payload) const override;
     uint8_t AddLinkHeaders(Ptr<Packet> packet,
+                           RdmaPackedHeader* packed,
                            Ptr<RdmaQueuePair> qp,
                            FrameKind kind) const override;
     uint32_t GetWireBytes(Ptr<const Packet> packet) const override;

@@ -1,0 +1,176 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Frames with their headers packed into one RdmaPackedHeader (ns-3's packet metadata off) carry
+// the bytes the header objects write (metadata on): the same run, both ways, byte for byte.
+
+#include "ns3/core-module.h"
+#include "ns3/error-model.h"
+#include "ns3/ib-aeth-header.h"
+#include "ns3/ib-bth-header.h"
+#include "ns3/ib-channel.h"
+#include "ns3/ib-host-adapter.h"
+#include "ns3/network-module.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/rdma-transport.h"
+#include "ns3/roce-helper.h"
+#include "ns3/roce-transport.h"
+
+#include <gtest/gtest.h>
+#include <set>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+using Frames = std::vector<std::vector<uint8_t>>;
+
+void
+Capture(Frames* frames, Ptr<const Packet> frame)
+{
+    std::vector<uint8_t> bytes(frame->GetSize());
+    frame->CopyData(bytes.data(), bytes.size());
+    frames->push_back(std::move(bytes));
+}
+
+/// WRITEs, a READ and a SEND into one port with ECN marking (CNPs) and a lossy link (NAKs),
+/// with real ICRCs; every frame any port starts, in order.
+Frames
+RoceRun()
+{
+    Frames frames;
+    {
+        RoceHelper h;
+        h.SetMmuAttribute("EcnKmin", UintegerValue(0));
+        h.SetMmuAttribute("EcnKmax", UintegerValue(1));
+        h.SetNicAttribute("ComputeIcrc", BooleanValue(true));
+        h.SetNicAttribute("CnpInterval", StringValue("5us"));
+        std::vector<Ptr<Node>> hosts;
+        for (int i = 0; i < 3; ++i)
+        {
+            hosts.push_back(h.AddHost());
+        }
+        Ptr<Node> sw = h.AddSwitch();
+        for (auto& host : hosts)
+        {
+            h.Link(host, sw);
+        }
+        h.Finalize();
+        Ptr<RateErrorModel> loss = CreateObject<RateErrorModel>();
+        loss->SetAttribute("ErrorRate", DoubleValue(0.01));
+        loss->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
+        loss->AssignStreams(11);
+        h.GetNic(2)->GetDevice()->SetAttribute("ReceiveErrorModel", PointerValue(loss));
+        Config::ConnectWithoutContext("/NodeList/*/DeviceList/*/$ns3::PfcNetDevice/PhyTxBegin",
+                                      MakeBoundCallback(&Capture, &frames));
+        RoceTransport rdma(h);
+        rdma.Post(0, 2, RdmaVerb::WRITE, 300000, Time(0), 3);
+        rdma.Post(1, 2, RdmaVerb::WRITE, 200000, Time(0), 3);
+        rdma.Post(2, 0, RdmaVerb::READ, 50000, MicroSeconds(3), 3);
+        rdma.Post(1, 0, RdmaVerb::SEND, 500, MicroSeconds(5), 3);
+        Simulator::Run();
+        EXPECT_EQ(rdma.CollectStatistics().messagesCompleted, 4u);
+    }
+    Simulator::Destroy();
+    return frames;
+}
+
+/// A READ, a SEND and WRITEs both ways on one InfiniBand link.
+Frames
+IbRun()
+{
+    Frames frames;
+    {
+        Ptr<IbNetDevice> ports[2];
+        Ptr<IbHostAdapter> adapters[2];
+        for (int i = 0; i < 2; ++i)
+        {
+            Ptr<Node> node = CreateObject<Node>();
+            ports[i] = CreateObject<IbNetDevice>();
+            node->AddDevice(ports[i]);
+            adapters[i] = CreateObject<IbHostAdapter>();
+            adapters[i]->Install(ports[i], static_cast<uint16_t>(i + 1));
+            ports[i]->TraceConnectWithoutContext("PhyTxBegin",
+                                                 MakeBoundCallback(&Capture, &frames));
+        }
+        Ptr<IbChannel> channel = CreateObject<IbChannel>();
+        ports[0]->Attach(channel);
+        ports[1]->Attach(channel);
+        auto [qa, qb] = IbHostAdapter::ConnectPair(adapters[0], adapters[1], 0);
+        qa->Post(RdmaVerb::READ, 30000, RdmaQueuePair::CompletionCallback());
+        qa->Post(RdmaVerb::SEND, 5000, RdmaQueuePair::CompletionCallback());
+        qb->Post(RdmaVerb::WRITE, 20000, RdmaQueuePair::CompletionCallback());
+        qa->Post(RdmaVerb::WRITE, 1, RdmaQueuePair::CompletionCallback());
+        Simulator::Stop(MilliSeconds(1));
+        Simulator::Run();
+        EXPECT_EQ(qb->GetBytesDelivered(), 5000u + 1u);
+        Simulator::Destroy();
+    }
+    return frames;
+}
+
+/// The BTH opcodes of RoCEv2 frames (Ethernet 14, IPv4 20, UDP 8), and whether a NAK was seen.
+std::set<uint8_t>
+RoceOpcodes(const Frames& frames, bool* nak)
+{
+    std::set<uint8_t> opcodes;
+    *nak = false;
+    for (const auto& f : frames)
+    {
+        if (f.size() > 46 && f[12] == 0x08 && f[13] == 0x00)
+        {
+            opcodes.insert(f[42]);
+            // AETH syndrome 011xxxxx: a NAK (IBTA 9.7.5.2.2).
+            *nak = *nak || (f[42] == IbBthHeader::RC_ACKNOWLEDGE && (f[54] >> 5) == 3);
+        }
+    }
+    return opcodes;
+}
+
+} // namespace
+
+TEST(PackedFrame, RoceAndInfinibandFramesAreTheHeaderObjectsBytes)
+{
+    // Packed first: metadata, once on, stays on for the process.
+    ASSERT_FALSE(IsPacketMetadataEnabled());
+    const Frames packedRoce = RoceRun();
+    const Frames packedIb = IbRun();
+    Packet::EnableChecking(); // header objects, and RemoveHeader checks their types
+    ASSERT_TRUE(IsPacketMetadataEnabled());
+    const Frames objectsRoce = RoceRun();
+    const Frames objectsIb = IbRun();
+
+    bool nak = false;
+    const std::set<uint8_t> opcodes = RoceOpcodes(objectsRoce, &nak);
+    for (uint8_t op : {IbBthHeader::RC_WRITE_FIRST,
+                       IbBthHeader::RC_WRITE_MIDDLE,
+                       IbBthHeader::RC_WRITE_LAST,
+                       IbBthHeader::RC_SEND_ONLY,
+                       IbBthHeader::RC_READ_REQUEST,
+                       IbBthHeader::RC_READ_RESPONSE_FIRST,
+                       IbBthHeader::RC_READ_RESPONSE_MIDDLE,
+                       IbBthHeader::RC_READ_RESPONSE_LAST,
+                       IbBthHeader::RC_ACKNOWLEDGE,
+                       IbBthHeader::ROCE_CNP})
+    {
+        EXPECT_EQ(opcodes.count(op), 1u) << "no " << IbBthHeader::OpcodeName(op);
+    }
+    EXPECT_TRUE(nak) << "the lossy link caused no NAK";
+
+    ASSERT_EQ(packedRoce.size(), objectsRoce.size());
+    for (std::size_t i = 0; i < packedRoce.size(); ++i)
+    {
+        ASSERT_EQ(packedRoce[i], objectsRoce[i]) << "RoCEv2 frame " << i;
+    }
+    ASSERT_GT(objectsIb.size(), 20u);
+    ASSERT_EQ(packedIb.size(), objectsIb.size());
+    for (std::size_t i = 0; i < packedIb.size(); ++i)
+    {
+        ASSERT_EQ(packedIb[i], objectsIb[i]) << "InfiniBand frame " << i;
+    }
+}
