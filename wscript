@@ -158,6 +158,7 @@ HEADERS = [
     'model/roce/roce-icrc-trailer.h',
     'model/roce/roce-switch-mmu.h',
     'model/roce/roce-switch.h',
+    'model/interconnect-events.h',
     'model/wire-clock.h',
 ]
 

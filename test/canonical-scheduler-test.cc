@@ -9,6 +9,7 @@
 // node scheduled them), not by when an arrival reached the queue.
 
 #include "ns3/canonical-scheduler.h"
+#include "ns3/interconnect-events.h"
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
 #include "ns3/remote-link-tag.h"
@@ -199,4 +200,67 @@ TEST(RemoteLinkTag, TravelsWithASerializedPacket)
     EXPECT_EQ(back.sequence, tag.sequence);
     EXPECT_EQ(back.remaining, tag.remaining);
     EXPECT_EQ(q->GetSize(), 1000u);
+}
+
+namespace
+{
+
+/// Two timers of one time on two nodes, and what each sees of the other when it runs.
+struct TwoTimers
+{
+    PendingEvent onNode1;
+    PendingEvent onNode0;
+    bool node1PendingSeenByNode0{false};
+    bool node0PendingSeenByNode1{true};
+
+    void Node0Runs()
+    {
+        node1PendingSeenByNode0 = onNode1.IsPending();
+    }
+
+    void Node1Runs()
+    {
+        node0PendingSeenByNode1 = onNode0.IsPending();
+    }
+};
+
+} // namespace
+
+TEST_F(CanonicalSchedulerTest, APendingEventKnowsWhetherItRanAtTheCurrentTime)
+{
+    // Both due at 1 us; node 1's timer is scheduled first (the lower uid) yet runs second, as
+    // the canonical order puts node 0 first. ns-3's IsExpired compares uids at the current time
+    // and calls node 1's timer expired while it is still to run, node 0's pending after it ran.
+    TwoTimers t;
+    Simulator::ScheduleWithContext(1, Time(0), [&t]() {
+        t.onNode1.Schedule(MicroSeconds(1), &TwoTimers::Node1Runs, &t);
+    });
+    Simulator::ScheduleWithContext(1, Time(0), [&t]() {
+        Simulator::ScheduleWithContext(0, Time(0), [&t]() {
+            t.onNode0.Schedule(MicroSeconds(1), &TwoTimers::Node0Runs, &t);
+        });
+    });
+    Simulator::Run();
+    EXPECT_TRUE(t.node1PendingSeenByNode0);
+    EXPECT_FALSE(t.node0PendingSeenByNode1);
+    EXPECT_FALSE(t.onNode0.IsPending());
+    EXPECT_FALSE(t.onNode1.IsPending());
+}
+
+TEST_F(CanonicalSchedulerTest, ACancelledPendingEventDoesNotRun)
+{
+    int runs = 0;
+    PendingEvent e;
+    auto bump = [&runs]() { ++runs; };
+    using Bump = decltype(bump);
+    e.Schedule(MicroSeconds(2), &Bump::operator(), &bump);
+    EXPECT_TRUE(e.IsPending());
+    EXPECT_EQ(e.GetTime(), MicroSeconds(2));
+    e.Schedule(MicroSeconds(3), &Bump::operator(), &bump); // replaces the first
+    Simulator::Schedule(MicroSeconds(1), [&e]() { e.Cancel(); });
+    Simulator::Schedule(MicroSeconds(4),
+                        [&e, &bump]() { e.Schedule(MicroSeconds(1), &Bump::operator(), &bump); });
+    Simulator::Run();
+    EXPECT_EQ(runs, 1);
+    EXPECT_FALSE(e.IsPending());
 }

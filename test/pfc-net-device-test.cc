@@ -231,3 +231,30 @@ TEST(PfcNetDeviceConfig, BadDwrrWeightsAreAConfigurationError)
         },
         "ns3::PfcNetDevice::DwrrWeights = \"1,2,3\": accepted: 8 comma-separated");
 }
+
+TEST_F(PfcNetDeviceTest, FramesInFlightArriveAtTheirOwnTimesInAnyOrder)
+{
+    // One cable's frames wait in one queue behind one event; a frame due before the last one
+    // queued (from elsewhere: a distributed run's remote link) still arrives at its own time.
+    std::vector<std::pair<uint32_t, Time>> arrived;
+    b->TraceConnectWithoutContext(
+        "MacRx",
+        MakeCallback(+[](std::vector<std::pair<uint32_t, Time>>* v, Ptr<const Packet> p) {
+            v->emplace_back(p->GetSize(), Simulator::Now());
+        }).Bind(&arrived));
+    const uint16_t ipv4 = 0x0800;
+    b->ScheduleReceive(MicroSeconds(5), 0, Frame(100), ipv4);
+    b->ScheduleReceive(MicroSeconds(5), 1, Frame(101), ipv4); // same time: in sequence order
+    b->ScheduleReceive(MicroSeconds(7), 2, Frame(102), ipv4);
+    b->ScheduleReceive(MicroSeconds(3), 3, Frame(103), ipv4); // earlier than those queued
+    Simulator::Schedule(MicroSeconds(6), [this]() {
+        b->ScheduleReceive(MicroSeconds(2), 4, Frame(104), ipv4); // due at 8 us, after 102
+    });
+    Simulator::Run();
+    const std::vector<std::pair<uint32_t, Time>> expected = {{103, MicroSeconds(3)},
+                                                             {100, MicroSeconds(5)},
+                                                             {101, MicroSeconds(5)},
+                                                             {102, MicroSeconds(7)},
+                                                             {104, MicroSeconds(8)}};
+    EXPECT_EQ(arrived, expected);
+}

@@ -290,6 +290,35 @@ TEST_F(RdmaQueuePairTest, LastPacketLostRecoversByTimeout)
     EXPECT_EQ(h.GetNic(1)->GetQueuePair(0x100)->GetBytesDelivered(), 20u * MTU);
 }
 
+TEST_F(RdmaQueuePairTest, TheTimerRestartsOnEveryAckSoItExpiresOneRtoAfterTheLastProgress)
+{
+    // 1000 packets at 100 Gb/s take about 87 us, four times the 20 us RTO; the last is lost.
+    // Every ACK restarts the timer: no timeout while the ACKs come, one RTO after the last.
+    RoceHelper h;
+    h.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+    h.SetQueuePairAttribute("RetransmitTimeout", StringValue("20us"));
+    auto link = TwoHosts(h);
+    Ptr<DropPsnErrorModel> em = CreateObject<DropPsnErrorModel>();
+    em->Add(999, &IsWriteData);
+    link.second->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    h.Finalize();
+    RoceTransport rdma(h);
+    rdma.Post(0, 1, RdmaVerb::WRITE, 1000 * MTU, Time(0), 3);
+    Simulator::Run();
+    Ptr<RdmaQueuePair> qp = h.GetNic(0)->GetQueuePair(0x100);
+    const FlowRecord& f = rdma.GetFlows()[0];
+    ASSERT_FALSE(f.end.IsZero());
+    EXPECT_EQ(qp->GetTimeouts(), 1u);
+    EXPECT_EQ(qp->GetRetransmittedPackets(), 1u);
+    // The last ACK of progress comes about when the 999th packet's does (ideal FCT less a
+    // packet); the timeout one RTO later resends the lost packet, which takes about a packet
+    // time and a round trip.
+    const Time fct = f.end - f.start;
+    EXPECT_GE(fct, f.idealFct + MicroSeconds(20) - MicroSeconds(1)) << fct.As(Time::US);
+    EXPECT_LT(fct, f.idealFct + MicroSeconds(20) + MicroSeconds(5)) << fct.As(Time::US);
+    EXPECT_EQ(h.GetNic(1)->GetQueuePair(0x100)->GetBytesDelivered(), 1000u * MTU);
+}
+
 TEST_F(RdmaQueuePairTest, LostReadResponseIsReissued)
 {
     RoceHelper h;

@@ -264,15 +264,13 @@ DcqcnCongestionControl::Apply(Ptr<RdmaQueuePair> qp)
 void
 DcqcnCongestionControl::EnsureTimers(Ptr<RdmaQueuePair> qp)
 {
-    if (m_increaseEvent.IsExpired() && (m_rc < m_lineRate || m_rt < m_lineRate))
+    if (!m_increaseEvent.IsPending() && (m_rc < m_lineRate || m_rt < m_lineRate))
     {
-        m_increaseEvent =
-            Simulator::Schedule(m_increaseTimer, &DcqcnCongestionControl::IncreaseTimer, this, qp);
+        m_increaseEvent.Schedule(m_increaseTimer, &DcqcnCongestionControl::IncreaseTimer, this, qp);
     }
-    if (m_alphaEvent.IsExpired() && m_alpha > ALPHA_FLOOR)
+    if (!m_alphaEvent.IsPending() && m_alpha > ALPHA_FLOOR)
     {
-        m_alphaEvent =
-            Simulator::Schedule(m_alphaTimer, &DcqcnCongestionControl::AlphaTimer, this, qp);
+        m_alphaEvent.Schedule(m_alphaTimer, &DcqcnCongestionControl::AlphaTimer, this, qp);
     }
 }
 
@@ -418,7 +416,7 @@ DcqcnCongestionControl::OnIdle(Ptr<RdmaQueuePair> /* qp */)
     }
     // No events for an idle queue pair (an all-to-all leaves thousands of them): stop the
     // timers and account for the idle time when it sends again (CatchUp).
-    if (!m_increaseEvent.IsExpired() || !m_alphaEvent.IsExpired())
+    if (m_increaseEvent.IsPending() || m_alphaEvent.IsPending())
     {
         m_increaseEvent.Cancel();
         m_alphaEvent.Cancel();
@@ -594,10 +592,10 @@ DcqcnCongestionControl::SimSchedule(Ptr<RdmaQueuePair> qp)
     }
     if (next != Time::Max())
     {
-        m_increaseEvent = Simulator::Schedule(next - Simulator::Now(),
-                                              &DcqcnCongestionControl::SimTimer,
-                                              this,
-                                              qp);
+        m_increaseEvent.Schedule(next - Simulator::Now(),
+                                 &DcqcnCongestionControl::SimTimer,
+                                 this,
+                                 qp);
     }
 }
 

@@ -10,6 +10,7 @@
 #include "rdma-congestion-control.h"
 
 #include "ns3/event-id.h"
+#include "ns3/interconnect-events.h"
 #include "ns3/traced-value.h"
 
 namespace ns3
@@ -174,19 +175,19 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     Variant m_variant;       //!< which reaction point
 
     // state
-    double m_rc;                 //!< current rate, bit/s
-    TracedValue<double> m_rt;    //!< target rate, bit/s
-    double m_lineRate;           //!< line rate, bit/s
-    TracedValue<double> m_alpha; //!< congestion estimate
-    uint32_t m_timerStage;       //!< T
-    uint32_t m_byteStage;        //!< BC
-    uint64_t m_bytes;            //!< bytes since the last byte-counter event
-    Time m_lastDecrease;         //!< last rate decrease
-    bool m_decreased;            //!< a decrease happened
-    EventId m_increaseEvent;     //!< increase timer
-    EventId m_alphaEvent;        //!< alpha timer
-    bool m_idle;                 //!< idle: timers stopped, caught up on the next send
-    Time m_idleSince;            //!< when the queue pair went idle
+    double m_rc;                  //!< current rate, bit/s
+    TracedValue<double> m_rt;     //!< target rate, bit/s
+    double m_lineRate;            //!< line rate, bit/s
+    TracedValue<double> m_alpha;  //!< congestion estimate
+    uint32_t m_timerStage;        //!< T
+    uint32_t m_byteStage;         //!< BC
+    uint64_t m_bytes;             //!< bytes since the last byte-counter event
+    Time m_lastDecrease;          //!< last rate decrease
+    bool m_decreased;             //!< a decrease happened
+    PendingEvent m_increaseEvent; //!< increase timer
+    PendingEvent m_alphaEvent;    //!< alpha timer
+    bool m_idle;                  //!< idle: timers stopped, caught up on the next send
+    Time m_idleSince;             //!< when the queue pair went idle
 
     // state of Variant HpccSim
     bool m_simStarted;      //!< a CNP arrived: the timers run from m_simOrigin

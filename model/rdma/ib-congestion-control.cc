@@ -80,9 +80,9 @@ IbCongestionControl::OnCnp(Ptr<RdmaQueuePair> qp)
 {
     m_ccti = std::min(m_ccti.Get() + m_cctiIncrease, m_cctiLimit);
     qp->SetInterPacketDelay(m_cctStep * m_ccti.Get());
-    if (m_timer.IsExpired())
+    if (!m_timer.IsPending())
     {
-        m_timer = Simulator::Schedule(m_cctiTimer, &IbCongestionControl::Timer, this, qp);
+        m_timer.Schedule(m_cctiTimer, &IbCongestionControl::Timer, this, qp);
     }
 }
 
@@ -96,7 +96,7 @@ IbCongestionControl::Timer(Ptr<RdmaQueuePair> qp)
     }
     if (m_ccti.Get() > 0)
     {
-        m_timer = Simulator::Schedule(m_cctiTimer, &IbCongestionControl::Timer, this, qp);
+        m_timer.Schedule(m_cctiTimer, &IbCongestionControl::Timer, this, qp);
     }
 }
 

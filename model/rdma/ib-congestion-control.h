@@ -10,6 +10,7 @@
 #include "rdma-congestion-control.h"
 
 #include "ns3/event-id.h"
+#include "ns3/interconnect-events.h"
 #include "ns3/traced-value.h"
 
 namespace ns3
@@ -57,7 +58,7 @@ class IbCongestionControl : public RdmaCongestionControl
     Time m_cctiTimer;             //!< CCTI_Timer
     Time m_cctStep;               //!< delay per CCT index
     TracedValue<uint32_t> m_ccti; //!< the CCT index
-    EventId m_timer;              //!< the CCTI timer
+    PendingEvent m_timer;         //!< the CCTI timer
 };
 
 } // namespace ns3

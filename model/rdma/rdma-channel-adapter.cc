@@ -345,10 +345,9 @@ RdmaChannelAdapter::TrySend()
     m_inTrySend = false;
     if (earliest != Time::Max())
     {
-        if (m_wakeEvent.IsExpired() || Simulator::GetDelayLeft(m_wakeEvent) > earliest - now)
+        if (!m_wakeEvent.IsPending() || m_wakeEvent.GetTime() > earliest)
         {
-            m_wakeEvent.Cancel();
-            m_wakeEvent = Simulator::Schedule(earliest - now, &RdmaChannelAdapter::TrySend, this);
+            m_wakeEvent.Schedule(earliest - now, &RdmaChannelAdapter::TrySend, this);
         }
     }
 }

@@ -13,6 +13,7 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/interconnect-events.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
@@ -298,7 +299,7 @@ class RdmaChannelAdapter : public Object
     std::array<std::deque<uint32_t>, MAX_CLASSES> m_active;       //!< round robin per class
     std::array<std::deque<Ptr<Packet>>, MAX_CLASSES> m_datagrams; //!< framed, no queue pair
     std::array<uint32_t, MAX_CLASSES> m_dataInPort;               //!< data packets in the port
-    EventId m_wakeEvent;                                          //!< next rate-limited send
+    PendingEvent m_wakeEvent;                                     //!< next rate-limited send
     bool m_inTrySend;                                             //!< re-entrance guard
     bool m_trySendAgain;        //!< TrySend was asked for while running
     mutable int8_t m_packs{-1}; //!< PacksHeaders: -1 not asked yet, else 0 or 1

@@ -614,15 +614,37 @@ RdmaQueuePair::UpdateTimer(bool progress)
     const bool outstanding = PsnDiff(m_highestSent, m_sndUna) > 0;
     if (!outstanding)
     {
-        m_timer.Cancel();
+        m_rtoDeadline = Time::Max(); // a pending event finds nothing due
         return;
     }
     // The timer measures time without progress: restart it when sndUna moves, arm it when idle.
-    if (progress || m_timer.IsExpired())
+    // Restarting moves the deadline only: the one pending event, when it comes, waits on to
+    // the deadline (an event per RTO instead of one scheduled and one cancelled per ACK).
+    if (progress || m_rtoDeadline == Time::Max())
     {
-        m_timer.Cancel();
-        m_timer = Simulator::Schedule(m_rto, &RdmaQueuePair::Timeout, this);
+        m_rtoDeadline = Simulator::Now() + m_rto;
+        if (!m_timer.IsPending() || m_timer.GetTime() > m_rtoDeadline)
+        {
+            m_timer.Schedule(m_rto, &RdmaQueuePair::TimerExpired, this);
+        }
     }
+}
+
+void
+RdmaQueuePair::TimerExpired()
+{
+    if (m_rtoDeadline == Time::Max())
+    {
+        return; // nothing outstanding since
+    }
+    const Time now = Simulator::Now();
+    if (now < m_rtoDeadline)
+    {
+        m_timer.Schedule(m_rtoDeadline - now, &RdmaQueuePair::TimerExpired, this);
+        return;
+    }
+    m_rtoDeadline = Time::Max();
+    Timeout();
 }
 
 void

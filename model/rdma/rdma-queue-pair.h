@@ -14,6 +14,7 @@
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/interconnect-events.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
@@ -347,6 +348,8 @@ class RdmaQueuePair : public Object
      * @param progress true when the oldest unacknowledged PSN moved (restart the timer)
      */
     void UpdateTimer(bool progress);
+    /// The retransmission timer's event: a timeout if the deadline has come.
+    void TimerExpired();
     /// The retransmission timer expired.
     void Timeout();
     /// Go back to psn and resend from there.
@@ -383,7 +386,8 @@ class RdmaQueuePair : public Object
     uint64_t m_window;               //!< window, bytes (0 = none)
     Time m_nextSend;                 //!< earliest next transmission
     Time m_interPacketDelay;         //!< gap after each packet (IB congestion control)
-    EventId m_timer;                 //!< retransmission timer
+    PendingEvent m_timer;            //!< retransmission timer's event (at or before the deadline)
+    Time m_rtoDeadline{Time::Max()}; //!< when the retransmission timer expires (Max: disarmed)
     Ptr<RdmaCongestionControl> m_cc; //!< congestion control
     Callback<void> m_wake;           //!< tell the NIC there is something to send
     Callback<void> m_stateChanged;   //!< SetStateCallback

@@ -85,13 +85,7 @@ PfcChannel::ScheduleArrival(Ptr<PfcNetDevice> dst,
                             Ptr<Packet> packet,
                             uint16_t etherType)
 {
-    CanonicalScheduler::KeyNextEvent(dst->GetIfIndex(), sequence);
-    Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
-                                   delay,
-                                   &PfcNetDevice::Receive,
-                                   dst,
-                                   packet,
-                                   etherType);
+    dst->ScheduleReceive(delay, sequence, packet, etherType);
 }
 
 Time

@@ -9,6 +9,7 @@
 #include "pfc-channel.h"
 #include "pfc-header.h"
 
+#include "ns3/canonical-scheduler.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/error-model.h"
@@ -169,6 +170,8 @@ PfcNetDevice::PfcNetDevice()
     m_ingressPaused.fill(false);
     m_pfcSent.fill(0);
     m_pfcReceived.fill(0);
+    m_completionEvent.Bind(&PfcNetDevice::TransmitComplete, this);
+    m_arrivalEvent.Bind(&PfcNetDevice::FirstArrives, this);
 }
 
 PfcNetDevice::~PfcNetDevice()
@@ -187,6 +190,9 @@ PfcNetDevice::DoDispose()
         m_ingressRefreshEvent[p].Cancel();
     }
     m_controlQueue.clear();
+    m_inFlight.clear();
+    m_completionEvent.Cancel();
+    m_arrivalEvent.Cancel();
     m_node = nullptr;
     m_channel = nullptr;
     m_receiveErrorModel = nullptr;
@@ -443,7 +449,7 @@ PfcNetDevice::ArmCompletion()
     if (waiting)
     {
         m_completionPending = true;
-        Simulator::Schedule(m_busyUntil - Simulator::Now(), &PfcNetDevice::TransmitComplete, this);
+        m_completionEvent.Schedule(m_busyUntil - Simulator::Now());
     }
 }
 
@@ -629,6 +635,49 @@ PfcNetDevice::Receive(Ptr<Packet> packet, uint16_t type)
     {
         m_rxCallback(this, packet, type, from);
     }
+}
+
+void
+PfcNetDevice::ScheduleReceive(Time delay, uint64_t sequence, Ptr<Packet> packet, uint16_t etherType)
+{
+    const int64_t arrival = Simulator::Now().GetTimeStep() + delay.GetTimeStep();
+    if (!m_inFlight.empty() && arrival < m_inFlight.back().arrival)
+    {
+        CanonicalScheduler::KeyNextEvent(m_ifIndex, sequence);
+        Simulator::ScheduleWithContext(m_node->GetId(),
+                                       delay,
+                                       &PfcNetDevice::Receive,
+                                       this,
+                                       packet,
+                                       etherType);
+        return;
+    }
+    m_inFlight.push_back(InFlight{std::move(packet), arrival, sequence, etherType});
+    if (m_inFlight.size() == 1)
+    {
+        ScheduleFirstArrival();
+    }
+}
+
+void
+PfcNetDevice::ScheduleFirstArrival()
+{
+    const InFlight& first = m_inFlight.front();
+    CanonicalScheduler::KeyNextEvent(m_ifIndex, first.sequence);
+    m_arrivalEvent.ScheduleWithContext(m_node->GetId(),
+                                       TimeStep(first.arrival - Simulator::Now().GetTimeStep()));
+}
+
+void
+PfcNetDevice::FirstArrives()
+{
+    InFlight frame = std::move(m_inFlight.front());
+    m_inFlight.pop_front();
+    if (!m_inFlight.empty())
+    {
+        ScheduleFirstArrival(); // before this one's consequences, as if scheduled long ago
+    }
+    Receive(frame.packet, frame.etherType);
 }
 
 void

@@ -10,6 +10,7 @@
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/interconnect-events.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
@@ -191,6 +192,18 @@ class PfcNetDevice : public NetDevice
      */
     void Receive(Ptr<Packet> packet, uint16_t etherType);
 
+    /**
+     * A frame will arrive (Receive) after a delay: what the cable calls. The frames a cable
+     * brings arrive in the order it sent them, so they wait in one queue with one pending
+     * event for the first (htsim's pipes do the same), instead of an event each; a frame due
+     * before the last one queued (not one cable's) gets an event of its own.
+     * @param delay when it arrives, from now
+     * @param sequence its number on the cable's direction (CanonicalScheduler's key)
+     * @param packet the frame
+     * @param etherType its EtherType
+     */
+    void ScheduleReceive(Time delay, uint64_t sequence, Ptr<Packet> packet, uint16_t etherType);
+
     /// @param hook sees every data frame first (see ReceiveHook)
     void SetReceiveHook(ReceiveHook hook);
 
@@ -293,6 +306,10 @@ class PfcNetDevice : public NetDevice
     void TryTransmit();
     /// The wire is free again and a frame waits.
     void TransmitComplete();
+    /// Schedule the arrival of the first frame in flight to this port.
+    void ScheduleFirstArrival();
+    /// The first frame in flight arrives.
+    void FirstArrives();
     /// Schedule TransmitComplete for the end of the frame on the wire if another frame waits.
     void ArmCompletion();
     /// @return the priority to serve next, or N_PRIORITIES if none may send
@@ -334,6 +351,7 @@ class PfcNetDevice : public NetDevice
     uint8_t m_dwrrNext;                                      //!< DWRR round-robin position
     std::deque<Ptr<Packet>> m_controlQueue;                  //!< PFC frames to send next
     bool m_completionPending;                                //!< TransmitComplete scheduled
+    ReusableEvent m_completionEvent;                         //!< runs TransmitComplete
     Time m_busyUntil;                                        //!< the wire is busy until then
     bool m_txBusy;                                           //!< a frame is being started
     std::array<bool, N_PRIORITIES> m_egressPaused;           //!< paused by the peer
@@ -348,6 +366,18 @@ class PfcNetDevice : public NetDevice
     uint64_t m_errorModelDrops;                              //!< receive error-model losses
     uint64_t m_framesSent;                                   //!< frames put on the wire
     uint64_t m_txBytes; //!< wire bytes sent, overheads included
+
+    /// A frame on the cable to this port.
+    struct InFlight
+    {
+        Ptr<Packet> packet; //!< the frame
+        int64_t arrival;    //!< when it arrives (time step)
+        uint64_t sequence;  //!< its number on the cable's direction
+        uint16_t etherType; //!< its EtherType
+    };
+
+    std::deque<InFlight> m_inFlight; //!< frames coming in, in order of arrival
+    ReusableEvent m_arrivalEvent;    //!< delivers the first of them (FirstArrives)
 
     PfcPortOwner* m_owner;                                 //!< fast path for data frames
     uint32_t m_ownerPort;                                  //!< this port's index at the owner

@@ -1,0 +1,172 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef INTERCONNECT_EVENTS_H
+#define INTERCONNECT_EVENTS_H
+
+#include "ns3/event-id.h"
+#include "ns3/event-impl.h"
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+/**
+ * @ingroup interconnect
+ * @brief One event object that a model schedules again and again: a port's next arrival, its
+ * transmit completion.
+ *
+ * Simulator::Schedule allocates an EventImpl (and returns an EventId) for every call; on the
+ * per-frame paths that was a malloc, a free and two reference-counted copies per frame. A
+ * ReusableEvent keeps one EventImpl, bound to a member function, and hands the simulator a
+ * reference to it each time: scheduling it is what Simulator::Schedule does, less the
+ * allocation, with the same context, event order and uid. It may be pending more than once; it
+ * cannot be cancelled one occurrence at a time (Cancel, for disposal, cancels all of them for
+ * good), so models use it where they never cancel.
+ */
+class ReusableEvent
+{
+  public:
+    ReusableEvent() = default;
+
+    /**
+     * Bind the event to a method.
+     * @param method the method
+     * @param object the object it runs on; it must outlive the pending occurrences, or Cancel
+     */
+    template <typename T>
+    void Bind(void (T::*method)(), T* object)
+    {
+        m_impl = Ptr<EventImpl>(new Member<T>(method, object), false);
+    }
+
+    /**
+     * Run the method after a delay, in the current context (as Simulator::Schedule).
+     * @param delay the delay
+     */
+    void Schedule(const Time& delay) const
+    {
+        ScheduleWithContext(Simulator::GetContext(), delay);
+    }
+
+    /**
+     * Run the method after a delay in a context (as Simulator::ScheduleWithContext).
+     * @param context the context (node id)
+     * @param delay the delay
+     */
+    void ScheduleWithContext(uint32_t context, const Time& delay) const
+    {
+        m_impl->Ref(); // the simulator's reference: it drops it when the event has run
+        Simulator::ScheduleWithContext(context, delay, PeekPointer(m_impl));
+    }
+
+    /// Cancel every pending occurrence, for good (the object is going away).
+    void Cancel()
+    {
+        if (m_impl)
+        {
+            m_impl->Cancel();
+        }
+    }
+
+  private:
+    /// The event: a method on a raw pointer.
+    template <typename T>
+    class Member : public EventImpl
+    {
+      public:
+        /**
+         * @param method the method
+         * @param object its object
+         */
+        Member(void (T::*method)(), T* object)
+            : m_method(method),
+              m_object(object)
+        {
+        }
+
+      private:
+        void Notify() override
+        {
+            (m_object->*m_method)();
+        }
+
+        void (T::*m_method)(); //!< the method
+        T* m_object;           //!< its object
+    };
+
+    Ptr<EventImpl> m_impl; //!< the one event object
+};
+
+/**
+ * @ingroup interconnect
+ * @brief A timer's event that knows whether it is pending.
+ *
+ * ns-3's EventId::IsExpired (and so Cancel and Simulator::GetDelayLeft) decides whether an
+ * event due at the current time has run by comparing its uid with the running event's: right
+ * when events run in uid order, as ns-3's schedulers run them, wrong under CanonicalScheduler,
+ * which orders the events of one time by node and link so that the records do not depend on
+ * how a run is partitioned. There a timer could look expired while it was still to run (and a
+ * second one was scheduled) or pending when it had run (and the timer stopped). A PendingEvent
+ * keeps the answer itself: pending from Schedule until it runs or is cancelled.
+ */
+class PendingEvent
+{
+  public:
+    PendingEvent() = default;
+
+    /**
+     * Schedule a method call, cancelling the pending one if any (as Simulator::Schedule).
+     * @param delay the delay
+     * @param method the method
+     * @param object the object it runs on (a raw pointer or a Ptr)
+     * @param args its arguments
+     */
+    template <typename MEM, typename OBJ, typename... Ts>
+    void Schedule(const Time& delay, MEM method, OBJ object, Ts... args)
+    {
+        Cancel();
+        m_pending = true;
+        m_at = Simulator::Now() + delay;
+        m_id = Simulator::Schedule(delay, [this, method, object, args...]() {
+            m_pending = false;
+            ((*object).*method)(args...);
+        });
+    }
+
+    /// Cancel it if it is pending.
+    void Cancel()
+    {
+        if (m_pending)
+        {
+            m_id.PeekEventImpl()->Cancel();
+            m_pending = false;
+        }
+    }
+
+    /// @return whether it is scheduled and has not run
+    bool IsPending() const
+    {
+        return m_pending;
+    }
+
+    /// @return when it runs (meaningful while pending)
+    Time GetTime() const
+    {
+        return m_at;
+    }
+
+  private:
+    EventId m_id;          //!< the event
+    Time m_at;             //!< when it runs
+    bool m_pending{false}; //!< scheduled, not yet run or cancelled
+};
+
+} // namespace ns3
+
+#endif // INTERCONNECT_EVENTS_H
