@@ -101,11 +101,14 @@ TEST_F(CanonicalSchedulerTest, CancelledAndRemovedEventsDoNotRun)
     EXPECT_EQ(g_ran, std::vector<std::string>{"kept"});
 }
 
-TEST(CanonicalSchedulerHeap, PopsInKeyOrderThroughInsertsAndRemoves)
+/// The scheduler on its own, against a sorted reference: 20 000 events over few nodes, a third
+/// of them arrivals, inserted in bursts between pops, every seventh removed before it runs.
+/// `spread`: times up to 2^40 steps ahead for half the events (else within 4 steps, so that
+/// most keys tie on time), and peeks between the pops, after which an event may come before the
+/// time the queue has moved its buckets to.
+void
+PopsInKeyOrder(bool spread)
 {
-    // The scheduler on its own, against a sorted reference: 20 000 events over few distinct
-    // times and nodes (so that most keys tie on time), a third of them arrivals, inserted in
-    // bursts between pops, and every seventh removed before it runs.
     Ptr<CanonicalScheduler> q = CreateObject<CanonicalScheduler>();
     using Key = std::tuple<uint64_t, uint64_t, uint64_t>; // time, node << 32 | device, order
     std::map<Key, uint32_t> reference;                    // key -> uid
@@ -126,7 +129,7 @@ TEST(CanonicalSchedulerHeap, PopsInKeyOrderThroughInsertsAndRemoves)
         {
             Scheduler::Event ev;
             ev.impl = nullptr;
-            ev.key.m_ts = now + next(4);
+            ev.key.m_ts = now + (spread && next(2) == 0 ? next(1ULL << 40) : next(4));
             ev.key.m_context = static_cast<uint32_t>(next(5));
             ev.key.m_uid = ++uid;
             uint64_t where = (uint64_t{ev.key.m_context} << 32) | 0xffffffffULL;
@@ -160,6 +163,10 @@ TEST(CanonicalSchedulerHeap, PopsInKeyOrderThroughInsertsAndRemoves)
                 }
             }
         }
+        if (spread && !reference.empty() && next(2) == 0)
+        {
+            EXPECT_EQ(q->PeekNext().key.m_uid, reference.begin()->second);
+        }
         if (!reference.empty() && next(3) != 0)
         {
             const Scheduler::Event ev = q->RemoveNext();
@@ -178,6 +185,16 @@ TEST(CanonicalSchedulerHeap, PopsInKeyOrderThroughInsertsAndRemoves)
     EXPECT_TRUE(q->IsEmpty());
     EXPECT_GT(popped.size(), 15000U);
     EXPECT_EQ(popped, expected);
+}
+
+TEST(CanonicalSchedulerHeap, PopsInKeyOrderThroughInsertsAndRemoves)
+{
+    PopsInKeyOrder(false);
+}
+
+TEST(CanonicalSchedulerHeap, PopsInKeyOrderOverFarApartTimesAndPeeks)
+{
+    PopsInKeyOrder(true);
 }
 
 TEST(RemoteLinkTag, TravelsWithASerializedPacket)

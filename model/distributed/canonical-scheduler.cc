@@ -36,7 +36,9 @@ CanonicalScheduler::GetTypeId()
 }
 
 CanonicalScheduler::CanonicalScheduler()
-    : m_inserted(0)
+    : m_last(0),
+      m_size(0),
+      m_inserted(0)
 {
     NS_LOG_FUNCTION(this);
     ++s_instances;
@@ -79,64 +81,82 @@ CanonicalScheduler::Insert(const Event& ev)
         e.where = node | s_nextDevice;
         e.order = s_nextSeq;
     }
-    // Sift up from the new leaf.
-    std::size_t i = m_heap.size();
-    m_heap.push_back(e);
-    while (i > 0)
+    if (e.ts < m_last)
     {
-        const std::size_t parent = (i - 1) / ARITY;
-        if (!Later(m_heap[parent], e))
-        {
-            break;
-        }
-        m_heap[i] = m_heap[parent];
-        i = parent;
+        Rebase(e.ts);
     }
-    m_heap[i] = e;
+    Place(e);
+    ++m_size;
 }
 
 void
-CanonicalScheduler::SiftDown(std::size_t i)
+CanonicalScheduler::Place(const Entry& e)
 {
-    const std::size_t n = m_heap.size();
-    const Entry e = m_heap[i];
-    while (true)
+    auto& bucket = m_buckets[BucketOf(e.ts)];
+    bucket.push_back(e);
+    if (&bucket == &m_buckets[0])
     {
-        const std::size_t first = ARITY * i + 1;
-        if (first >= n)
-        {
-            break;
-        }
-        const std::size_t end = std::min(first + ARITY, n);
-        std::size_t next = first;
-        for (std::size_t c = first + 1; c < end; ++c)
-        {
-            if (Later(m_heap[next], m_heap[c]))
-            {
-                next = c;
-            }
-        }
-        if (!Later(e, m_heap[next]))
-        {
-            break;
-        }
-        m_heap[i] = m_heap[next];
-        i = next;
+        std::push_heap(bucket.begin(), bucket.end(), LaterOrder{});
     }
-    m_heap[i] = e;
+}
+
+void
+CanonicalScheduler::Refill() const
+{
+    std::size_t b = 1;
+    while (m_buckets[b].empty())
+    {
+        ++b;
+    }
+    auto& from = m_buckets[b];
+    uint64_t earliest = from.front().ts;
+    for (const Entry& e : from)
+    {
+        earliest = std::min(earliest, e.ts);
+    }
+    m_last = earliest;
+    // Every entry of bucket b goes to a lower one: they share bits above b - 1 with the old
+    // m_last, and so with the new one, which is among them.
+    for (const Entry& e : from)
+    {
+        m_buckets[BucketOf(e.ts)].push_back(e);
+    }
+    from.clear();
+    std::make_heap(m_buckets[0].begin(), m_buckets[0].end(), LaterOrder{});
+}
+
+void
+CanonicalScheduler::Rebase(uint64_t ts)
+{
+    std::vector<Entry> all;
+    all.reserve(m_size);
+    for (auto& bucket : m_buckets)
+    {
+        all.insert(all.end(), bucket.begin(), bucket.end());
+        bucket.clear();
+    }
+    m_last = ts;
+    for (const Entry& e : all)
+    {
+        Place(e);
+    }
 }
 
 bool
 CanonicalScheduler::IsEmpty() const
 {
-    return m_heap.empty();
+    return m_size == 0;
 }
 
 Scheduler::Event
 CanonicalScheduler::PeekNext() const
 {
-    NS_ASSERT(!m_heap.empty());
-    const Entry& e = m_heap.front();
+    NS_ASSERT(m_size > 0);
+    if (m_buckets[0].empty())
+    {
+        Refill();
+    }
+    const Entry& e = m_buckets[0].front();
     Event ev;
     ev.impl = e.impl;
     ev.key.m_ts = e.ts;
@@ -148,32 +168,36 @@ CanonicalScheduler::PeekNext() const
 Scheduler::Event
 CanonicalScheduler::RemoveNext()
 {
-    Event ev = PeekNext();
-    m_heap.front() = m_heap.back();
-    m_heap.pop_back();
-    if (!m_heap.empty())
-    {
-        SiftDown(0);
-    }
+    const Event ev = PeekNext();
+    auto& now = m_buckets[0];
+    std::pop_heap(now.begin(), now.end(), LaterOrder{});
+    now.pop_back();
+    --m_size;
     return ev;
 }
 
 void
 CanonicalScheduler::Remove(const Event& ev)
 {
-    // Rare (Simulator::Remove): a linear search for the event, then the heap rebuilt.
-    auto it = std::find_if(m_heap.begin(), m_heap.end(), [&ev](const Entry& e) {
-        return e.impl == ev.impl && e.uid == ev.key.m_uid;
-    });
-    NS_ASSERT_MSG(it != m_heap.end(), "CanonicalScheduler::Remove: no such event");
-    m_heap.erase(it);
-    for (std::size_t i = m_heap.size() / ARITY + 1; i-- > 0;)
+    // Rare (Simulator::Remove): a linear search for the event.
+    for (std::size_t b = 0; b < BUCKETS; ++b)
     {
-        if (i < m_heap.size())
+        auto& bucket = m_buckets[b];
+        auto it = std::find_if(bucket.begin(), bucket.end(), [&ev](const Entry& e) {
+            return e.impl == ev.impl && e.uid == ev.key.m_uid;
+        });
+        if (it != bucket.end())
         {
-            SiftDown(i);
+            bucket.erase(it);
+            if (b == 0)
+            {
+                std::make_heap(bucket.begin(), bucket.end(), LaterOrder{});
+            }
+            --m_size;
+            return;
         }
     }
+    NS_ASSERT_MSG(false, "CanonicalScheduler::Remove: no such event");
 }
 
 } // namespace ns3

@@ -9,6 +9,7 @@
 
 #include "ns3/scheduler.h"
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -81,8 +82,18 @@ class CanonicalScheduler : public Scheduler
         uint32_t uid;    //!< ns-3's event uid
     };
 
-    /// Children per node of the heap.
-    static constexpr std::size_t ARITY = 4;
+    /// Later as a function object, which the heap algorithms inline.
+    struct LaterOrder
+    {
+        /// @return Later(a, b) @param a an entry @param b another
+        bool operator()(const Entry& a, const Entry& b) const
+        {
+            return Later(a, b);
+        }
+    };
+
+    /// Buckets: bucket b > 0 holds times whose highest bit differing from m_last is bit b - 1.
+    static constexpr std::size_t BUCKETS = 65;
 
     /// @return whether a runs after b (the heap keeps the smallest on top)
     static bool Later(const Entry& a, const Entry& b)
@@ -98,12 +109,26 @@ class CanonicalScheduler : public Scheduler
         return a.order > b.order;
     }
 
-    /// Move the entry at `i` down to its place.
-    /// @param i its index
-    void SiftDown(std::size_t i);
+    /**
+     * @param ts a time at or after m_last
+     * @return its bucket
+     */
+    std::size_t BucketOf(uint64_t ts) const
+    {
+        return ts == m_last ? 0 : 64 - static_cast<std::size_t>(__builtin_clzll(ts ^ m_last));
+    }
 
-    std::vector<Entry> m_heap; //!< 4-ary heap on Later
-    uint64_t m_inserted;       //!< events inserted so far (the insertion order)
+    /// Put an entry in its bucket. @param e the entry
+    void Place(const Entry& e);
+    /// Bucket 0 is empty and events wait: spread the lowest non-empty bucket.
+    void Refill() const;
+    /// An entry before m_last came: the buckets again around its time. @param ts its time
+    void Rebase(uint64_t ts);
+
+    mutable std::array<std::vector<Entry>, BUCKETS> m_buckets; //!< bucket 0: a heap on Later
+    mutable uint64_t m_last; //!< the time the buckets are relative to: the last one taken
+    std::size_t m_size;      //!< events queued
+    uint64_t m_inserted;     //!< events inserted so far (the insertion order)
 
     static uint32_t s_instances;  //!< live instances
     static bool s_keyed;          //!< the next Insert is an arrival
