@@ -15,8 +15,9 @@
 // CSV an earlier run wrote (--csv) and prints each case's median packet-hops per CPU second
 // over the baseline's median: on a noisy machine a regression shows as a ratio below 1.
 //
-// --scheduler picks ns-3's event scheduler: priority-queue (default), map (ns-3's default),
-// heap, calendar or list.
+// --scheduler picks the event scheduler: canonical (default: interconnect-run's, the module's
+// CanonicalScheduler), or one of ns-3's: priority-queue, map (ns-3's default), heap, calendar
+// or list.
 //
 // Cases (fat-trees of 100 Gb/s links with 1 us of delay, path MTU 4096, DCQCN, PFC, ECMP):
 //   incast64   k=8 fat-tree, 64 senders -> 1 host, 1 MB WRITE each
@@ -332,7 +333,7 @@ static int
 Main(int argc, char* argv[])
 {
     std::string csv;
-    std::string scheduler = "ns3::PriorityQueueScheduler";
+    std::string scheduler = "ns3::CanonicalScheduler"; // as interconnect-run
     const std::map<std::string, std::string> schedulers = {
         {"map", "ns3::MapScheduler"},
         {"heap", "ns3::HeapScheduler"},

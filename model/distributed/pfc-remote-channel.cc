@@ -35,8 +35,8 @@ PfcRemoteChannel::GetTypeId()
 }
 
 void
-PfcRemoteChannel::TransmitStart(Ptr<Packet> packet,
-                                Ptr<PfcNetDevice> src,
+PfcRemoteChannel::TransmitStart(const Ptr<Packet>& packet,
+                                const Ptr<PfcNetDevice>& src,
                                 Time txTime,
                                 uint16_t etherType)
 {

@@ -40,8 +40,8 @@ class PfcRemoteChannel : public PfcChannel
      */
     static TypeId GetTypeId();
 
-    void TransmitStart(Ptr<Packet> packet,
-                       Ptr<PfcNetDevice> src,
+    void TransmitStart(const Ptr<Packet>& packet,
+                       const Ptr<PfcNetDevice>& src,
                        Time txTime,
                        uint16_t etherType) override;
 

@@ -63,8 +63,8 @@ PfcChannel::Attach(Ptr<PfcNetDevice> device)
 }
 
 void
-PfcChannel::TransmitStart(Ptr<Packet> packet,
-                          Ptr<PfcNetDevice> src,
+PfcChannel::TransmitStart(const Ptr<Packet>& packet,
+                          const Ptr<PfcNetDevice>& src,
                           Time txTime,
                           uint16_t etherType)
 {
@@ -79,13 +79,13 @@ PfcChannel::TransmitStart(Ptr<Packet> packet,
 }
 
 void
-PfcChannel::ScheduleArrival(Ptr<PfcNetDevice> dst,
+PfcChannel::ScheduleArrival(const Ptr<PfcNetDevice>& dst,
                             Time delay,
                             uint64_t sequence,
                             Ptr<Packet> packet,
                             uint16_t etherType)
 {
-    dst->ScheduleReceive(delay, sequence, packet, etherType);
+    dst->ScheduleReceive(delay, sequence, std::move(packet), etherType);
 }
 
 Time

@@ -52,8 +52,8 @@ class PfcChannel : public Channel
      * @param txTime the time the sender takes to put the frame on the wire
      * @param etherType the frame's EtherType
      */
-    virtual void TransmitStart(Ptr<Packet> packet,
-                               Ptr<PfcNetDevice> src,
+    virtual void TransmitStart(const Ptr<Packet>& packet,
+                               const Ptr<PfcNetDevice>& src,
                                Time txTime,
                                uint16_t etherType);
 
@@ -77,7 +77,7 @@ class PfcChannel : public Channel
      * @param packet the frame
      * @param etherType its EtherType
      */
-    static void ScheduleArrival(Ptr<PfcNetDevice> dst,
+    static void ScheduleArrival(const Ptr<PfcNetDevice>& dst,
                                 Time delay,
                                 uint64_t sequence,
                                 Ptr<Packet> packet,

@@ -322,7 +322,7 @@ PfcNetDevice::Enqueue(Ptr<Packet> packet, uint8_t priority, uint32_t tag)
     }
     m_queueBytes[priority] += packet->GetSize() + ETHERNET_HEADER;
     m_queueBytesTrace(priority, m_queueBytes[priority]);
-    m_queue[priority].push_back(Item{packet, tag});
+    m_queue[priority].push_back(Item{std::move(packet), tag});
     TryTransmit();
     return true;
 }
@@ -406,7 +406,7 @@ PfcNetDevice::TryTransmit()
     {
         return;
     }
-    Item item = m_queue[p].front();
+    Item item = std::move(m_queue[p].front());
     m_queue[p].pop_front();
     const uint32_t bytes = item.packet->GetSize() + ETHERNET_HEADER;
     m_queueBytes[p] -= bytes;
@@ -454,7 +454,7 @@ PfcNetDevice::ArmCompletion()
 }
 
 void
-PfcNetDevice::StartTransmission(Ptr<Packet> frame, uint16_t etherType)
+PfcNetDevice::StartTransmission(const Ptr<Packet>& frame, uint16_t etherType)
 {
     NS_LOG_FUNCTION(this << frame << etherType);
     ++m_framesSent;
@@ -677,7 +677,7 @@ PfcNetDevice::FirstArrives()
     {
         ScheduleFirstArrival(); // before this one's consequences, as if scheduled long ago
     }
-    Receive(frame.packet, frame.etherType);
+    Receive(std::move(frame.packet), frame.etherType);
 }
 
 void

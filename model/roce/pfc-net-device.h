@@ -315,7 +315,7 @@ class PfcNetDevice : public NetDevice
     /// @return the priority to serve next, or N_PRIORITIES if none may send
     uint8_t PickPriority();
     /// Put a frame on the wire.
-    void StartTransmission(Ptr<Packet> frame, uint16_t etherType);
+    void StartTransmission(const Ptr<Packet>& frame, uint16_t etherType);
     /// @return a copy of the frame with its Ethernet header, as traces and pcap see it
     Ptr<Packet> WithEthernetHeader(Ptr<const Packet> frame, uint16_t etherType, bool sent) const;
     /// Queue a PFC frame for the priority.
