@@ -120,6 +120,41 @@ TwoHosts(RoceHelper& h)
     return h.Link(a, b);
 }
 
+/// A WRITE of `packets` MTU-sized packets over one 100 Gb/s link whose receiver loses the one
+/// with PSN `lost` (once), run to its end.
+struct LossyWrite
+{
+    Ptr<RdmaQueuePair> sender; //!< the writer's queue pair
+    FlowRecord flow;           //!< the WRITE's record
+    uint64_t delivered{0};     //!< bytes the receiver's queue pair delivered
+    uint32_t dropped{0};       //!< packets the error model dropped
+};
+
+LossyWrite
+RunLossyWrite(uint32_t packets, uint32_t lost, const std::string& rto = "")
+{
+    RoceHelper h;
+    h.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+    if (!rto.empty())
+    {
+        h.SetQueuePairAttribute("RetransmitTimeout", StringValue(rto));
+    }
+    auto link = TwoHosts(h);
+    Ptr<DropPsnErrorModel> em = CreateObject<DropPsnErrorModel>();
+    em->Add(lost, &IsWriteData);
+    link.second->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    h.Finalize();
+    RoceTransport rdma(h);
+    rdma.Post(0, 1, RdmaVerb::WRITE, uint64_t{packets} * MTU, Time(0), 3);
+    Simulator::Run();
+    LossyWrite out;
+    out.sender = h.GetNic(0)->GetQueuePair(0x100);
+    out.flow = rdma.GetFlows()[0];
+    out.delivered = h.GetNic(1)->GetQueuePair(0x100)->GetBytesDelivered();
+    out.dropped = em->m_dropped;
+    return out;
+}
+
 class RdmaQueuePairTest : public ::testing::Test
 {
   protected:
@@ -247,76 +282,42 @@ TEST_F(RdmaQueuePairTest, ReadAndSendComplete)
 
 TEST_F(RdmaQueuePairTest, NakTriggersGoBackN)
 {
-    RoceHelper h;
-    h.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
-    auto link = TwoHosts(h);
-    Ptr<DropPsnErrorModel> em = CreateObject<DropPsnErrorModel>();
-    em->Add(10, &IsWriteData);
-    link.second->SetAttribute("ReceiveErrorModel", PointerValue(em));
-    h.Finalize();
-    RoceTransport rdma(h);
-    rdma.Post(0, 1, RdmaVerb::WRITE, 40 * MTU, Time(0), 3);
-    Simulator::Run();
-    Ptr<RdmaQueuePair> qp = h.GetNic(0)->GetQueuePair(0x100);
-    ASSERT_FALSE(rdma.GetFlows()[0].end.IsZero());
-    EXPECT_EQ(em->m_dropped, 1u);
-    EXPECT_EQ(qp->GetNaksReceived(), 1u);
-    EXPECT_EQ(qp->GetTimeouts(), 0u);
-    EXPECT_GE(qp->GetRetransmittedPackets(), 1u);
-    EXPECT_EQ(h.GetNic(1)->GetQueuePair(0x100)->GetBytesDelivered(), 40u * MTU);
+    const LossyWrite w = RunLossyWrite(40, 10);
+    ASSERT_FALSE(w.flow.end.IsZero());
+    EXPECT_EQ(w.dropped, 1u);
+    EXPECT_EQ(w.sender->GetNaksReceived(), 1u);
+    EXPECT_EQ(w.sender->GetTimeouts(), 0u);
+    EXPECT_GE(w.sender->GetRetransmittedPackets(), 1u);
+    EXPECT_EQ(w.delivered, 40u * MTU);
 }
 
 TEST_F(RdmaQueuePairTest, LastPacketLostRecoversByTimeout)
 {
-    RoceHelper h;
-    h.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
-    h.SetQueuePairAttribute("RetransmitTimeout", StringValue("100us"));
-    auto link = TwoHosts(h);
-    Ptr<DropPsnErrorModel> em = CreateObject<DropPsnErrorModel>();
-    em->Add(19, &IsWriteData); // the last of 20 packets
-    link.second->SetAttribute("ReceiveErrorModel", PointerValue(em));
-    h.Finalize();
-    RoceTransport rdma(h);
-    rdma.Post(0, 1, RdmaVerb::WRITE, 20 * MTU, Time(0), 3);
-    Simulator::Run();
-    Ptr<RdmaQueuePair> qp = h.GetNic(0)->GetQueuePair(0x100);
-    const FlowRecord& f = rdma.GetFlows()[0];
-    ASSERT_FALSE(f.end.IsZero());
-    EXPECT_EQ(qp->GetTimeouts(), 1u);
-    EXPECT_EQ(qp->GetNaksReceived(), 0u);
-    EXPECT_EQ(qp->GetRetransmittedPackets(), 1u);
-    EXPECT_GE(f.end - f.start, MicroSeconds(100));
-    EXPECT_LT(f.end - f.start, MicroSeconds(100) + 2 * f.idealFct);
-    EXPECT_EQ(h.GetNic(1)->GetQueuePair(0x100)->GetBytesDelivered(), 20u * MTU);
+    const LossyWrite w = RunLossyWrite(20, 19, "100us"); // the last of 20 packets
+    ASSERT_FALSE(w.flow.end.IsZero());
+    EXPECT_EQ(w.sender->GetTimeouts(), 1u);
+    EXPECT_EQ(w.sender->GetNaksReceived(), 0u);
+    EXPECT_EQ(w.sender->GetRetransmittedPackets(), 1u);
+    EXPECT_GE(w.flow.end - w.flow.start, MicroSeconds(100));
+    EXPECT_LT(w.flow.end - w.flow.start, MicroSeconds(100) + 2 * w.flow.idealFct);
+    EXPECT_EQ(w.delivered, 20u * MTU);
 }
 
 TEST_F(RdmaQueuePairTest, TheTimerRestartsOnEveryAckSoItExpiresOneRtoAfterTheLastProgress)
 {
     // 1000 packets at 100 Gb/s take about 87 us, four times the 20 us RTO; the last is lost.
     // Every ACK restarts the timer: no timeout while the ACKs come, one RTO after the last.
-    RoceHelper h;
-    h.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
-    h.SetQueuePairAttribute("RetransmitTimeout", StringValue("20us"));
-    auto link = TwoHosts(h);
-    Ptr<DropPsnErrorModel> em = CreateObject<DropPsnErrorModel>();
-    em->Add(999, &IsWriteData);
-    link.second->SetAttribute("ReceiveErrorModel", PointerValue(em));
-    h.Finalize();
-    RoceTransport rdma(h);
-    rdma.Post(0, 1, RdmaVerb::WRITE, 1000 * MTU, Time(0), 3);
-    Simulator::Run();
-    Ptr<RdmaQueuePair> qp = h.GetNic(0)->GetQueuePair(0x100);
-    const FlowRecord& f = rdma.GetFlows()[0];
-    ASSERT_FALSE(f.end.IsZero());
-    EXPECT_EQ(qp->GetTimeouts(), 1u);
-    EXPECT_EQ(qp->GetRetransmittedPackets(), 1u);
+    const LossyWrite w = RunLossyWrite(1000, 999, "20us");
+    ASSERT_FALSE(w.flow.end.IsZero());
+    EXPECT_EQ(w.sender->GetTimeouts(), 1u);
+    EXPECT_EQ(w.sender->GetRetransmittedPackets(), 1u);
     // The last ACK of progress comes about when the 999th packet's does (ideal FCT less a
     // packet); the timeout one RTO later resends the lost packet, which takes about a packet
     // time and a round trip.
-    const Time fct = f.end - f.start;
-    EXPECT_GE(fct, f.idealFct + MicroSeconds(20) - MicroSeconds(1)) << fct.As(Time::US);
-    EXPECT_LT(fct, f.idealFct + MicroSeconds(20) + MicroSeconds(5)) << fct.As(Time::US);
-    EXPECT_EQ(h.GetNic(1)->GetQueuePair(0x100)->GetBytesDelivered(), 1000u * MTU);
+    const Time fct = w.flow.end - w.flow.start;
+    EXPECT_GE(fct, w.flow.idealFct + MicroSeconds(20) - MicroSeconds(1)) << fct.As(Time::US);
+    EXPECT_LT(fct, w.flow.idealFct + MicroSeconds(20) + MicroSeconds(5)) << fct.As(Time::US);
+    EXPECT_EQ(w.delivered, 1000u * MTU);
 }
 
 TEST_F(RdmaQueuePairTest, LostReadResponseIsReissued)
