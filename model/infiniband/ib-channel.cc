@@ -94,14 +94,7 @@ IbChannel::ScheduleArrival(Ptr<IbNetDevice> dst,
                            uint8_t vl,
                            bool flowControl)
 {
-    CanonicalScheduler::KeyNextEvent(dst->GetIfIndex(), sequence);
-    Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
-                                   delay,
-                                   &IbNetDevice::Receive,
-                                   dst,
-                                   packet,
-                                   vl,
-                                   flowControl);
+    dst->ScheduleReceive(delay, sequence, std::move(packet), vl, flowControl);
 }
 
 std::size_t

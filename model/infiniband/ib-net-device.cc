@@ -10,6 +10,7 @@
 #include "ib-flow-control-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/canonical-scheduler.h"
 #include "ns3/enum.h"
 #include "ns3/interconnect-compat.h"
 #include "ns3/interconnect-config-error.h"
@@ -167,6 +168,7 @@ IbNetDevice::IbNetDevice()
     m_packetsSent.fill(0);
     m_bytesSent.fill(0);
     m_slToVl.fill(0);
+    m_arrivalEvent.Bind(&IbNetDevice::FirstArrives, this);
 }
 
 DataRate
@@ -345,6 +347,8 @@ IbNetDevice::DoDispose()
     {
         q.clear();
     }
+    m_inFlight.clear();
+    m_arrivalEvent.Cancel();
     m_node = nullptr;
     m_channel = nullptr;
     m_ibReceive = IbReceiveCallback();
@@ -549,6 +553,54 @@ IbNetDevice::TransmitComplete()
 {
     m_txBusy = false;
     TryTransmit();
+}
+
+void
+IbNetDevice::ScheduleReceive(Time delay,
+                             uint64_t sequence,
+                             Ptr<Packet> packet,
+                             uint8_t vl,
+                             bool flowControl)
+{
+    const int64_t arrival = Simulator::Now().GetTimeStep() + delay.GetTimeStep();
+    if (!m_inFlight.empty() && arrival < m_inFlight.back().arrival)
+    {
+        CanonicalScheduler::KeyNextEvent(m_ifIndex, sequence);
+        Simulator::ScheduleWithContext(m_node->GetId(),
+                                       delay,
+                                       &IbNetDevice::Receive,
+                                       this,
+                                       packet,
+                                       vl,
+                                       flowControl);
+        return;
+    }
+    m_inFlight.push_back(InFlight{std::move(packet), arrival, sequence, vl, flowControl});
+    if (m_inFlight.size() == 1)
+    {
+        ScheduleFirstArrival();
+    }
+}
+
+void
+IbNetDevice::ScheduleFirstArrival()
+{
+    const InFlight& first = m_inFlight.front();
+    CanonicalScheduler::KeyNextEvent(m_ifIndex, first.sequence);
+    m_arrivalEvent.ScheduleWithContext(m_node->GetId(),
+                                       TimeStep(first.arrival - Simulator::Now().GetTimeStep()));
+}
+
+void
+IbNetDevice::FirstArrives()
+{
+    InFlight packet = std::move(m_inFlight.front());
+    m_inFlight.pop_front();
+    if (!m_inFlight.empty())
+    {
+        ScheduleFirstArrival(); // before this one's consequences, as if scheduled long ago
+    }
+    Receive(std::move(packet.packet), packet.vl, packet.flowControl);
 }
 
 void

@@ -10,6 +10,7 @@
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/interconnect-events.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
@@ -164,6 +165,22 @@ class IbNetDevice : public NetDevice
      * @param flowControl a link-layer flow-control packet
      */
     void Receive(Ptr<Packet> packet, uint8_t vl, bool flowControl);
+
+    /**
+     * A packet will arrive (Receive) after a delay: what the link calls. A link's packets
+     * arrive in the order it sent them, so they wait in one queue behind one event for the
+     * first (as PfcNetDevice::ScheduleReceive); one due before the last queued gets its own.
+     * @param delay when it arrives, from now
+     * @param sequence its number on the link's direction (CanonicalScheduler's key)
+     * @param packet the packet
+     * @param vl its VL
+     * @param flowControl a link-layer flow-control packet
+     */
+    void ScheduleReceive(Time delay,
+                         uint64_t sequence,
+                         Ptr<Packet> packet,
+                         uint8_t vl,
+                         bool flowControl);
 
     /// @return the link's data rate
     DataRate GetDataRate() const;
@@ -333,6 +350,24 @@ class IbNetDevice : public NetDevice
     uint64_t m_unmappedDrops;                 //!< packets on an SL without a VL
     bool m_txBusy;                            //!< a packet is on the wire
     EventId m_fcTimer;                        //!< periodic flow control
+
+    /// A packet on the link to this port.
+    struct InFlight
+    {
+        Ptr<Packet> packet; //!< the packet
+        int64_t arrival;    //!< when it arrives (time step)
+        uint64_t sequence;  //!< its number on the link's direction
+        uint8_t vl;         //!< its VL
+        bool flowControl;   //!< a flow-control packet
+    };
+
+    /// Schedule the arrival of the first packet in flight to this port.
+    void ScheduleFirstArrival();
+    /// The first packet in flight arrives.
+    void FirstArrives();
+
+    std::deque<InFlight> m_inFlight; //!< packets coming in, in order of arrival
+    ReusableEvent m_arrivalEvent;    //!< delivers the first of them (FirstArrives)
 
     IbReceiveCallback m_ibReceive;                  //!< the owner
     IbDequeueCallback m_ibDequeue;                  //!< told of dequeues
