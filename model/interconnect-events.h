@@ -7,11 +7,14 @@
 #ifndef INTERCONNECT_EVENTS_H
 #define INTERCONNECT_EVENTS_H
 
+#include "ns3/canonical-scheduler.h"
 #include "ns3/event-id.h"
 #include "ns3/event-impl.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/simulator.h"
+
+#include <deque>
 
 namespace ns3
 {
@@ -101,6 +104,102 @@ class ReusableEvent
     };
 
     Ptr<EventImpl> m_impl; //!< the one event object
+};
+
+/**
+ * @ingroup interconnect
+ * @brief The frames in flight to a port, behind one event.
+ *
+ * A cable's frames arrive in the order it sent them, so they wait here in order of arrival and
+ * one ReusableEvent delivers the first (htsim's pipes do the same), instead of an event each.
+ * Each frame's event is keyed for the CanonicalScheduler by the receiving device and the
+ * frame's sequence number, as a per-frame event was. A frame due before the last one queued
+ * (not one cable's) is refused: the port schedules it on its own.
+ * @tparam Owner the port
+ * @tparam Item what a frame is to it
+ * @tparam ARRIVE the port's method that takes an arriving frame
+ */
+template <typename Owner, typename Item, void (Owner::*ARRIVE)(Item&)>
+class ArrivalQueue
+{
+  public:
+    /**
+     * @param owner the port (it must outlive the queue's pending event, or Clear)
+     */
+    void Bind(Owner* owner)
+    {
+        m_owner = owner;
+        m_event.Bind(&ArrivalQueue::FirstArrives, this);
+    }
+
+    /**
+     * Queue a frame.
+     * @param item the frame
+     * @param delay when it arrives, from now
+     * @param sequence its number on the cable's direction
+     * @param context the receiving node's id
+     * @param device the receiving device's index on its node
+     * @return false (and the item untouched) if it is due before the last one queued
+     */
+    bool Push(Item& item, Time delay, uint64_t sequence, uint32_t context, uint32_t device)
+    {
+        const int64_t arrival = Simulator::Now().GetTimeStep() + delay.GetTimeStep();
+        if (!m_frames.empty() && arrival < m_frames.back().arrival)
+        {
+            return false;
+        }
+        m_context = context;
+        m_device = device;
+        m_frames.push_back(Entry{std::move(item), arrival, sequence});
+        if (m_frames.size() == 1)
+        {
+            ScheduleFirst();
+        }
+        return true;
+    }
+
+    /// Drop the frames and cancel the event for good (the port is going away).
+    void Clear()
+    {
+        m_frames.clear();
+        m_event.Cancel();
+    }
+
+  private:
+    /// A frame and when it arrives.
+    struct Entry
+    {
+        Item item;         //!< the frame
+        int64_t arrival;   //!< when it arrives (time step)
+        uint64_t sequence; //!< its number on the cable's direction
+    };
+
+    /// Schedule the first frame's arrival.
+    void ScheduleFirst()
+    {
+        const Entry& first = m_frames.front();
+        CanonicalScheduler::KeyNextEvent(m_device, first.sequence);
+        m_event.ScheduleWithContext(m_context,
+                                    TimeStep(first.arrival - Simulator::Now().GetTimeStep()));
+    }
+
+    /// The first frame arrives: the next one's event first, as if scheduled long ago.
+    void FirstArrives()
+    {
+        Entry first = std::move(m_frames.front());
+        m_frames.pop_front();
+        if (!m_frames.empty())
+        {
+            ScheduleFirst();
+        }
+        (m_owner->*ARRIVE)(first.item);
+    }
+
+    std::deque<Entry> m_frames; //!< in order of arrival
+    ReusableEvent m_event;      //!< delivers the first
+    Owner* m_owner{nullptr};    //!< the port
+    uint32_t m_context{0};      //!< the port's node
+    uint32_t m_device{0};       //!< the port's index on it
 };
 
 /**

@@ -168,7 +168,7 @@ IbNetDevice::IbNetDevice()
     m_packetsSent.fill(0);
     m_bytesSent.fill(0);
     m_slToVl.fill(0);
-    m_arrivalEvent.Bind(&IbNetDevice::FirstArrives, this);
+    m_arrivals.Bind(this);
 }
 
 DataRate
@@ -347,8 +347,7 @@ IbNetDevice::DoDispose()
     {
         q.clear();
     }
-    m_inFlight.clear();
-    m_arrivalEvent.Cancel();
+    m_arrivals.Clear();
     m_node = nullptr;
     m_channel = nullptr;
     m_ibReceive = IbReceiveCallback();
@@ -562,44 +561,23 @@ IbNetDevice::ScheduleReceive(Time delay,
                              uint8_t vl,
                              bool flowControl)
 {
-    const int64_t arrival = Simulator::Now().GetTimeStep() + delay.GetTimeStep();
-    if (!m_inFlight.empty() && arrival < m_inFlight.back().arrival)
+    Arriving arriving{std::move(packet), vl, flowControl};
+    if (!m_arrivals.Push(arriving, delay, sequence, m_node->GetId(), m_ifIndex))
     {
         CanonicalScheduler::KeyNextEvent(m_ifIndex, sequence);
         Simulator::ScheduleWithContext(m_node->GetId(),
                                        delay,
                                        &IbNetDevice::Receive,
                                        this,
-                                       packet,
+                                       arriving.packet,
                                        vl,
                                        flowControl);
-        return;
-    }
-    m_inFlight.push_back(InFlight{std::move(packet), arrival, sequence, vl, flowControl});
-    if (m_inFlight.size() == 1)
-    {
-        ScheduleFirstArrival();
     }
 }
 
 void
-IbNetDevice::ScheduleFirstArrival()
+IbNetDevice::Arrive(Arriving& packet)
 {
-    const InFlight& first = m_inFlight.front();
-    CanonicalScheduler::KeyNextEvent(m_ifIndex, first.sequence);
-    m_arrivalEvent.ScheduleWithContext(m_node->GetId(),
-                                       TimeStep(first.arrival - Simulator::Now().GetTimeStep()));
-}
-
-void
-IbNetDevice::FirstArrives()
-{
-    InFlight packet = std::move(m_inFlight.front());
-    m_inFlight.pop_front();
-    if (!m_inFlight.empty())
-    {
-        ScheduleFirstArrival(); // before this one's consequences, as if scheduled long ago
-    }
     Receive(std::move(packet.packet), packet.vl, packet.flowControl);
 }
 

@@ -352,22 +352,17 @@ class IbNetDevice : public NetDevice
     EventId m_fcTimer;                        //!< periodic flow control
 
     /// A packet on the link to this port.
-    struct InFlight
+    struct Arriving
     {
         Ptr<Packet> packet; //!< the packet
-        int64_t arrival;    //!< when it arrives (time step)
-        uint64_t sequence;  //!< its number on the link's direction
         uint8_t vl;         //!< its VL
         bool flowControl;   //!< a flow-control packet
     };
 
-    /// Schedule the arrival of the first packet in flight to this port.
-    void ScheduleFirstArrival();
-    /// The first packet in flight arrives.
-    void FirstArrives();
+    /// A packet from the link arrives. @param packet the packet
+    void Arrive(Arriving& packet);
 
-    std::deque<InFlight> m_inFlight; //!< packets coming in, in order of arrival
-    ReusableEvent m_arrivalEvent;    //!< delivers the first of them (FirstArrives)
+    ArrivalQueue<IbNetDevice, Arriving, &IbNetDevice::Arrive> m_arrivals; //!< packets coming in
 
     IbReceiveCallback m_ibReceive;                  //!< the owner
     IbDequeueCallback m_ibDequeue;                  //!< told of dequeues

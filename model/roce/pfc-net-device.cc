@@ -171,7 +171,7 @@ PfcNetDevice::PfcNetDevice()
     m_pfcSent.fill(0);
     m_pfcReceived.fill(0);
     m_completionEvent.Bind(&PfcNetDevice::TransmitComplete, this);
-    m_arrivalEvent.Bind(&PfcNetDevice::FirstArrives, this);
+    m_arrivals.Bind(this);
 }
 
 PfcNetDevice::~PfcNetDevice()
@@ -190,9 +190,8 @@ PfcNetDevice::DoDispose()
         m_ingressRefreshEvent[p].Cancel();
     }
     m_controlQueue.clear();
-    m_inFlight.clear();
+    m_arrivals.Clear();
     m_completionEvent.Cancel();
-    m_arrivalEvent.Cancel();
     m_node = nullptr;
     m_channel = nullptr;
     m_receiveErrorModel = nullptr;
@@ -640,43 +639,22 @@ PfcNetDevice::Receive(Ptr<Packet> packet, uint16_t type)
 void
 PfcNetDevice::ScheduleReceive(Time delay, uint64_t sequence, Ptr<Packet> packet, uint16_t etherType)
 {
-    const int64_t arrival = Simulator::Now().GetTimeStep() + delay.GetTimeStep();
-    if (!m_inFlight.empty() && arrival < m_inFlight.back().arrival)
+    Arriving frame{std::move(packet), etherType};
+    if (!m_arrivals.Push(frame, delay, sequence, m_node->GetId(), m_ifIndex))
     {
         CanonicalScheduler::KeyNextEvent(m_ifIndex, sequence);
         Simulator::ScheduleWithContext(m_node->GetId(),
                                        delay,
                                        &PfcNetDevice::Receive,
                                        this,
-                                       packet,
+                                       frame.packet,
                                        etherType);
-        return;
-    }
-    m_inFlight.push_back(InFlight{std::move(packet), arrival, sequence, etherType});
-    if (m_inFlight.size() == 1)
-    {
-        ScheduleFirstArrival();
     }
 }
 
 void
-PfcNetDevice::ScheduleFirstArrival()
+PfcNetDevice::Arrive(Arriving& frame)
 {
-    const InFlight& first = m_inFlight.front();
-    CanonicalScheduler::KeyNextEvent(m_ifIndex, first.sequence);
-    m_arrivalEvent.ScheduleWithContext(m_node->GetId(),
-                                       TimeStep(first.arrival - Simulator::Now().GetTimeStep()));
-}
-
-void
-PfcNetDevice::FirstArrives()
-{
-    InFlight frame = std::move(m_inFlight.front());
-    m_inFlight.pop_front();
-    if (!m_inFlight.empty())
-    {
-        ScheduleFirstArrival(); // before this one's consequences, as if scheduled long ago
-    }
     Receive(std::move(frame.packet), frame.etherType);
 }
 

@@ -306,10 +306,6 @@ class PfcNetDevice : public NetDevice
     void TryTransmit();
     /// The wire is free again and a frame waits.
     void TransmitComplete();
-    /// Schedule the arrival of the first frame in flight to this port.
-    void ScheduleFirstArrival();
-    /// The first frame in flight arrives.
-    void FirstArrives();
     /// Schedule TransmitComplete for the end of the frame on the wire if another frame waits.
     void ArmCompletion();
     /// @return the priority to serve next, or N_PRIORITIES if none may send
@@ -368,16 +364,16 @@ class PfcNetDevice : public NetDevice
     uint64_t m_txBytes; //!< wire bytes sent, overheads included
 
     /// A frame on the cable to this port.
-    struct InFlight
+    struct Arriving
     {
         Ptr<Packet> packet; //!< the frame
-        int64_t arrival;    //!< when it arrives (time step)
-        uint64_t sequence;  //!< its number on the cable's direction
         uint16_t etherType; //!< its EtherType
     };
 
-    std::deque<InFlight> m_inFlight; //!< frames coming in, in order of arrival
-    ReusableEvent m_arrivalEvent;    //!< delivers the first of them (FirstArrives)
+    /// A frame from the cable arrives. @param frame the frame
+    void Arrive(Arriving& frame);
+
+    ArrivalQueue<PfcNetDevice, Arriving, &PfcNetDevice::Arrive> m_arrivals; //!< frames coming in
 
     PfcPortOwner* m_owner;                                 //!< fast path for data frames
     uint32_t m_ownerPort;                                  //!< this port's index at the owner
