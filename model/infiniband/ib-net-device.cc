@@ -557,11 +557,11 @@ IbNetDevice::TransmitComplete()
 void
 IbNetDevice::ScheduleReceive(Time delay,
                              uint64_t sequence,
-                             Ptr<Packet> packet,
+                             const Ptr<Packet>& packet,
                              uint8_t vl,
                              bool flowControl)
 {
-    Arriving arriving{std::move(packet), vl, flowControl};
+    Arriving arriving{packet, vl, flowControl};
     if (!m_arrivals.Push(arriving, delay, sequence, m_node->GetId(), m_ifIndex))
     {
         CanonicalScheduler::KeyNextEvent(m_ifIndex, sequence);

@@ -178,7 +178,7 @@ class IbNetDevice : public NetDevice
      */
     void ScheduleReceive(Time delay,
                          uint64_t sequence,
-                         Ptr<Packet> packet,
+                         const Ptr<Packet>& packet,
                          uint8_t vl,
                          bool flowControl);
 

@@ -637,9 +637,12 @@ PfcNetDevice::Receive(Ptr<Packet> packet, uint16_t type)
 }
 
 void
-PfcNetDevice::ScheduleReceive(Time delay, uint64_t sequence, Ptr<Packet> packet, uint16_t etherType)
+PfcNetDevice::ScheduleReceive(Time delay,
+                              uint64_t sequence,
+                              const Ptr<Packet>& packet,
+                              uint16_t etherType)
 {
-    Arriving frame{std::move(packet), etherType};
+    Arriving frame{packet, etherType};
     if (!m_arrivals.Push(frame, delay, sequence, m_node->GetId(), m_ifIndex))
     {
         CanonicalScheduler::KeyNextEvent(m_ifIndex, sequence);

@@ -202,7 +202,10 @@ class PfcNetDevice : public NetDevice
      * @param packet the frame
      * @param etherType its EtherType
      */
-    void ScheduleReceive(Time delay, uint64_t sequence, Ptr<Packet> packet, uint16_t etherType);
+    void ScheduleReceive(Time delay,
+                         uint64_t sequence,
+                         const Ptr<Packet>& packet,
+                         uint16_t etherType);
 
     /// @param hook sees every data frame first (see ReceiveHook)
     void SetReceiveHook(ReceiveHook hook);
