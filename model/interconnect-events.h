@@ -114,7 +114,7 @@ class ReusableEvent
  * one ReusableEvent delivers the first (htsim's pipes do the same), instead of an event each.
  * Each frame's event is keyed for the CanonicalScheduler by the receiving device and the
  * frame's sequence number, as a per-frame event was. A frame due before the last one queued
- * (not one cable's) is refused: the port schedules it on its own.
+ * (not one cable's: a distributed run's remote link) gets an event of its own.
  * @tparam Owner the port
  * @tparam Item what a frame is to it
  * @tparam ARRIVE the port's method that takes an arriving frame
@@ -139,14 +139,18 @@ class ArrivalQueue
      * @param sequence its number on the cable's direction
      * @param context the receiving node's id
      * @param device the receiving device's index on its node
-     * @return false (and the item untouched) if it is due before the last one queued
      */
-    bool Push(Item& item, Time delay, uint64_t sequence, uint32_t context, uint32_t device)
+    void Push(Item item, Time delay, uint64_t sequence, uint32_t context, uint32_t device)
     {
         const int64_t arrival = Simulator::Now().GetTimeStep() + delay.GetTimeStep();
         if (!m_frames.empty() && arrival < m_frames.back().arrival)
         {
-            return false;
+            CanonicalScheduler::KeyNextEvent(device, sequence);
+            Owner* owner = m_owner;
+            Simulator::ScheduleWithContext(context, delay, [owner, item]() mutable {
+                (owner->*ARRIVE)(item);
+            });
+            return;
         }
         m_context = context;
         m_device = device;
@@ -155,7 +159,6 @@ class ArrivalQueue
         {
             ScheduleFirst();
         }
-        return true;
     }
 
     /// Drop the frames and cancel the event for good (the port is going away).

@@ -561,18 +561,7 @@ IbNetDevice::ScheduleReceive(Time delay,
                              uint8_t vl,
                              bool flowControl)
 {
-    Arriving arriving{packet, vl, flowControl};
-    if (!m_arrivals.Push(arriving, delay, sequence, m_node->GetId(), m_ifIndex))
-    {
-        CanonicalScheduler::KeyNextEvent(m_ifIndex, sequence);
-        Simulator::ScheduleWithContext(m_node->GetId(),
-                                       delay,
-                                       &IbNetDevice::Receive,
-                                       this,
-                                       arriving.packet,
-                                       vl,
-                                       flowControl);
-    }
+    m_arrivals.Push(Arriving{packet, vl, flowControl}, delay, sequence, m_node->GetId(), m_ifIndex);
 }
 
 void

@@ -642,17 +642,7 @@ PfcNetDevice::ScheduleReceive(Time delay,
                               const Ptr<Packet>& packet,
                               uint16_t etherType)
 {
-    Arriving frame{packet, etherType};
-    if (!m_arrivals.Push(frame, delay, sequence, m_node->GetId(), m_ifIndex))
-    {
-        CanonicalScheduler::KeyNextEvent(m_ifIndex, sequence);
-        Simulator::ScheduleWithContext(m_node->GetId(),
-                                       delay,
-                                       &PfcNetDevice::Receive,
-                                       this,
-                                       frame.packet,
-                                       etherType);
-    }
+    m_arrivals.Push(Arriving{packet, etherType}, delay, sequence, m_node->GetId(), m_ifIndex);
 }
 
 void
