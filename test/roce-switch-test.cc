@@ -248,6 +248,43 @@ TEST(RoceSwitchEcmp, HashSpreadsFlowsEvenlyAndIsStable)
     EXPECT_LT(same, 400u); // ~250 expected by chance
 }
 
+TEST(RoceSwitchRoutes, DestinationsSharingAPortSetKeepTheirOwnRouteAndSprayTurn)
+{
+    Ptr<RoceSwitch> sw = CreateObject<RoceSwitch>();
+    for (int i = 0; i < 6; ++i)
+    {
+        sw->AddPort(CreateObject<PfcNetDevice>());
+    }
+    sw->SetAttribute("EcmpMode", EnumValue(RoceSwitch::PACKET_SPRAY));
+    const std::vector<uint32_t> up = {1, 2, 3};
+    for (uint32_t host = 5; host <= 9; ++host)
+    {
+        sw->SetRoute(Ipv4Address((10u << 24) | host), up);
+    }
+    sw->SetRoute(Ipv4Address("10.0.0.2"), {4}); // below the lowest address so far
+    sw->SetRoute(Ipv4Address("10.0.0.7"), {5}); // replaces a shared set
+    const Ipv4Address src("10.0.0.1");
+    EXPECT_EQ(sw->GetRoute(Ipv4Address("10.0.0.5")), up);
+    EXPECT_EQ(sw->GetRoute(Ipv4Address("10.0.0.2")), std::vector<uint32_t>{4});
+    EXPECT_EQ(sw->GetRoute(Ipv4Address("10.0.0.7")), std::vector<uint32_t>{5});
+    EXPECT_EQ(sw->GetRoute(Ipv4Address("10.0.0.8")), up);
+    EXPECT_TRUE(sw->GetRoute(Ipv4Address("10.0.0.3")).empty());
+    EXPECT_TRUE(sw->GetRoute(Ipv4Address("10.0.0.10")).empty());
+    EXPECT_EQ(sw->SelectPort(src, Ipv4Address("10.0.0.3"), 17, 1, 4791), sw->GetNPorts());
+    EXPECT_EQ(sw->SelectPort(src, Ipv4Address("10.0.0.2"), 17, 1, 4791), 4u);
+    EXPECT_EQ(sw->SelectPort(src, Ipv4Address("10.0.0.7"), 17, 1, 4791), 5u);
+    // Round robin per destination: 10.0.0.5's turn does not move 10.0.0.6's.
+    EXPECT_EQ(sw->SelectPort(src, Ipv4Address("10.0.0.5"), 17, 1, 4791), 1u);
+    EXPECT_EQ(sw->SelectPort(src, Ipv4Address("10.0.0.5"), 17, 1, 4791), 2u);
+    EXPECT_EQ(sw->SelectPort(src, Ipv4Address("10.0.0.6"), 17, 1, 4791), 1u);
+    EXPECT_EQ(sw->SelectPort(src, Ipv4Address("10.0.0.5"), 17, 1, 4791), 3u);
+    EXPECT_EQ(sw->SelectPort(src, Ipv4Address("10.0.0.5"), 17, 1, 4791), 1u);
+    EXPECT_EQ(sw->SelectPort(src, Ipv4Address("10.0.0.6"), 17, 1, 4791), 2u);
+    // A route set again starts its turn again.
+    sw->SetRoute(Ipv4Address("10.0.0.6"), up);
+    EXPECT_EQ(sw->SelectPort(src, Ipv4Address("10.0.0.6"), 17, 1, 4791), 1u);
+}
+
 TEST_F(RoceSwitchTest, EachFlowKeepsOneSpine)
 {
     // Two leaves, four spines; 8 flows leaf 0 -> leaf 1. Every data frame of a flow must cross

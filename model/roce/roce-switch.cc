@@ -122,8 +122,10 @@ RoceSwitch::DoDispose()
         m_mmu->Dispose();
     }
     m_mmu = nullptr;
-    m_routes.clear();
+    m_portSets.clear();
+    m_portSetIndex.clear();
     m_routeSlot.clear();
+    m_sprayNext.clear();
     Object::DoDispose();
 }
 
@@ -166,10 +168,11 @@ RoceSwitch::SetRoute(Ipv4Address destination, const std::vector<uint32_t>& ports
         NS_ABORT_MSG_IF(p >= m_ports.size(), "RoceSwitch::SetRoute: no port " << p);
     }
     const uint32_t address = destination.Get();
-    if (Route* existing = FindRoute(address))
+    auto set = m_portSetIndex.find(ports);
+    if (set == m_portSetIndex.end())
     {
-        *existing = Route{ports, 0};
-        return;
+        set = m_portSetIndex.emplace(ports, static_cast<uint32_t>(m_portSets.size())).first;
+        m_portSets.push_back(ports);
     }
     if (m_routeSlot.empty())
     {
@@ -177,7 +180,11 @@ RoceSwitch::SetRoute(Ipv4Address destination, const std::vector<uint32_t>& ports
     }
     else if (address < m_routeBase)
     {
+        NS_ABORT_MSG_IF(m_routeBase - address > (1u << 24),
+                        "RoceSwitch::SetRoute: destinations spread over more than a /8 ("
+                            << destination << ")");
         m_routeSlot.insert(m_routeSlot.begin(), m_routeBase - address, 0);
+        m_sprayNext.insert(m_sprayNext.begin(), m_routeBase - address, 0);
         m_routeBase = address;
     }
     const uint32_t offset = address - m_routeBase;
@@ -187,21 +194,22 @@ RoceSwitch::SetRoute(Ipv4Address destination, const std::vector<uint32_t>& ports
     if (offset >= m_routeSlot.size())
     {
         m_routeSlot.resize(offset + 1, 0);
+        m_sprayNext.resize(offset + 1, 0);
     }
-    m_routes.push_back(Route{ports, 0});
-    m_routeSlot[offset] = static_cast<uint32_t>(m_routes.size());
+    m_routeSlot[offset] = set->second + 1;
+    m_sprayNext[offset] = 0;
 }
 
 const std::vector<uint32_t>&
 RoceSwitch::GetRoute(Ipv4Address destination) const
 {
     static const std::vector<uint32_t> none;
-    const uint32_t offset = destination.Get() - m_routeBase;
-    if (offset >= m_routeSlot.size() || m_routeSlot[offset] == 0)
+    const uint32_t offset = FindRoute(destination.Get());
+    if (offset == m_routeSlot.size())
     {
         return none;
     }
-    return m_routes[m_routeSlot[offset] - 1].ports;
+    return m_portSets[m_routeSlot[offset] - 1];
 }
 
 uint32_t
@@ -261,24 +269,25 @@ RoceSwitch::SelectPortOf(uint32_t src,
                          uint16_t srcPort,
                          uint16_t dstPort)
 {
-    Route* found = FindRoute(dst);
-    if (!found)
+    const uint32_t offset = FindRoute(dst);
+    if (offset == m_routeSlot.size())
     {
-        return GetNPorts();
+        return static_cast<uint32_t>(m_ports.size());
     }
-    Route& route = *found;
-    if (route.ports.size() == 1)
+    const std::vector<uint32_t>& ports = m_portSets[m_routeSlot[offset] - 1];
+    if (ports.size() == 1)
     {
-        return route.ports[0];
+        return ports[0];
     }
     if (m_ecmpMode == PACKET_SPRAY)
     {
-        const uint32_t port = route.ports[route.sprayNext];
-        route.sprayNext = (route.sprayNext + 1) % route.ports.size();
+        uint32_t& next = m_sprayNext[offset];
+        const uint32_t port = ports[next];
+        next = static_cast<uint32_t>((next + 1) % ports.size());
         return port;
     }
     const uint64_t h = FlowHash(m_seed, src, dst, protocol, srcPort, dstPort);
-    return route.ports[h % route.ports.size()];
+    return ports[h % ports.size()];
 }
 
 bool

@@ -15,6 +15,7 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
+#include <map>
 #include <vector>
 
 namespace ns3
@@ -198,13 +199,6 @@ class RoceSwitch : public Object, public PfcPortOwner
                           uint16_t srcPort,
                           uint16_t dstPort);
 
-    /// The route of a destination.
-    struct Route
-    {
-        std::vector<uint32_t> ports; //!< equal-cost egress ports
-        uint32_t sprayNext;          //!< next member in PacketSpray mode
-    };
-
     /// A data frame arrived on a port (PfcPortOwner).
     bool PortReceive(uint32_t inPort, const Ptr<Packet>& packet, uint16_t type) override;
     /// A frame leaves a port's queue (PfcPortOwner).
@@ -232,21 +226,27 @@ class RoceSwitch : public Object, public PfcPortOwner
 
     std::vector<Ptr<PfcNetDevice>> m_ports; //!< ports by index
     Ptr<RoceSwitchMmu> m_mmu;               //!< buffer manager
-    /// The route of a destination address: m_routes[m_routeSlot[address - m_routeBase] - 1]
-    /// (slot 0: none). Host addresses are dense, so this is an array lookup, not a hash.
-    std::vector<Route> m_routes;
-    std::vector<uint32_t> m_routeSlot; //!< address - m_routeBase -> route index + 1
+    /// The routes. A fabric's many destinations share a few port sets (on a fat-tree's edge
+    /// switch: one per host below, and the uplinks for all the others), so each set is kept
+    /// once and a destination's slot names it: the forwarding path reads a 4-byte slot and a
+    /// set that stays in cache, not a table of hosts x switches of vectors.
+    /// m_portSets[m_routeSlot[address - m_routeBase] - 1] (slot 0: none). Host addresses are
+    /// dense, so this is an array lookup, not a hash.
+    std::vector<std::vector<uint32_t>> m_portSets;
+    std::map<std::vector<uint32_t>, uint32_t> m_portSetIndex; //!< set -> index (building only)
+    std::vector<uint32_t> m_routeSlot; //!< address - m_routeBase -> port set index + 1
+    std::vector<uint32_t> m_sprayNext; //!< address - m_routeBase -> next member (PacketSpray)
     uint32_t m_routeBase;              //!< the lowest address m_routeSlot covers
 
-    /// @return the route to a destination address, or nullptr
-    Route* FindRoute(uint32_t address)
+    /// @return the slot offset of a destination address with a route, or m_routeSlot.size()
+    uint32_t FindRoute(uint32_t address) const
     {
         const uint32_t offset = address - m_routeBase;
         if (offset >= m_routeSlot.size() || m_routeSlot[offset] == 0)
         {
-            return nullptr;
+            return static_cast<uint32_t>(m_routeSlot.size());
         }
-        return &m_routes[m_routeSlot[offset] - 1];
+        return offset;
     }
 
     EcmpMode m_ecmpMode; //!< member selection
