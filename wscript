@@ -159,6 +159,7 @@ HEADERS = [
     'model/roce/roce-switch-mmu.h',
     'model/roce/roce-switch.h',
     'model/interconnect-events.h',
+    'model/ring-queue.h',
     'model/wire-clock.h',
 ]
 
@@ -193,6 +194,7 @@ TESTS = [
     'test/rdma-queue-pair-test.cc',
     'test/roce-icrc-test.cc',
     'test/roce-switch-remap-test.cc',
+    'test/ring-queue-test.cc',
     'test/roce-switch-test.cc',
     'test/run-record-test.cc',
     'test/scenario-test.cc',

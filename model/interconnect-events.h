@@ -12,9 +12,8 @@
 #include "ns3/event-impl.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
+#include "ns3/ring-queue.h"
 #include "ns3/simulator.h"
-
-#include <deque>
 
 namespace ns3
 {
@@ -198,11 +197,11 @@ class ArrivalQueue
         (m_owner->*ARRIVE)(first.item);
     }
 
-    std::deque<Entry> m_frames; //!< in order of arrival
-    ReusableEvent m_event;      //!< delivers the first
-    Owner* m_owner{nullptr};    //!< the port
-    uint32_t m_context{0};      //!< the port's node
-    uint32_t m_device{0};       //!< the port's index on it
+    RingQueue<Entry> m_frames; //!< in order of arrival
+    ReusableEvent m_event;     //!< delivers the first
+    Owner* m_owner{nullptr};   //!< the port
+    uint32_t m_context{0};     //!< the port's node
+    uint32_t m_device{0};      //!< the port's index on it
 };
 
 /**

@@ -18,7 +18,6 @@
 #include "ns3/wire-clock.h"
 
 #include <array>
-#include <deque>
 #include <string>
 #include <vector>
 
@@ -332,24 +331,24 @@ class IbNetDevice : public NetDevice
         uint32_t tag;       //!< the owner's tag
     };
 
-    std::array<std::deque<Item>, 16> m_queue; //!< output queue per VL
-    std::array<uint64_t, 16> m_queueBytes;    //!< bytes in each
-    std::array<uint64_t, 16> m_fctbs;         //!< blocks sent per VL (FCTBS before mod)
-    std::array<uint32_t, 16> m_fccl;          //!< credit limit from the peer (12 bits)
-    std::array<uint32_t, 16> m_abr;           //!< adjusted blocks received (12 bits)
-    std::array<uint32_t, 16> m_rxFree;        //!< free receive blocks per VL
-    std::array<bool, 16> m_fcPending;         //!< a flow-control packet to send
-    std::array<bool, 16> m_blocked;           //!< packets wait for credits now
-    std::array<Time, 16> m_blockedEnd;        //!< when the last such wait ended
-    std::array<Time, 16> m_blockedStart;      //!< when the current wait began
-    std::array<Time, 16> m_stallTime;         //!< time waited for credits, per VL
-    std::array<uint64_t, 16> m_packetsSent;   //!< data packets sent per VL
-    std::array<uint64_t, 16> m_bytesSent;     //!< data bytes sent per VL
-    uint64_t m_fcSent;                        //!< flow-control packets sent
-    uint64_t m_creditViolations;              //!< packets that found no buffer
-    uint64_t m_unmappedDrops;                 //!< packets on an SL without a VL
-    bool m_txBusy;                            //!< a packet is on the wire
-    EventId m_fcTimer;                        //!< periodic flow control
+    std::array<RingQueue<Item>, 16> m_queue; //!< output queue per VL
+    std::array<uint64_t, 16> m_queueBytes;   //!< bytes in each
+    std::array<uint64_t, 16> m_fctbs;        //!< blocks sent per VL (FCTBS before mod)
+    std::array<uint32_t, 16> m_fccl;         //!< credit limit from the peer (12 bits)
+    std::array<uint32_t, 16> m_abr;          //!< adjusted blocks received (12 bits)
+    std::array<uint32_t, 16> m_rxFree;       //!< free receive blocks per VL
+    std::array<bool, 16> m_fcPending;        //!< a flow-control packet to send
+    std::array<bool, 16> m_blocked;          //!< packets wait for credits now
+    std::array<Time, 16> m_blockedEnd;       //!< when the last such wait ended
+    std::array<Time, 16> m_blockedStart;     //!< when the current wait began
+    std::array<Time, 16> m_stallTime;        //!< time waited for credits, per VL
+    std::array<uint64_t, 16> m_packetsSent;  //!< data packets sent per VL
+    std::array<uint64_t, 16> m_bytesSent;    //!< data bytes sent per VL
+    uint64_t m_fcSent;                       //!< flow-control packets sent
+    uint64_t m_creditViolations;             //!< packets that found no buffer
+    uint64_t m_unmappedDrops;                //!< packets on an SL without a VL
+    bool m_txBusy;                           //!< a packet is on the wire
+    EventId m_fcTimer;                       //!< periodic flow control
 
     /// A packet on the link to this port.
     struct Arriving

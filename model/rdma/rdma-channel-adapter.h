@@ -21,7 +21,6 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
-#include <deque>
 #include <vector>
 
 namespace ns3
@@ -296,11 +295,11 @@ class RdmaChannelAdapter : public Object
     std::vector<bool> m_inActive;              //!< in an active list
     std::vector<Time> m_lastCnp;               //!< last CNP sent per queue pair
     std::vector<bool> m_cnpEver;               //!< a CNP was ever sent for the queue pair
-    std::array<std::deque<uint32_t>, MAX_CLASSES> m_active;       //!< round robin per class
-    std::array<std::deque<Ptr<Packet>>, MAX_CLASSES> m_datagrams; //!< framed, no queue pair
-    std::array<uint32_t, MAX_CLASSES> m_dataInPort;               //!< data packets in the port
-    PendingEvent m_wakeEvent;                                     //!< next rate-limited send
-    bool m_inTrySend;                                             //!< re-entrance guard
+    std::array<RingQueue<uint32_t>, MAX_CLASSES> m_active;       //!< round robin per class
+    std::array<RingQueue<Ptr<Packet>>, MAX_CLASSES> m_datagrams; //!< framed, no queue pair
+    std::array<uint32_t, MAX_CLASSES> m_dataInPort;              //!< data packets in the port
+    PendingEvent m_wakeEvent;                                    //!< next rate-limited send
+    bool m_inTrySend;                                            //!< re-entrance guard
     bool m_trySendAgain;        //!< TrySend was asked for while running
     mutable int8_t m_packs{-1}; //!< PacksHeaders: -1 not asked yet, else 0 or 1
 

@@ -470,8 +470,7 @@ RdmaQueuePair::Acknowledge(uint32_t newUna, bool ecnEcho, const RdmaIntTag* intS
     {
         rtt = TimeStep(Simulator::Now().GetTimeStep() - m_sendTimes[advance - 1]);
     }
-    m_sendTimes.erase(m_sendTimes.begin(),
-                      m_sendTimes.begin() + std::min<std::size_t>(advance, m_sendTimes.size()));
+    m_sendTimes.erase_begin(std::min<std::size_t>(advance, m_sendTimes.size()));
     m_sndUna = newUna;
     if (PsnDiff(m_sndNxt, m_sndUna) < 0)
     {

@@ -20,8 +20,6 @@
 #include "ns3/traced-callback.h"
 #include "ns3/wire-clock.h"
 
-#include <deque>
-
 namespace ns3
 {
 
@@ -372,7 +370,7 @@ class RdmaQueuePair : public Object
     bool m_outOfOrder;      //!< responder places packets that arrive out of order
 
     // requester
-    std::deque<Message> m_messages;  //!< posted, not completed, in PSN order
+    RingQueue<Message> m_messages;   //!< posted, not completed, in PSN order
     uint64_t m_nextMessageId;        //!< id of the next message
     uint32_t m_nextPostPsn;          //!< first PSN of the next posted message
     uint64_t m_streamBytes;          //!< data bytes posted so far
@@ -380,7 +378,7 @@ class RdmaQueuePair : public Object
     uint32_t m_sndUna;               //!< oldest unacknowledged PSN
     uint32_t m_highestSent;          //!< one past the highest PSN ever sent
     uint32_t m_ackHigh;              //!< highest cumulative acknowledgement seen (one past)
-    std::deque<int64_t> m_sendTimes; //!< last send time (time steps) of PSNs from sndUna on
+    RingQueue<int64_t> m_sendTimes;  //!< last send time (time steps) of PSNs from sndUna on
     DataRate m_rate;                 //!< current rate
     WireClock m_pacer;               //!< frame ends at m_rate, rounded down
     uint64_t m_window;               //!< window, bytes (0 = none)
@@ -393,13 +391,13 @@ class RdmaQueuePair : public Object
     Callback<void> m_stateChanged;   //!< SetStateCallback
 
     // responder
-    uint32_t m_ePsn;                 //!< expected PSN
-    uint32_t m_msn;                  //!< message sequence number
-    uint32_t m_unacked;              //!< packets received since the last ACK
-    bool m_nakSent;                  //!< NAK sent for the current gap
-    bool m_ceSinceAck;               //!< CE-marked data received since the last ACK
-    std::deque<uint8_t> m_oooWindow; //!< PSNs from ePSN on: 0 missing, 1 held, 2 held and last
-    std::deque<ReadJob> m_readJobs;  //!< READ responses to send
+    uint32_t m_ePsn;                //!< expected PSN
+    uint32_t m_msn;                 //!< message sequence number
+    uint32_t m_unacked;             //!< packets received since the last ACK
+    bool m_nakSent;                 //!< NAK sent for the current gap
+    bool m_ceSinceAck;              //!< CE-marked data received since the last ACK
+    RingQueue<uint8_t> m_oooWindow; //!< PSNs from ePSN on: 0 missing, 1 held, 2 held and last
+    RingQueue<ReadJob> m_readJobs;  //!< READ responses to send
 
     // statistics
     uint64_t m_retransmitted; //!< packets resent

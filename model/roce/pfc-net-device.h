@@ -19,7 +19,6 @@
 #include "ns3/wire-clock.h"
 
 #include <array>
-#include <deque>
 
 namespace ns3
 {
@@ -344,11 +343,11 @@ class PfcNetDevice : public NetDevice
     double m_pauseRefresh;  //!< refresh period as a fraction of the pause time
     std::array<uint32_t, N_PRIORITIES> m_dwrrWeight; //!< DWRR weights
 
-    std::array<std::deque<Item>, N_PRIORITIES> m_queue;      //!< egress queues
+    std::array<RingQueue<Item>, N_PRIORITIES> m_queue;       //!< egress queues
     std::array<uint32_t, N_PRIORITIES> m_queueBytes;         //!< bytes per egress queue
     std::array<int64_t, N_PRIORITIES> m_deficit;             //!< DWRR deficit counters
     uint8_t m_dwrrNext;                                      //!< DWRR round-robin position
-    std::deque<Ptr<Packet>> m_controlQueue;                  //!< PFC frames to send next
+    RingQueue<Ptr<Packet>> m_controlQueue;                   //!< PFC frames to send next
     bool m_completionPending;                                //!< TransmitComplete scheduled
     ReusableEvent m_completionEvent;                         //!< runs TransmitComplete
     Time m_busyUntil;                                        //!< the wire is busy until then
