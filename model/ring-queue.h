@@ -71,7 +71,7 @@ class RingQueue : public boost::circular_buffer<T>
     {
         if (n > this->capacity())
         {
-            this->set_capacity(std::max<std::size_t>({n, 2 * this->capacity(), 4}));
+            this->set_capacity(std::max(n, 2 * this->capacity()));
         }
     }
 };

@@ -190,13 +190,7 @@ RdmaChannelAdapter::AddQueuePair(Ptr<RdmaQueuePair> qp, uint8_t txClass)
                                            m_ccTypeId));
     ObjectFactory ccFactory;
     ccFactory.SetTypeId(tid);
-    qp->SetWakeCallback(MakeCallback(&RdmaChannelAdapter::Activate, this).Bind(index));
-    qp->TraceConnectWithoutContext("Completion",
-                                   MakeCallback(&RdmaChannelAdapter::Completed, this));
-    if (m_reportState)
-    {
-        qp->SetStateCallback(MakeCallback(&RdmaChannelAdapter::StateChanged, this).Bind(index));
-    }
+    qp->SetOwner(this, index, m_reportState);
     m_qps.push_back(qp);
     m_liveQps.push_back(qp);
     m_qpClass.push_back(txClass);
@@ -248,7 +242,7 @@ RdmaChannelAdapter::GetCnpOpcode() const
 }
 
 void
-RdmaChannelAdapter::Activate(uint32_t index)
+RdmaChannelAdapter::QueuePairWake(uint32_t index)
 {
     if (!m_inActive[index])
     {
@@ -485,18 +479,18 @@ RdmaChannelAdapter::ReceiveTransport(const RdmaTransportHeaders& headers,
     }
     if (got.activate)
     {
-        Activate(index);
+        QueuePairWake(index);
     }
 }
 
 void
-RdmaChannelAdapter::Completed(const RdmaCompletion& completion)
+RdmaChannelAdapter::QueuePairCompleted(const RdmaCompletion& completion)
 {
     m_completionTrace(completion);
 }
 
 void
-RdmaChannelAdapter::StateChanged(uint32_t index)
+RdmaChannelAdapter::QueuePairStateChanged(uint32_t index)
 {
     const Ptr<RdmaQueuePair>& qp = m_qps[index];
     m_congestionStateTrace(qp->GetQpn(), qp->GetRate(), qp->GetWindow(), qp->GetInterPacketDelay());
@@ -515,8 +509,7 @@ RdmaChannelAdapter::EnableCongestionStateTrace()
     {
         if (m_qps[index]) // not a reserved number
         {
-            m_qps[index]->SetStateCallback(
-                MakeCallback(&RdmaChannelAdapter::StateChanged, this).Bind(index));
+            m_qps[index]->SetOwner(this, index, true);
         }
     }
 }

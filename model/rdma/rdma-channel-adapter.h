@@ -53,7 +53,7 @@ class RdmaIntTag;
  * FECN on InfiniBand) makes the adapter send a CNP (the link's CNP opcode, see GetCnpOpcode)
  * to the sending queue pair, at most one per CnpInterval per queue pair; its ACK carries BECN.
  */
-class RdmaChannelAdapter : public Object
+class RdmaChannelAdapter : public Object, public RdmaQueuePairOwner
 {
   public:
     /// The first QPN handed out (QPs 0 and 1 are the IBTA's management queue pairs).
@@ -252,8 +252,8 @@ class RdmaChannelAdapter : public Object
     Time m_cnpInterval; //!< notification point pacing (each binding declares the attribute)
 
   private:
-    /// Queue pair `index` has something new to send.
-    void Activate(uint32_t index);
+    /// Queue pair `index` has something new to send (RdmaQueuePairOwner).
+    void QueuePairWake(uint32_t index) override;
     /// Send what may be sent now; schedule the next try.
     void TrySend();
     /// Send an ACK or NAK.
@@ -272,10 +272,10 @@ class RdmaChannelAdapter : public Object
                   FrameKind kind) const;
     /// Send a CNP to the sender of a marked packet (paced per queue pair).
     void SendCnp(uint32_t index);
-    /// A queue pair's message completed.
-    void Completed(const RdmaCompletion& completion);
-    /// A queue pair's congestion-control state changed. @param index its index
-    void StateChanged(uint32_t index);
+    /// A queue pair's message completed (RdmaQueuePairOwner).
+    void QueuePairCompleted(const RdmaCompletion& completion) override;
+    /// A queue pair's congestion-control state changed (RdmaQueuePairOwner). @param index its index
+    void QueuePairStateChanged(uint32_t index) override;
     /// @return the index of a QPN, or the number of queue pairs if none
     uint32_t IndexOf(uint32_t qpn) const;
 

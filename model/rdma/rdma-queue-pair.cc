@@ -160,7 +160,8 @@ RdmaQueuePair::DoDispose()
         m_cc->Dispose();
     }
     m_cc = nullptr;
-    m_wake = Callback<void>();
+    m_owner = nullptr;
+    m_reportState = false;
     Object::DoDispose();
 }
 
@@ -208,15 +209,11 @@ RdmaQueuePair::SetCongestionControl(Ptr<RdmaCongestionControl> cc)
 }
 
 void
-RdmaQueuePair::SetWakeCallback(Callback<void> wake)
+RdmaQueuePair::SetOwner(RdmaQueuePairOwner* owner, uint32_t index, bool reportState)
 {
-    m_wake = wake;
-}
-
-void
-RdmaQueuePair::SetStateCallback(Callback<void> changed)
-{
-    m_stateChanged = changed;
+    m_owner = owner;
+    m_ownerIndex = index;
+    m_reportState = owner && reportState;
 }
 
 uint64_t
@@ -243,10 +240,7 @@ RdmaQueuePair::Post(RdmaVerb verb, uint64_t bytes, CompletionCallback done)
         m_streamBytes += bytes;
     }
     m_messages.push_back(m);
-    if (!m_wake.IsNull())
-    {
-        m_wake();
-    }
+    Wake();
     return m.id;
 }
 
@@ -488,9 +482,9 @@ RdmaQueuePair::Acknowledge(uint32_t newUna, bool ecnEcho, const RdmaIntTag* intS
     }
     UpdateTimer(true);
     // A window may have opened.
-    if (m_window != 0 && !m_wake.IsNull())
+    if (m_window != 0)
     {
-        m_wake();
+        Wake();
     }
 }
 
@@ -510,6 +504,10 @@ RdmaQueuePair::CompleteMessages()
         RdmaCompletion c{m_qpn, m.id, m.verb, m.bytes, m.posted, Simulator::Now()};
         CompletionCallback cb = m.done;
         m_messages.pop_front();
+        if (m_owner)
+        {
+            m_owner->QueuePairCompleted(c);
+        }
         m_completionTrace(c);
         if (!cb.IsNull())
         {
@@ -556,10 +554,7 @@ RdmaQueuePair::GoBackN(uint32_t psn)
     m_sndNxt = psn;
     m_nextSend = Simulator::Now();
     UpdateTimer(true);
-    if (!m_wake.IsNull())
-    {
-        m_wake();
-    }
+    Wake();
 }
 
 void
@@ -662,10 +657,7 @@ RdmaQueuePair::Timeout()
     }
     m_sndNxt = m_sndUna;
     m_nextSend = Simulator::Now();
-    if (!m_wake.IsNull())
-    {
-        m_wake();
-    }
+    Wake();
 }
 
 RdmaRxVerdict
@@ -795,10 +787,7 @@ RdmaQueuePair::SetRate(DataRate rate)
     {
         m_pacer.SetRate(m_rate);
         m_rateTrace(before, m_rate);
-        if (!m_stateChanged.IsNull())
-        {
-            m_stateChanged();
-        }
+        StateChanged();
     }
 }
 
@@ -810,10 +799,7 @@ RdmaQueuePair::SetInterPacketDelay(Time delay)
         const Time before = m_interPacketDelay;
         m_interPacketDelay = delay;
         m_interPacketDelayTrace(before, delay);
-        if (!m_stateChanged.IsNull())
-        {
-            m_stateChanged();
-        }
+        StateChanged();
     }
 }
 
@@ -839,13 +825,13 @@ RdmaQueuePair::SetWindow(uint64_t bytes)
         m_windowTrace(m_window, bytes);
     }
     m_window = bytes;
-    if (changed && !m_stateChanged.IsNull())
+    if (changed)
     {
-        m_stateChanged();
+        StateChanged();
     }
-    if (opened && !m_wake.IsNull())
+    if (opened)
     {
-        m_wake();
+        Wake();
     }
 }
 

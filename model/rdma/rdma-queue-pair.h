@@ -89,6 +89,36 @@ struct RdmaRxVerdict
 
 /**
  * @ingroup interconnect
+ * @brief What a queue pair tells the adapter that owns it (see RdmaQueuePair::SetOwner).
+ *
+ * One virtual call, instead of bound callbacks and a trace connection per queue pair: an
+ * all-to-all on a fabric has 10^4 to 10^5 queue pairs, and those callbacks were several heap
+ * objects each.
+ */
+class RdmaQueuePairOwner
+{
+  public:
+    virtual ~RdmaQueuePairOwner() = default;
+
+    /// The queue pair has something new to send. @param index its index, as given to SetOwner
+    virtual void QueuePairWake(uint32_t index) = 0;
+
+    /**
+     * A message completed. Called before the queue pair's Completion trace.
+     * @param completion the completion
+     */
+    virtual void QueuePairCompleted(const RdmaCompletion& completion) = 0;
+
+    /**
+     * The congestion-control state (rate, window or inter-packet delay) changed; called after
+     * the Rate, Window and InterPacketDelay traces, and only once SetOwner's reportState is on.
+     * @param index the queue pair's index
+     */
+    virtual void QueuePairStateChanged(uint32_t index) = 0;
+};
+
+/**
+ * @ingroup interconnect
  * @brief One end of a reliable-connection (RC) queue pair: the transport state of the IBTA RC
  * service shared by RoCEv2 and InfiniBand.
  *
@@ -162,16 +192,14 @@ class RdmaQueuePair : public Object
     uint32_t GetInitialPsn() const;
     /// @param cc the congestion-control object (its OnStart is called)
     void SetCongestionControl(Ptr<RdmaCongestionControl> cc);
-    /// @param wake called when the queue pair has something new to send
-    void SetWakeCallback(Callback<void> wake);
-
     /**
-     * Called after every change of the congestion-control state (rate, window or
-     * inter-packet delay), after the Rate, Window and InterPacketDelay traces: one callback of
-     * the adapter's, so that reporting the state costs a queue pair no trace connection.
-     * @param changed the callback (null: none)
+     * Tell an owner (the adapter) of new work, completions and, with reportState, changes of
+     * the congestion-control state.
+     * @param owner the owner (nullptr: none)
+     * @param index this queue pair's index at the owner
+     * @param reportState call QueuePairStateChanged after every change of the state
      */
-    void SetStateCallback(Callback<void> changed);
+    void SetOwner(RdmaQueuePairOwner* owner, uint32_t index, bool reportState);
 
     /**
      * Post a message.
@@ -387,8 +415,27 @@ class RdmaQueuePair : public Object
     PendingEvent m_timer;            //!< retransmission timer's event (at or before the deadline)
     Time m_rtoDeadline{Time::Max()}; //!< when the retransmission timer expires (Max: disarmed)
     Ptr<RdmaCongestionControl> m_cc; //!< congestion control
-    Callback<void> m_wake;           //!< tell the NIC there is something to send
-    Callback<void> m_stateChanged;   //!< SetStateCallback
+    RdmaQueuePairOwner* m_owner{nullptr}; //!< the adapter (SetOwner)
+    uint32_t m_ownerIndex{0};             //!< this queue pair's index there
+    bool m_reportState{false};            //!< tell the owner of state changes
+
+    /// Tell the owner there is something new to send.
+    void Wake()
+    {
+        if (m_owner)
+        {
+            m_owner->QueuePairWake(m_ownerIndex);
+        }
+    }
+
+    /// Tell the owner the congestion-control state changed, if it asked.
+    void StateChanged()
+    {
+        if (m_reportState)
+        {
+            m_owner->QueuePairStateChanged(m_ownerIndex);
+        }
+    }
 
     // responder
     uint32_t m_ePsn;                //!< expected PSN
