@@ -153,6 +153,8 @@ PfcNetDevice::PfcNetDevice()
       m_dwrrNext(0),
       m_completionPending(false),
       m_txBusy(false),
+      m_queuedMask(0),
+      m_egressPausedMask(0),
       m_queueLimitDrops(0),
       m_errorModelDrops(0),
       m_framesSent(0),
@@ -164,7 +166,6 @@ PfcNetDevice::PfcNetDevice()
     m_dwrrWeight.fill(1);
     m_queueBytes.fill(0);
     m_deficit.fill(0);
-    m_egressPaused.fill(false);
     m_egressPauseStart.fill(Time(0));
     m_egressPausedTotal.fill(Time(0));
     m_ingressPaused.fill(false);
@@ -189,6 +190,7 @@ PfcNetDevice::DoDispose()
         m_egressResumeEvent[p].Cancel();
         m_ingressRefreshEvent[p].Cancel();
     }
+    m_queuedMask = 0;
     m_controlQueue.clear();
     m_arrivals.Clear();
     m_completionEvent.Cancel();
@@ -322,6 +324,7 @@ PfcNetDevice::Enqueue(Ptr<Packet> packet, uint8_t priority, uint32_t tag)
     m_queueBytes[priority] += packet->GetSize() + ETHERNET_HEADER;
     m_queueBytesTrace(priority, m_queueBytes[priority]);
     m_queue[priority].push_back(Item{std::move(packet), tag});
+    m_queuedMask |= 1u << priority;
     TryTransmit();
     return true;
 }
@@ -329,32 +332,22 @@ PfcNetDevice::Enqueue(Ptr<Packet> packet, uint8_t priority, uint32_t tag)
 uint8_t
 PfcNetDevice::PickPriority()
 {
+    // Bit p of each mask is priority p: the queues that hold frames and are not paused.
+    const uint32_t eligible = m_queuedMask & ~m_egressPausedMask & 0xFFu;
+    if (eligible == 0)
+    {
+        return N_PRIORITIES;
+    }
     if (m_scheduler == STRICT_PRIORITY)
     {
-        for (int p = N_PRIORITIES - 1; p >= 0; --p)
-        {
-            if (!m_queue[p].empty() && !m_egressPaused[p])
-            {
-                return static_cast<uint8_t>(p);
-            }
-        }
-        return N_PRIORITIES;
+        return static_cast<uint8_t>(31 - __builtin_clz(eligible)); // the highest
     }
     // DWRR (Shreedhar and Varghese, SIGCOMM 1995): visit the eligible queues in turn; a queue
     // whose head fits its deficit sends, otherwise it gets its quantum and the turn passes.
-    bool anyEligible = false;
-    for (uint8_t p = 0; p < N_PRIORITIES; ++p)
-    {
-        anyEligible = anyEligible || (!m_queue[p].empty() && !m_egressPaused[p]);
-    }
-    if (!anyEligible)
-    {
-        return N_PRIORITIES;
-    }
     while (true)
     {
         const uint8_t p = m_dwrrNext;
-        if (m_queue[p].empty() || m_egressPaused[p])
+        if ((eligible & (1u << p)) == 0)
         {
             if (m_queue[p].empty())
             {
@@ -407,6 +400,10 @@ PfcNetDevice::TryTransmit()
     }
     Item item = std::move(m_queue[p].front());
     m_queue[p].pop_front();
+    if (m_queue[p].empty())
+    {
+        m_queuedMask &= ~(1u << p);
+    }
     const uint32_t bytes = item.packet->GetSize() + ETHERNET_HEADER;
     m_queueBytes[p] -= bytes;
     m_queueBytesTrace(p, m_queueBytes[p]);
@@ -440,12 +437,7 @@ PfcNetDevice::ArmCompletion()
     {
         return;
     }
-    bool waiting = !m_controlQueue.empty();
-    for (uint8_t p = 0; p < N_PRIORITIES && !waiting; ++p)
-    {
-        waiting = !m_queue[p].empty();
-    }
-    if (waiting)
+    if (m_queuedMask != 0 || !m_controlQueue.empty())
     {
         m_completionPending = true;
         m_completionEvent.Schedule(m_busyUntil - Simulator::Now());
@@ -537,7 +529,7 @@ PfcNetDevice::IsIngressPaused(uint8_t priority) const
 bool
 PfcNetDevice::IsEgressPaused(uint8_t priority) const
 {
-    return m_egressPaused[priority];
+    return (m_egressPausedMask >> priority) & 1u;
 }
 
 void
@@ -565,9 +557,9 @@ PfcNetDevice::ReceivePfc(Ptr<Packet> packet)
             EndEgressPause(p);
             continue;
         }
-        if (!m_egressPaused[p])
+        if (!IsEgressPaused(p))
         {
-            m_egressPaused[p] = true;
+            m_egressPausedMask |= 1u << p;
             m_egressPauseStart[p] = Simulator::Now();
             m_egressPausedTrace(p, true);
         }
@@ -581,11 +573,11 @@ PfcNetDevice::ReceivePfc(Ptr<Packet> packet)
 void
 PfcNetDevice::EndEgressPause(uint8_t priority)
 {
-    if (!m_egressPaused[priority])
+    if (!IsEgressPaused(priority))
     {
         return;
     }
-    m_egressPaused[priority] = false;
+    m_egressPausedMask &= ~(1u << priority);
     m_egressPausedTotal[priority] += Simulator::Now() - m_egressPauseStart[priority];
     m_egressPausedTrace(priority, false);
     TryTransmit();
@@ -710,7 +702,7 @@ Time
 PfcNetDevice::GetEgressPausedTime(uint8_t priority) const
 {
     Time total = m_egressPausedTotal[priority];
-    if (m_egressPaused[priority])
+    if (IsEgressPaused(priority))
     {
         total += Simulator::Now() - m_egressPauseStart[priority];
     }

@@ -343,18 +343,19 @@ class PfcNetDevice : public NetDevice
     double m_pauseRefresh;  //!< refresh period as a fraction of the pause time
     std::array<uint32_t, N_PRIORITIES> m_dwrrWeight; //!< DWRR weights
 
-    std::array<RingQueue<Item>, N_PRIORITIES> m_queue;       //!< egress queues
-    std::array<uint32_t, N_PRIORITIES> m_queueBytes;         //!< bytes per egress queue
-    std::array<int64_t, N_PRIORITIES> m_deficit;             //!< DWRR deficit counters
-    uint8_t m_dwrrNext;                                      //!< DWRR round-robin position
-    RingQueue<Ptr<Packet>> m_controlQueue;                   //!< PFC frames to send next
-    bool m_completionPending;                                //!< TransmitComplete scheduled
-    ReusableEvent m_completionEvent;                         //!< runs TransmitComplete
-    Time m_busyUntil;                                        //!< the wire is busy until then
-    bool m_txBusy;                                           //!< a frame is being started
-    std::array<bool, N_PRIORITIES> m_egressPaused;           //!< paused by the peer
-    std::array<Time, N_PRIORITIES> m_egressPauseStart;       //!< when that pause began
-    std::array<Time, N_PRIORITIES> m_egressPausedTotal;      //!< accumulated pause time
+    std::array<RingQueue<Item>, N_PRIORITIES> m_queue;  //!< egress queues
+    std::array<uint32_t, N_PRIORITIES> m_queueBytes;    //!< bytes per egress queue
+    std::array<int64_t, N_PRIORITIES> m_deficit;        //!< DWRR deficit counters
+    uint8_t m_dwrrNext;                                 //!< DWRR round-robin position
+    RingQueue<Ptr<Packet>> m_controlQueue;              //!< PFC frames to send next
+    bool m_completionPending;                           //!< TransmitComplete scheduled
+    ReusableEvent m_completionEvent;                    //!< runs TransmitComplete
+    Time m_busyUntil;                                   //!< the wire is busy until then
+    bool m_txBusy;                                      //!< a frame is being started
+    uint8_t m_queuedMask;                               //!< bit p: egress queue p holds frames
+    uint8_t m_egressPausedMask;                         //!< bit p: priority p is paused by the peer
+    std::array<Time, N_PRIORITIES> m_egressPauseStart;  //!< when that pause began
+    std::array<Time, N_PRIORITIES> m_egressPausedTotal; //!< accumulated pause time
     std::array<EventId, N_PRIORITIES> m_egressResumeEvent;   //!< end of the peer's pause
     std::array<bool, N_PRIORITIES> m_ingressPaused;          //!< we pause the peer
     std::array<EventId, N_PRIORITIES> m_ingressRefreshEvent; //!< next pause refresh
