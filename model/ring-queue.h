@@ -24,7 +24,8 @@ namespace ns3
  * its map even while empty and is 80 bytes itself; this is 40 bytes and allocates nothing
  * until the first element, then doubles. The operations are std::deque's that the models use:
  * push at either end (amortised O(1)), pop at either end, index, resize; circular_buffer's
- * erase_begin(n) drops n from the front.
+ * erase_begin(n) drops n from the front. (circular_buffer's insert and rinsert, still public
+ * here, overwrite an end when the ring is full: the models do not use them.)
  */
 template <typename T>
 class RingQueue : public boost::circular_buffer<T>
