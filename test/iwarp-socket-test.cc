@@ -8,6 +8,7 @@
 // the framing arithmetic, loss, and Terminate on malformed FPDUs.
 
 #include "config-error-test.h"
+#include "star-fabric.h"
 
 #include "ns3/core-module.h"
 #include "ns3/ethernet-header.h"
@@ -524,16 +525,7 @@ TEST(IwarpDctcp, EcnHoldsTheIncastQueueNearKWhereNewRenoFillsTheBuffer)
         h.SetMmuAttribute("BufferSize", UintegerValue(1000000));
         h.SetMmuAttribute("EcnKmin", UintegerValue(20000));
         h.SetMmuAttribute("EcnKmax", UintegerValue(20000));
-        std::vector<Ptr<Node>> hosts;
-        for (int i = 0; i < 5; ++i)
-        {
-            hosts.push_back(h.AddHost());
-        }
-        Ptr<Node> sw = h.AddSwitch();
-        for (auto& host : hosts)
-        {
-            h.Link(host, sw);
-        }
+        test::BuildStar(h, 5);
         h.Finalize();
         IwarpTransport iwarp(h);
         iwarp.SetTcpCongestionControl(ccs[run]);
@@ -567,16 +559,7 @@ TEST(IwarpPriority, SegmentsTravelOnTheirConnectionsPriority)
     RoceHelper h;
     h.SetInternetStack(true);
     h.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
-    std::vector<Ptr<Node>> hosts;
-    for (int i = 0; i < 3; ++i)
-    {
-        hosts.push_back(h.AddHost());
-    }
-    Ptr<Node> sw = h.AddSwitch();
-    for (auto& host : hosts)
-    {
-        h.Link(host, sw);
-    }
+    test::BuildStar(h, 3);
     h.Finalize();
     IwarpTransport iwarp(h);
     iwarp.SetTcpCongestionControl("ns3::TcpNewReno");

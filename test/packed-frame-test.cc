@@ -7,6 +7,8 @@
 // Frames with their headers packed into one RdmaPackedHeader (ns-3's packet metadata off) carry
 // the bytes the header objects write (metadata on): the same run, both ways, byte for byte.
 
+#include "star-fabric.h"
+
 #include "ns3/core-module.h"
 #include "ns3/error-model.h"
 #include "ns3/ib-aeth-header.h"
@@ -50,16 +52,7 @@ RoceRun()
         h.SetMmuAttribute("EcnKmax", UintegerValue(1));
         h.SetNicAttribute("ComputeIcrc", BooleanValue(true));
         h.SetNicAttribute("CnpInterval", StringValue("5us"));
-        std::vector<Ptr<Node>> hosts;
-        for (int i = 0; i < 3; ++i)
-        {
-            hosts.push_back(h.AddHost());
-        }
-        Ptr<Node> sw = h.AddSwitch();
-        for (auto& host : hosts)
-        {
-            h.Link(host, sw);
-        }
+        test::BuildStar(h, 3);
         h.Finalize();
         Ptr<RateErrorModel> loss = CreateObject<RateErrorModel>();
         loss->SetAttribute("ErrorRate", DoubleValue(0.01));

@@ -6,6 +6,8 @@
 
 // The RoCEv2 NIC as DCQCN's notification point: CNPs for CE-marked data, paced per queue pair.
 
+#include "star-fabric.h"
+
 #include "ns3/core-module.h"
 #include "ns3/roce-helper.h"
 #include "ns3/roce-transport.h"
@@ -38,16 +40,7 @@ TEST_F(RdmaNicTest, CnpsArePacedPerQueuePair)
     h.SetMmuAttribute("EcnKmin", UintegerValue(0));
     h.SetMmuAttribute("EcnKmax", UintegerValue(1));
     h.SetNicAttribute("CnpInterval", StringValue("20us"));
-    std::vector<Ptr<Node>> hosts;
-    for (int i = 0; i < 5; ++i)
-    {
-        hosts.push_back(h.AddHost());
-    }
-    Ptr<Node> sw = h.AddSwitch();
-    for (auto& host : hosts)
-    {
-        h.Link(host, sw);
-    }
+    test::BuildStar(h, 5);
     h.Finalize();
     RoceTransport rdma(h);
     std::map<uint32_t, std::vector<Time>> cnps;

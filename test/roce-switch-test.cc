@@ -8,6 +8,7 @@
 // propagation through two switches, ECMP, TCP next to RDMA, buffer configuration.
 
 #include "config-error-test.h"
+#include "star-fabric.h"
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
@@ -39,16 +40,7 @@ class RoceSwitchTest : public ::testing::Test
 void
 BuildIncast(RoceHelper& h, uint32_t senders)
 {
-    std::vector<Ptr<Node>> hosts;
-    for (uint32_t i = 0; i <= senders; ++i)
-    {
-        hosts.push_back(h.AddHost());
-    }
-    Ptr<Node> sw = h.AddSwitch();
-    for (auto& host : hosts)
-    {
-        h.Link(host, sw);
-    }
+    test::BuildStar(h, senders + 1);
 }
 
 uint64_t
