@@ -141,26 +141,27 @@ PfcNetDevice::GetTypeId()
 }
 
 PfcNetDevice::PfcNetDevice()
-    : m_address(Mac48Address::Allocate()),
-      m_ifIndex(0),
-      m_mtu(1500),
+    : m_owner(nullptr),
+      m_ownerPort(0),
+      m_queueLimit(0),
+      m_scheduler(STRICT_PRIORITY),
+      m_queuedMask(0),
+      m_egressPausedMask(0),
+      m_txBusy(false),
+      m_completionPending(false),
+      m_framesSent(0),
+      m_txBytes(0),
       m_rate(DataRate("100Gbps")),
       m_wireClock(m_rate),
-      m_scheduler(STRICT_PRIORITY),
-      m_queueLimit(0),
+      m_nodeId(0),
+      m_ifIndex(0),
+      m_address(Mac48Address::Allocate()),
+      m_mtu(1500),
       m_pauseQuanta(0xFFFF),
       m_pauseRefresh(0.5),
       m_dwrrNext(0),
-      m_completionPending(false),
-      m_txBusy(false),
-      m_queuedMask(0),
-      m_egressPausedMask(0),
       m_queueLimitDrops(0),
-      m_errorModelDrops(0),
-      m_framesSent(0),
-      m_txBytes(0),
-      m_owner(nullptr),
-      m_ownerPort(0)
+      m_errorModelDrops(0)
 {
     NS_LOG_FUNCTION(this);
     m_dwrrWeight.fill(1);
@@ -634,7 +635,7 @@ PfcNetDevice::ScheduleReceive(Time delay,
                               const Ptr<Packet>& packet,
                               uint16_t etherType)
 {
-    m_arrivals.Push(Arriving{packet, etherType}, delay, sequence, m_node->GetId(), m_ifIndex);
+    m_arrivals.Push(Arriving{packet, etherType}, delay, sequence, m_nodeId, m_ifIndex);
 }
 
 void
@@ -875,6 +876,7 @@ void
 PfcNetDevice::SetNode(Ptr<Node> node)
 {
     m_node = node;
+    m_nodeId = node ? node->GetId() : 0;
 }
 
 bool

@@ -329,42 +329,31 @@ class PfcNetDevice : public NetDevice
     /// @return the DWRR weights as "w0,w1,...,w7"
     std::string GetDwrrWeights() const;
 
-    Ptr<Node> m_node;                    //!< owning node
-    Ptr<ErrorModel> m_receiveErrorModel; //!< drops received frames (tests, lossy links)
-    Ptr<PfcChannel> m_channel;           //!< attached cable
-    Mac48Address m_address;              //!< this port's MAC address
-    uint32_t m_ifIndex;                  //!< interface index
-    uint16_t m_mtu;                      //!< largest IPv4 packet, bytes
-    DataRate m_rate;                     //!< line rate
-    WireClock m_wireClock;               //!< frame ends at m_rate, exact
-    Scheduler m_scheduler;               //!< egress scheduler
-    uint32_t m_queueLimit;  //!< frames per priority queue before enqueue drops (0 = none)
-    uint16_t m_pauseQuanta; //!< quanta in the pause frames this port sends
-    double m_pauseRefresh;  //!< refresh period as a fraction of the pause time
-    std::array<uint32_t, N_PRIORITIES> m_dwrrWeight; //!< DWRR weights
-
-    std::array<RingQueue<Item>, N_PRIORITIES> m_queue;  //!< egress queues
-    std::array<uint32_t, N_PRIORITIES> m_queueBytes;    //!< bytes per egress queue
-    std::array<int64_t, N_PRIORITIES> m_deficit;        //!< DWRR deficit counters
-    uint8_t m_dwrrNext;                                 //!< DWRR round-robin position
-    RingQueue<Ptr<Packet>> m_controlQueue;              //!< PFC frames to send next
-    bool m_completionPending;                           //!< TransmitComplete scheduled
-    ReusableEvent m_completionEvent;                    //!< runs TransmitComplete
-    Time m_busyUntil;                                   //!< the wire is busy until then
-    bool m_txBusy;                                      //!< a frame is being started
-    uint8_t m_queuedMask;                               //!< bit p: egress queue p holds frames
-    uint8_t m_egressPausedMask;                         //!< bit p: priority p is paused by the peer
-    std::array<Time, N_PRIORITIES> m_egressPauseStart;  //!< when that pause began
-    std::array<Time, N_PRIORITIES> m_egressPausedTotal; //!< accumulated pause time
-    std::array<EventId, N_PRIORITIES> m_egressResumeEvent;   //!< end of the peer's pause
-    std::array<bool, N_PRIORITIES> m_ingressPaused;          //!< we pause the peer
-    std::array<EventId, N_PRIORITIES> m_ingressRefreshEvent; //!< next pause refresh
-    std::array<uint64_t, N_PRIORITIES> m_pfcSent;            //!< PFC frames sent
-    std::array<uint64_t, N_PRIORITIES> m_pfcReceived;        //!< PFC frames received
-    uint64_t m_queueLimitDrops;                              //!< enqueue drops
-    uint64_t m_errorModelDrops;                              //!< receive error-model losses
-    uint64_t m_framesSent;                                   //!< frames put on the wire
-    uint64_t m_txBytes; //!< wire bytes sent, overheads included
+    // The fields a data frame's pass touches come first and together, in the order the send
+    // and the receive path read them: at fabric scale a port's state is out of cache when its
+    // next frame comes, and each line it spans is a miss (doc/interconnect.rst, Performance).
+    Ptr<PfcChannel> m_channel;  //!< attached cable
+    Time m_busyUntil;           //!< the wire is busy until then
+    PfcPortOwner* m_owner;      //!< fast path for data frames
+    uint32_t m_ownerPort;       //!< this port's index at the owner
+    uint32_t m_queueLimit;      //!< frames per priority queue before enqueue drops (0 = none)
+    Scheduler m_scheduler;      //!< egress scheduler
+    uint8_t m_queuedMask;       //!< bit p: egress queue p holds frames
+    uint8_t m_egressPausedMask; //!< bit p: priority p is paused by the peer
+    bool m_txBusy;              //!< a frame is being started
+    bool m_completionPending;   //!< TransmitComplete scheduled
+    uint64_t m_framesSent;      //!< frames put on the wire
+    uint64_t m_txBytes;         //!< wire bytes sent, overheads included
+    std::array<uint32_t, N_PRIORITIES> m_queueBytes;     //!< bytes per egress queue
+    DataRate m_rate;                                     //!< line rate
+    WireClock m_wireClock;                               //!< frame ends at m_rate, exact
+    ReusableEvent m_completionEvent;                     //!< runs TransmitComplete
+    RingQueue<Ptr<Packet>> m_controlQueue;               //!< PFC frames to send next
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;      //!< frame queued for transmission
+    TracedCallback<uint8_t, uint32_t> m_queueBytesTrace; //!< an egress queue's bytes changed
+    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace; //!< frame starts on the wire
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;    //!< every frame sent or received
+    std::array<RingQueue<Item>, N_PRIORITIES> m_queue;   //!< egress queues
 
     /// A frame on the cable to this port.
     struct Arriving
@@ -377,24 +366,40 @@ class PfcNetDevice : public NetDevice
     void Arrive(Arriving& frame);
 
     ArrivalQueue<PfcNetDevice, Arriving, &PfcNetDevice::Arrive> m_arrivals; //!< frames coming in
+    uint32_t m_nodeId;                              //!< the owning node's id (arrival context)
+    uint32_t m_ifIndex;                             //!< interface index
+    Ptr<ErrorModel> m_receiveErrorModel;            //!< drops received frames (tests, lossy links)
+    TracedCallback<Ptr<const Packet>> m_macRxTrace; //!< data frame received
 
-    PfcPortOwner* m_owner;                                 //!< fast path for data frames
-    uint32_t m_ownerPort;                                  //!< this port's index at the owner
+    // The rest: set up once, or on the paths of PFC frames and of the Internet stack.
+    Ptr<Node> m_node;       //!< owning node
+    Mac48Address m_address; //!< this port's MAC address
+    uint16_t m_mtu;         //!< largest IPv4 packet, bytes
+    uint16_t m_pauseQuanta; //!< quanta in the pause frames this port sends
+    double m_pauseRefresh;  //!< refresh period as a fraction of the pause time
+    std::array<uint32_t, N_PRIORITIES> m_dwrrWeight;         //!< DWRR weights
+    std::array<int64_t, N_PRIORITIES> m_deficit;             //!< DWRR deficit counters
+    uint8_t m_dwrrNext;                                      //!< DWRR round-robin position
+    std::array<Time, N_PRIORITIES> m_egressPauseStart;       //!< when that pause began
+    std::array<Time, N_PRIORITIES> m_egressPausedTotal;      //!< accumulated pause time
+    std::array<EventId, N_PRIORITIES> m_egressResumeEvent;   //!< end of the peer's pause
+    std::array<bool, N_PRIORITIES> m_ingressPaused;          //!< we pause the peer
+    std::array<EventId, N_PRIORITIES> m_ingressRefreshEvent; //!< next pause refresh
+    std::array<uint64_t, N_PRIORITIES> m_pfcSent;            //!< PFC frames sent
+    std::array<uint64_t, N_PRIORITIES> m_pfcReceived;        //!< PFC frames received
+    uint64_t m_queueLimitDrops;                              //!< enqueue drops
+    uint64_t m_errorModelDrops;                              //!< receive error-model losses
+
     ReceiveHook m_receiveHook;                             //!< sees data frames first
     DequeueCallback m_dequeueCallback;                     //!< told of dequeues
     NetDevice::ReceiveCallback m_rxCallback;               //!< node protocol handlers
     NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous handlers
 
-    TracedCallback<Ptr<const Packet>> m_macTxTrace;      //!< frame queued for transmission
-    TracedCallback<Ptr<const Packet>> m_macRxTrace;      //!< data frame received
-    TracedCallback<Ptr<const Packet>> m_macTxDropTrace;  //!< frame dropped at enqueue
-    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace; //!< frame starts on the wire
-    TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;  //!< frame lost by the error model
-    TracedCallback<Ptr<const Packet>> m_snifferTrace;    //!< every frame sent or received
-    TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;      //!< PFC frame sent
-    TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;      //!< PFC frame received
-    TracedCallback<uint8_t, uint32_t> m_queueBytesTrace; //!< an egress queue's bytes changed
-    TracedCallback<uint8_t, bool> m_egressPausedTrace;   //!< a priority paused or resumed
+    TracedCallback<Ptr<const Packet>> m_macTxDropTrace; //!< frame dropped at enqueue
+    TracedCallback<Ptr<const Packet>> m_phyRxDropTrace; //!< frame lost by the error model
+    TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;     //!< PFC frame sent
+    TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;     //!< PFC frame received
+    TracedCallback<uint8_t, bool> m_egressPausedTrace;  //!< a priority paused or resumed
 };
 
 } // namespace ns3
