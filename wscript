@@ -182,6 +182,7 @@ TESTS = [
     'test/ib-subnet-test.cc',
     'test/intra-host-fabric-test.cc',
     'test/intra-host-helper-test.cc',
+    'test/irn-test.cc',
     'test/iwarp-framing-test.cc',
     'test/iwarp-socket-test.cc',
     'test/message-transport-test.cc',

@@ -249,6 +249,8 @@ IbRcTransport::CollectStatistics() const
     for (const auto& qp : m_allQps)
     {
         st.retransmitted += qp->GetRetransmittedPackets();
+        st.retransmittedBytes += qp->GetRetransmittedBytes();
+        st.spurious += qp->GetDuplicatesReceived();
         st.timeouts += qp->GetTimeouts();
         st.naks += qp->GetNaksReceived();
         st.bytesDelivered += qp->GetBytesDelivered();

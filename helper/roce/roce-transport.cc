@@ -159,6 +159,8 @@ RoceTransport::CollectStatistics() const
             }
             st.cnpsReceived += qp->GetCnpsReceived();
             st.retransmitted += qp->GetRetransmittedPackets();
+            st.retransmittedBytes += qp->GetRetransmittedBytes();
+            st.spurious += qp->GetDuplicatesReceived();
             st.timeouts += qp->GetTimeouts();
             st.naks += qp->GetNaksReceived();
             st.bytesDelivered += qp->GetBytesDelivered();

@@ -50,6 +50,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cinttypes>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -587,6 +588,9 @@ ScenarioRunner::ConfigureEthernet(const std::string& cc)
     roce.SetQueuePairAttribute("AckInterval", UintegerValue(s.Int("nic.ackInterval")));
     roce.SetQueuePairAttribute("RetransmitTimeout", TimeValue(s.Duration("nic.retransmitTimeout")));
     roce.SetQueuePairAttribute("OutOfOrderReceive", BooleanValue(s.Bool("nic.outOfOrderReceive")));
+    roce.SetQueuePairAttribute("Transport", StringValue(s.String("nic.transport")));
+    roce.SetQueuePairAttribute("IrnRtoLow", TimeValue(s.Duration("nic.irnRtoLow")));
+    roce.SetQueuePairAttribute("IrnRtoLowPackets", UintegerValue(s.Int("nic.irnRtoLowPackets")));
     roce.SetNicAttribute("CongestionControl", StringValue(cc));
     if (SetsCnpInterval(cc))
     {
@@ -634,6 +638,54 @@ ScenarioRunner::BuildInfiniBand(const std::string& cc)
     m_ib->SetQueuePairAttribute("AckInterval", UintegerValue(s.Int("nic.ackInterval")));
     m_ib->SetQueuePairAttribute("RetransmitTimeout",
                                 TimeValue(s.Duration("nic.retransmitTimeout")));
+    m_ib->SetQueuePairAttribute("Transport", StringValue(s.String("nic.transport")));
+    m_ib->SetQueuePairAttribute("IrnRtoLow", TimeValue(s.Duration("nic.irnRtoLow")));
+    m_ib->SetQueuePairAttribute("IrnRtoLowPackets", UintegerValue(s.Int("nic.irnRtoLowPackets")));
+}
+
+void
+ScenarioRunner::LimitOutstandingPackets()
+{
+    const Scenario& s = m_s;
+    int64_t cap = Scenario::ParseMaxOutstanding(s.String("nic.maxOutstanding"));
+    if (cap == -2)
+    {
+        cap = s.String("nic.transport") == "irn" ? -1 : 0; // IRN's design includes BDP-FC
+    }
+    if (cap == 0 || s.String("link.technology") == "iwarp")
+    {
+        return; // no cap; iWARP's window is TCP's
+    }
+    uint64_t packets = static_cast<uint64_t>(cap);
+    if (cap < 0)
+    {
+        // IRN's BDP-FC (Mittal et al., section 3.2): the bandwidth-delay product of the longest
+        // path, in packets: a full data frame out and its ACK back over the diameter's links,
+        // each paying its propagation delay and its store-and-forward serialization, at the
+        // hosts' rate.
+        const double bps = static_cast<double>(s.Rate("fabric.hostRate").GetBitRate());
+        const uint32_t frame =
+            PfcNetDevice::WireBytes(static_cast<uint32_t>(s.Int("link.mtu")) +
+                                    RdmaNic::ROCE_HEADERS + PfcNetDevice::ETHERNET_HEADER);
+        const uint32_t ack =
+            PfcNetDevice::WireBytes(RdmaNic::ROCE_HEADERS + 4 + PfcNetDevice::ETHERNET_HEADER);
+        const double hops = m_fabric.GetDiameter();
+        const double rtt =
+            hops * (2 * s.Duration("fabric.delay").GetSeconds() + 8.0 * (frame + ack) / bps);
+        packets = static_cast<uint64_t>(std::ceil(bps * rtt / (8.0 * frame)));
+        std::cerr << "interconnect-run: " << s.String("name")
+                  << ": nic.maxOutstanding bdp: " << packets << " packets (" << hops
+                  << " hops, base RTT " << rtt * 1e6 << " us)" << std::endl;
+    }
+    if (m_infiniband)
+    {
+        m_ib->SetQueuePairAttribute("MaxOutstandingPackets", UintegerValue(packets));
+        return;
+    }
+    for (uint32_t h = 0; h < m_roce.GetNHosts(); ++h)
+    {
+        m_roce.GetNic(h)->SetQueuePairAttribute("MaxOutstandingPackets", UintegerValue(packets));
+    }
 }
 
 void
@@ -698,6 +750,7 @@ ScenarioRunner::BuildNetwork()
     }
     m_network->SetQueuePairMapping(mapping);
     m_hosts = m_fabric.GetNHosts();
+    LimitOutstandingPackets();
     if (m_rank == 0)
     {
         std::cerr << "interconnect-run: " << s.String("name") << ": " << m_fabric.Describe()
@@ -1161,10 +1214,16 @@ ScenarioRunner::WriteSummaries()
     std::fprintf(f, "  \"creditStallNs\": %" PRIu64 ",\n", st.creditStallNs);
     std::fprintf(f,
                  "  \"ecnMarks\": %" PRIu64 ",\n  \"cnps\": %" PRIu64
-                 ",\n  \"retransmittedPackets\": %" PRIu64 ",\n",
+                 ",\n  \"retransmittedPackets\": %" PRIu64 ",\n  \"retransmittedBytes\": %" PRIu64
+                 ",\n  \"spuriousRetransmissions\": %" PRIu64 ",\n  \"timeouts\": %" PRIu64
+                 ",\n  \"naksReceived\": %" PRIu64 ",\n",
                  st.ecnMarks,
                  st.cnpsSent,
-                 st.retransmitted);
+                 st.retransmitted,
+                 st.retransmittedBytes,
+                 st.spurious,
+                 st.timeouts,
+                 st.naks);
     std::fprintf(f,
                  "  \"packetHops\": %" PRIu64 ",\n  \"events\": %" PRIu64 ",\n",
                  st.packetHops,
@@ -1209,11 +1268,12 @@ ScenarioRunner::WriteSummaries()
                  "slowdown_p95,"
                  "slowdown_p99,collective_phases,collective_phases_unfinished,"
                  "collective_ratio_max,drops,pfc_frames,"
-                 "paused_ns,ecn_marks,cnps,retransmitted,packet_hops,events,simulated_ns\n");
+                 "paused_ns,ecn_marks,cnps,retransmitted,retransmitted_bytes,packet_hops,events,"
+                 "simulated_ns\n");
     std::fprintf(f,
                  "%s,%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%s,%s,%" PRIu64
                  ",%" PRIu64 ",%.4f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-                 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 "\n",
+                 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 "\n",
                  CsvQuote(s.String("name")).c_str(),
                  s.Int("seed"),
                  s.Int("run"),
@@ -1232,6 +1292,7 @@ ScenarioRunner::WriteSummaries()
                  st.ecnMarks,
                  st.cnpsSent,
                  st.retransmitted,
+                 st.retransmittedBytes,
                  st.packetHops,
                  events,
                  Simulator::Now().GetNanoSeconds());

@@ -98,6 +98,8 @@ class ScenarioRunner
     /// Build the fabric with its link technology (RoCEv2, iWARP or InfiniBand), and the GPU
     /// servers, if any.
     void BuildNetwork();
+    /// Set nic.maxOutstanding on the queue pairs to come (bdp: computed from the fabric).
+    void LimitOutstandingPackets();
     /// Post every workload's messages and collectives.
     void AddWorkloads();
     /// Watch the switch queues, PFC frames and credit stalls; report progress on stderr.

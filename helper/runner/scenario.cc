@@ -15,6 +15,7 @@
 #include "ns3/message-transport.h"
 #include "ns3/moe-traffic.h"
 #include "ns3/rdma-congestion-control.h"
+#include "ns3/rdma-psn.h"
 #include "ns3/string.h"
 #include "ns3/workload-kind.h"
 
@@ -494,6 +495,21 @@ NicKeys()
             ScenarioKey::Bool("outOfOrderReceive", false)
                 .Help("place packets past a gap (use it with packet-spray)")
                 .Sets("ns3::RdmaQueuePair::OutOfOrderReceive"),
+            ScenarioKey::Choice("transport", "gbn", {"gbn", "irn"})
+                .Help("loss recovery: gbn (IBTA go-back-N) or irn (IRN's selective repeat, "
+                      "for fabrics without PFC; RoCE and InfiniBand)")
+                .Sets("ns3::RdmaQueuePair::Transport"),
+            ScenarioKey::Duration("irnRtoLow", "100us", 1)
+                .Help("irn: the timeout while at most irnRtoLowPackets are in flight")
+                .Sets("ns3::RdmaQueuePair::IrnRtoLow"),
+            ScenarioKey::Int("irnRtoLowPackets", 3, 0, 1 << 20)
+                .Help("irn: in flight at most this many packets, irnRtoLow applies")
+                .Sets("ns3::RdmaQueuePair::IrnRtoLowPackets"),
+            ScenarioKey::Text("maxOutstanding", "auto")
+                .Help("packets a queue pair keeps in flight at most: none, bdp (the "
+                      "bandwidth-delay product of the longest path, IRN's BDP-FC), a count, "
+                      "or auto (bdp with irn, none with gbn)")
+                .Sets("ns3::RdmaQueuePair::MaxOutstandingPackets", false),
             ScenarioKey::Text("queuePairs", "auto")
                 .Help("auto (a queue pair, or iWARP connection, per message of poisson, incast "
                       "and permutation; one per endpoint pair for collectives), or for all "
@@ -850,6 +866,44 @@ Scenario::Load(const std::string& path, const std::vector<std::string>& sets)
     return s;
 }
 
+int64_t
+Scenario::ParseMaxOutstanding(const std::string& text)
+{
+    if (text == "none")
+    {
+        return 0;
+    }
+    if (text == "bdp")
+    {
+        return -1;
+    }
+    if (text == "auto")
+    {
+        return -2;
+    }
+    const int64_t limit = rdma::PSN_MASK / 2;
+    std::size_t used = 0;
+    int64_t n = 0;
+    try
+    {
+        n = std::stoll(text, &used);
+    }
+    catch (const std::exception&)
+    {
+        used = 0;
+    }
+    if (used == 0 || used != text.size() || n < 1 || n > limit)
+    {
+        InterconnectConfigError("nic.maxOutstanding",
+                                "\"" + text + "\"",
+                                "auto (bdp with nic.transport irn, none with gbn), none, bdp (the "
+                                "bandwidth-delay product of the longest path, in packets) or a "
+                                "count of packets from 1 to " +
+                                    std::to_string(limit));
+    }
+    return n;
+}
+
 Scenario
 Scenario::Parse(const std::string& text,
                 const std::string& origin,
@@ -946,6 +1000,11 @@ Scenario::Parse(const std::string& text,
     {
         nic["queuePairs"] = nic["queuePairs"].dump(); // a count, as "4"
     }
+    if (nic.is_object() && nic.contains("maxOutstanding") &&
+        nic["maxOutstanding"].is_number_integer())
+    {
+        nic["maxOutstanding"] = nic["maxOutstanding"].dump(); // a count, as "110"
+    }
     // The congestion control defaults to each technology's own: DCQCN on RoCEv2, IB congestion
     // control on InfiniBand (whose notification point answers every FECN, IBTA annex A10, so
     // its CNP interval defaults to 0). Either runs on either link.
@@ -977,6 +1036,15 @@ Scenario::Parse(const std::string& text,
                                 "permutation workloads, one connection per endpoint pair for "
                                 "collectives), or for all workloads " +
                                     QueuePairMapping::Accepted());
+    }
+
+    ParseMaxOutstanding(out["nic"]["maxOutstanding"].get<std::string>()); // checks it
+    if (out["nic"]["transport"] == "irn" && out["link"]["technology"] == "iwarp")
+    {
+        InterconnectConfigError("nic.transport",
+                                "\"irn\"",
+                                "gbn with link.technology iwarp (TCP recovers iWARP's losses); "
+                                "irn with roce or infiniband");
     }
 
     // iWARP's TCP (link.technology "iwarp"; kept but unused with "roce", so that one value

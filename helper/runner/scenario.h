@@ -149,6 +149,14 @@ class Scenario
     static std::string KeyTable();
 
     /**
+     * Read nic.maxOutstanding (a configuration error names it otherwise).
+     * @param text "auto", "none", "bdp" or a count of packets, 1 to 2^23 - 1
+     * @return 0 for none, -1 for bdp, -2 for auto (bdp with IRN, none with go-back-N), else
+     *         the count
+     */
+    static int64_t ParseMaxOutstanding(const std::string& text);
+
+    /**
      * Every key (its full path: fabric.k, workloads.N.load, ...) with the model attributes it
      * sets (ScenarioKey::Sets), in the key table's order.
      * @return key paths and their keys

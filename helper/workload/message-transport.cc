@@ -173,6 +173,8 @@ TransportStatistics::Fields()
         {"cnpsSent", &T::cnpsSent},
         {"cnpsReceived", &T::cnpsReceived},
         {"retransmittedPackets", &T::retransmitted},
+        {"retransmittedBytes", &T::retransmittedBytes},
+        {"spuriousRetransmissions", &T::spurious},
         {"timeouts", &T::timeouts},
         {"naksReceived", &T::naks},
         {"dataFramesSent", &T::dataFrames},

@@ -160,9 +160,10 @@ IbAethHeader::Print(std::ostream& os) const
                                             "INVALID_REQUEST",
                                             "REMOTE_ACCESS_ERROR",
                                             "REMOTE_OPERATIONAL_ERROR",
-                                            "INVALID_RD_REQUEST"};
+                                            "INVALID_RD_REQUEST",
+                                            "IRN_SELECTIVE_NAK"};
         os << "NAK code=" << value;
-        if (value <= INVALID_RD_REQUEST)
+        if (value <= IRN_SELECTIVE_NAK)
         {
             os << "(" << names[value] << ")";
         }

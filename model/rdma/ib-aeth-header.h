@@ -52,6 +52,9 @@ class IbAethHeader : public Header
         REMOTE_ACCESS_ERROR = 2,      //!< R_Key / address / length check failed
         REMOTE_OPERATIONAL_ERROR = 3, //!< the responder could not complete the request
         INVALID_RD_REQUEST = 4,       //!< invalid Reliable Datagram request
+        /// Reserved by IBTA (5..31); this model's IRN NAK (Mittal et al., SIGCOMM 2018,
+        /// section 3.1): an IrnSackHeader with the PSN that triggered it follows the AETH.
+        IRN_SELECTIVE_NAK = 5,
     };
 
     /// The serialized size of the header, in bytes.

@@ -404,14 +404,18 @@ RdmaChannelAdapter::SendAck(Ptr<RdmaQueuePair> qp,
         p->AddPacketTag(echo);
     }
     // BECN: the acknowledged data arrived congestion-marked (IBTA annex A10).
-    const uint8_t cls = Frame(p,
-                              RdmaTransportHeaders::ForAck(qp->GetPeerQpn(),
-                                                           verdict.ackPsn,
-                                                           verdict.sendNak,
-                                                           verdict.msn,
-                                                           verdict.ecnEcho),
-                              qp,
-                              FrameKind::ACK);
+    const RdmaTransportHeaders headers =
+        verdict.sack ? RdmaTransportHeaders::ForSelectiveNak(qp->GetPeerQpn(),
+                                                             verdict.ackPsn,
+                                                             verdict.sackPsn,
+                                                             verdict.msn,
+                                                             verdict.ecnEcho)
+                     : RdmaTransportHeaders::ForAck(qp->GetPeerQpn(),
+                                                    verdict.ackPsn,
+                                                    verdict.sendNak,
+                                                    verdict.msn,
+                                                    verdict.ecnEcho);
+    const uint8_t cls = Frame(p, headers, qp, FrameKind::ACK);
     ++m_acksSent;
     Transmit(p, cls, false);
 }

@@ -10,6 +10,7 @@
 #include "rdma-psn.h"
 
 #include "ns3/boolean.h"
+#include "ns3/enum.h"
 #include "ns3/interconnect-config-error.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
@@ -89,6 +90,35 @@ RdmaQueuePair::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&RdmaQueuePair::m_outOfOrder),
                           MakeBooleanChecker())
+            .AddAttribute(
+                "Transport",
+                "How lost packets are recovered: gbn (IBTA RC's go-back-N: the "
+                "responder drops packets past a gap and NAKs once) or irn (IRN's "
+                "selective repeat, Mittal et al. SIGCOMM 2018: packets past a gap are "
+                "placed and each answered by a NAK naming it; the requester resends "
+                "only what is missing). Both ends of a queue pair must agree.",
+                EnumValue(RdmaQueuePair::GO_BACK_N),
+                MakeEnumAccessor(&RdmaQueuePair::m_transport),
+                MakeEnumChecker(RdmaQueuePair::GO_BACK_N, "gbn", RdmaQueuePair::IRN, "irn"))
+            .AddAttribute("IrnRtoLow",
+                          "IRN's timeout while at most IrnRtoLowPackets PSNs are in flight (a "
+                          "loss at the tail, which no later packet reveals). Default: 100 us, "
+                          "the paper's RTO_low.",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&RdmaQueuePair::m_rtoLow),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("IrnRtoLowPackets",
+                          "In flight at most this many PSNs, IRN times out after IrnRtoLow "
+                          "instead of RetransmitTimeout (the paper's N = 3).",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&RdmaQueuePair::m_rtoLowPackets),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("MaxOutstandingPackets",
+                          "PSNs the requester keeps in flight at most (IRN's BDP-FC: the "
+                          "bandwidth-delay product of the longest path in packets); 0: no cap.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaQueuePair::m_maxOutstanding),
+                          MakeUintegerChecker<uint32_t>(0, rdma::PSN_MASK / 2))
             .AddAttribute("CongestionControl",
                           "The queue pair's congestion control (one object per queue pair; its "
                           "trace sources, e.g. DCQCN's Alpha, are reached through this)",
@@ -127,6 +157,10 @@ RdmaQueuePair::RdmaQueuePair()
       m_ackInterval(1),
       m_rto(NanoSeconds(1048576)),
       m_outOfOrder(false),
+      m_transport(GO_BACK_N),
+      m_rtoLow(MicroSeconds(100)),
+      m_rtoLowPackets(3),
+      m_maxOutstanding(0),
       m_nextMessageId(0),
       m_nextPostPsn(0),
       m_streamBytes(0),
@@ -155,6 +189,7 @@ RdmaQueuePair::DoDispose()
     m_timer.Cancel();
     m_messages.clear();
     m_readJobs.clear();
+    m_sacked.clear();
     if (m_cc)
     {
         m_cc->Dispose();
@@ -254,7 +289,13 @@ RdmaQueuePair::PayloadOf(const Message& m, uint32_t k) const
 RdmaQueuePair::Message*
 RdmaQueuePair::FindMessage(uint32_t psn)
 {
-    for (auto& m : m_messages)
+    return const_cast<Message*>(static_cast<const RdmaQueuePair*>(this)->FindMessage(psn));
+}
+
+const RdmaQueuePair::Message*
+RdmaQueuePair::FindMessage(uint32_t psn) const
+{
+    for (const auto& m : m_messages)
     {
         const int32_t k = PsnDiff(psn, m.firstPsn);
         if (k >= 0 && static_cast<uint32_t>(k) < m.packets)
@@ -290,15 +331,112 @@ RdmaQueuePair::StreamPosition(uint32_t psn) const
 bool
 RdmaQueuePair::HasPacketToSend() const
 {
-    if (!m_readJobs.empty())
-    {
-        return true;
-    }
+    return !m_readJobs.empty() || NextLost() || HasNewPacket();
+}
+
+bool
+RdmaQueuePair::HasNewPacket() const
+{
     if (PsnDiff(m_nextPostPsn, m_sndNxt) <= 0)
     {
         return false; // everything posted was sent
     }
+    if (m_maxOutstanding != 0 &&
+        static_cast<uint32_t>(PsnDiff(m_sndNxt, m_sndUna)) >= m_maxOutstanding)
+    {
+        return false;
+    }
     return m_window == 0 || GetBytesInFlight() < m_window;
+}
+
+bool
+RdmaQueuePair::NextLost() const
+{
+    if (!m_recovery)
+    {
+        return false;
+    }
+    // Lost: not selectively acknowledged, below the highest PSN that was, and sent.
+    const int32_t end =
+        std::min<int32_t>(static_cast<int32_t>(m_sacked.size()), PsnDiff(m_sndNxt, m_sndUna));
+    int32_t i = std::max<int32_t>(0, PsnDiff(m_retxNext, m_sndUna));
+    for (; i < end; ++i)
+    {
+        if (m_sacked[i] != 0)
+        {
+            continue;
+        }
+        const uint32_t psn = PsnAdd(m_sndUna, i);
+        const Message* m = FindMessage(psn);
+        if (m && m->verb != RdmaVerb::READ)
+        {
+            m_retxNext = psn;
+            return true;
+        }
+    }
+    m_retxNext = PsnAdd(m_sndUna, std::max<int32_t>(i, 0));
+    return false;
+}
+
+void
+RdmaQueuePair::EnterRecovery()
+{
+    if (m_recovery)
+    {
+        return;
+    }
+    m_recovery = true;
+    m_recoverySeq = m_sndNxt;
+    m_retxNext = m_sndUna;
+    if (m_cc)
+    {
+        m_cc->OnLoss(this, false);
+    }
+}
+
+uint32_t
+RdmaQueuePair::FillRequest(Message& m, uint32_t psn, RdmaTxDescriptor& d) const
+{
+    const uint32_t k = static_cast<uint32_t>(PsnDiff(psn, m.firstPsn));
+    d.psn = psn;
+    if (m.verb == RdmaVerb::READ)
+    {
+        d.opcode = IbBthHeader::RC_READ_REQUEST;
+        d.payload = 0;
+        d.hasReth = true;
+        d.va = static_cast<uint64_t>(k) * m_mtu;
+        d.dmaLength = static_cast<uint32_t>(m.bytes - std::min<uint64_t>(m.bytes, d.va));
+        d.ackRequest = true;
+        // readGap stays set until the first re-requested response arrives: responses of the
+        // old request still in flight must not trigger another re-issue.
+        m.readNext = psn;
+        return PsnAdd(m.firstPsn, m.packets);
+    }
+    const bool write = m.verb == RdmaVerb::WRITE;
+    const bool first = k == 0;
+    const bool last = k + 1 == m.packets;
+    if (first && last)
+    {
+        d.opcode = write ? IbBthHeader::RC_WRITE_ONLY : IbBthHeader::RC_SEND_ONLY;
+    }
+    else if (first)
+    {
+        d.opcode = write ? IbBthHeader::RC_WRITE_FIRST : IbBthHeader::RC_SEND_FIRST;
+    }
+    else if (last)
+    {
+        d.opcode = write ? IbBthHeader::RC_WRITE_LAST : IbBthHeader::RC_SEND_LAST;
+    }
+    else
+    {
+        d.opcode = write ? IbBthHeader::RC_WRITE_MIDDLE : IbBthHeader::RC_SEND_MIDDLE;
+    }
+    d.payload = PayloadOf(m, k);
+    d.hasReth = write && first;
+    d.va = 0;
+    d.dmaLength = static_cast<uint32_t>(std::min<uint64_t>(m.bytes, 0xFFFFFFFFULL));
+    d.ackRequest = last;
+    return PsnAdd(psn, 1);
 }
 
 bool
@@ -339,64 +477,36 @@ RdmaQueuePair::NextPacket(RdmaTxDescriptor& d)
         }
         return true;
     }
-    if (!HasPacketToSend())
+    const int64_t now = Simulator::Now().GetTimeStep();
+    if (NextLost())
+    {
+        // IRN's recovery: a lost PSN again, before anything new; sndNxt stays.
+        const uint32_t psn = m_retxNext;
+        FillRequest(*FindMessage(psn), psn, d);
+        d.retransmission = true;
+        ++m_retransmitted;
+        m_retransmittedBytes += d.payload;
+        m_retxNext = PsnAdd(psn, 1);
+        m_sendTimes[PsnDiff(psn, m_sndUna)] = now;
+        UpdateTimer(false);
+        return true;
+    }
+    if (!HasNewPacket())
     {
         return false;
     }
     Message* m = FindMessage(m_sndNxt);
     NS_ASSERT_MSG(m, "no message holds PSN " << m_sndNxt);
-    const uint32_t k = static_cast<uint32_t>(PsnDiff(m_sndNxt, m->firstPsn));
-    d.psn = m_sndNxt;
     d.retransmission = PsnDiff(m_sndNxt, m_highestSent) < 0;
-    if (m->verb == RdmaVerb::READ)
-    {
-        d.opcode = IbBthHeader::RC_READ_REQUEST;
-        d.payload = 0;
-        d.hasReth = true;
-        d.va = static_cast<uint64_t>(k) * m_mtu;
-        d.dmaLength = static_cast<uint32_t>(m->bytes - std::min<uint64_t>(m->bytes, d.va));
-        d.ackRequest = true;
-        // readGap stays set until the first re-requested response arrives: responses of the
-        // old request still in flight must not trigger another re-issue.
-        m->readNext = m_sndNxt;
-        m_sndNxt = PsnAdd(m->firstPsn, m->packets);
-    }
-    else
-    {
-        const bool write = m->verb == RdmaVerb::WRITE;
-        const bool first = k == 0;
-        const bool last = k + 1 == m->packets;
-        if (first && last)
-        {
-            d.opcode = write ? IbBthHeader::RC_WRITE_ONLY : IbBthHeader::RC_SEND_ONLY;
-        }
-        else if (first)
-        {
-            d.opcode = write ? IbBthHeader::RC_WRITE_FIRST : IbBthHeader::RC_SEND_FIRST;
-        }
-        else if (last)
-        {
-            d.opcode = write ? IbBthHeader::RC_WRITE_LAST : IbBthHeader::RC_SEND_LAST;
-        }
-        else
-        {
-            d.opcode = write ? IbBthHeader::RC_WRITE_MIDDLE : IbBthHeader::RC_SEND_MIDDLE;
-        }
-        d.payload = PayloadOf(*m, k);
-        d.hasReth = write && first;
-        d.va = 0;
-        d.dmaLength = static_cast<uint32_t>(std::min<uint64_t>(m->bytes, 0xFFFFFFFFULL));
-        d.ackRequest = last;
-        m_sndNxt = PsnAdd(m_sndNxt, 1);
-    }
+    m_sndNxt = FillRequest(*m, m_sndNxt, d);
     if (d.retransmission)
     {
         ++m_retransmitted;
+        m_retransmittedBytes += d.payload;
     }
     // Remember when each PSN of this packet left, for RTT samples.
     const uint32_t first = static_cast<uint32_t>(PsnDiff(d.psn, m_sndUna));
     const uint32_t count = static_cast<uint32_t>(PsnDiff(m_sndNxt, d.psn));
-    const int64_t now = Simulator::Now().GetTimeStep();
     for (uint32_t k = first; k < first + count; ++k)
     {
         if (k < m_sendTimes.size())
@@ -465,7 +575,12 @@ RdmaQueuePair::Acknowledge(uint32_t newUna, bool ecnEcho, const RdmaIntTag* intS
         rtt = TimeStep(Simulator::Now().GetTimeStep() - m_sendTimes[advance - 1]);
     }
     m_sendTimes.erase_begin(std::min<std::size_t>(advance, m_sendTimes.size()));
+    m_sacked.erase_begin(std::min<std::size_t>(advance, m_sacked.size()));
     m_sndUna = newUna;
+    if (m_recovery && PsnDiff(m_sndUna, m_recoverySeq) >= 0)
+    {
+        m_recovery = false; // everything sent before the loss is acknowledged
+    }
     if (PsnDiff(m_sndNxt, m_sndUna) < 0)
     {
         m_sndNxt = m_sndUna;
@@ -537,6 +652,26 @@ RdmaQueuePair::ReceiveAck(uint32_t psn, bool nak, bool ecnEcho, const RdmaIntTag
         return;
     }
     Acknowledge(PsnAdd(psn, 1), ecnEcho, intStack);
+}
+
+void
+RdmaQueuePair::ReceiveSelectiveNak(uint32_t expected, uint32_t sacked, bool ecnEcho)
+{
+    NS_LOG_FUNCTION(this << expected << sacked);
+    ++m_naks;
+    Acknowledge(expected, ecnEcho);
+    const int32_t i = PsnDiff(sacked, m_sndUna);
+    if (i < 0 || i >= PsnDiff(m_sndNxt, m_sndUna))
+    {
+        return; // acknowledged since, or never sent (a stale or foreign NAK)
+    }
+    if (m_sacked.size() <= static_cast<std::size_t>(i))
+    {
+        m_sacked.resize(i + 1, 0);
+    }
+    m_sacked[i] = 1;
+    EnterRecovery();
+    Wake();
 }
 
 void
@@ -616,12 +751,23 @@ RdmaQueuePair::UpdateTimer(bool progress)
     // the deadline (an event per RTO instead of one scheduled and one cancelled per ACK).
     if (progress || m_rtoDeadline == Time::Max())
     {
-        m_rtoDeadline = Simulator::Now() + m_rto;
+        const Time rto = CurrentRto();
+        m_rtoDeadline = Simulator::Now() + rto;
         if (!m_timer.IsPending() || m_timer.GetTime() > m_rtoDeadline)
         {
-            m_timer.Schedule(m_rto, &RdmaQueuePair::TimerExpired, this);
+            m_timer.Schedule(rto, &RdmaQueuePair::TimerExpired, this);
         }
     }
+}
+
+Time
+RdmaQueuePair::CurrentRto() const
+{
+    if (m_transport == IRN && static_cast<uint32_t>(PsnDiff(m_sndNxt, m_sndUna)) <= m_rtoLowPackets)
+    {
+        return m_rtoLow;
+    }
+    return m_rto;
 }
 
 void
@@ -655,8 +801,25 @@ RdmaQueuePair::Timeout()
     {
         m->readGap = false;
     }
-    m_sndNxt = m_sndUna;
     m_nextSend = Simulator::Now();
+    if (m_transport == IRN && !(m && m->verb == RdmaVerb::READ))
+    {
+        // IRN (section 3.1): recovery resends the oldest unacknowledged PSN first, then, as
+        // after a NAK, those below the highest selectively acknowledged one that were not
+        // (again, since their retransmissions may have been lost too).
+        if (m_sacked.empty())
+        {
+            m_sacked.push_back(0);
+        }
+        m_recovery = true;
+        m_recoverySeq = m_sndNxt;
+        m_retxNext = m_sndUna;
+        Wake();
+        return;
+    }
+    m_recovery = false;
+    m_sacked.clear();
+    m_sndNxt = m_sndUna;
     Wake();
 }
 
@@ -673,7 +836,7 @@ RdmaQueuePair::ReceiveRequest(uint8_t opcode,
     const bool isRead = opcode == IbBthHeader::RC_READ_REQUEST;
     const uint32_t readPackets =
         isRead ? std::max<uint32_t>(1, (dmaLength + m_mtu - 1) / m_mtu) : 1;
-    if (d > 0 && m_outOfOrder && !isRead && d < OOO_WINDOW)
+    if (d > 0 && (m_outOfOrder || m_transport == IRN) && !isRead && d < OOO_WINDOW)
     {
         // Ahead of a gap: place it now, acknowledge it when the gap fills.
         if (m_oooWindow.size() <= static_cast<std::size_t>(d))
@@ -686,7 +849,21 @@ RdmaQueuePair::ReceiveRequest(uint8_t opcode,
             m_delivered += payload;
             m_ceSinceAck = m_ceSinceAck || ce;
         }
+        else
+        {
+            ++m_duplicates;
+        }
         v.accepted = true;
+        if (m_transport == IRN)
+        {
+            // IRN: every packet past the gap is answered at once, naming itself.
+            v.sendNak = true;
+            v.sack = true;
+            v.sackPsn = psn;
+            v.ackPsn = m_ePsn;
+            v.ecnEcho = m_ceSinceAck;
+            m_ceSinceAck = false;
+        }
         return v;
     }
     if (d > 0)
@@ -712,6 +889,7 @@ RdmaQueuePair::ReceiveRequest(uint8_t opcode,
             m_readJobs.push_back(ReadJob{psn, readPackets, dmaLength, true});
             return v;
         }
+        ++m_duplicates;
         v.sendAck = true;
         return v;
     }
@@ -917,6 +1095,24 @@ uint64_t
 RdmaQueuePair::GetRetransmittedPackets() const
 {
     return m_retransmitted;
+}
+
+uint64_t
+RdmaQueuePair::GetRetransmittedBytes() const
+{
+    return m_retransmittedBytes;
+}
+
+uint64_t
+RdmaQueuePair::GetDuplicatesReceived() const
+{
+    return m_duplicates;
+}
+
+bool
+RdmaQueuePair::IsInRecovery() const
+{
+    return m_recovery;
 }
 
 uint64_t

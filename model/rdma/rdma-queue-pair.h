@@ -79,12 +79,14 @@ struct RdmaTxDescriptor
  */
 struct RdmaRxVerdict
 {
-    bool accepted;   //!< in order: payload delivered
-    bool sendAck;    //!< send an ACK for ackPsn
-    bool sendNak;    //!< send a PSN-sequence-error NAK (ackPsn is then the expected PSN)
-    bool ecnEcho;    //!< the acknowledged data arrived CE-marked (set BECN in the ACK)
-    uint32_t ackPsn; //!< the PSN to acknowledge (ePSN - 1), or the expected PSN of a NAK
-    uint32_t msn;    //!< the MSN to report
+    bool accepted;       //!< in order: payload delivered
+    bool sendAck;        //!< send an ACK for ackPsn
+    bool sendNak;        //!< send a PSN-sequence-error NAK (ackPsn is then the expected PSN)
+    bool ecnEcho;        //!< the acknowledged data arrived CE-marked (set BECN in the ACK)
+    uint32_t ackPsn;     //!< the PSN to acknowledge (ePSN - 1), or the expected PSN of a NAK
+    uint32_t msn;        //!< the MSN to report
+    bool sack{false};    //!< the NAK is IRN's: it also names sackPsn, which arrived
+    uint32_t sackPsn{0}; //!< the PSN of the packet that triggered an IRN NAK
 };
 
 /**
@@ -138,6 +140,21 @@ class RdmaQueuePairOwner
  * packet really lost is recovered by the retransmission timeout. The NIC (RdmaNic) stamps and
  * parses the headers; the queue pair decides.
  *
+ * Transport IRN (Mittal et al., "Revisiting Network Support for RDMA", SIGCOMM 2018, section 3)
+ * replaces go-back-N with selective repeat, for fabrics without PFC: the responder places every
+ * WRITE/SEND packet that arrives ahead of a gap and answers each with a NAK that carries both
+ * the cumulative acknowledgement (the expected PSN) and the PSN that arrived (a one-entry
+ * selective acknowledgement). The first such NAK puts the requester in loss recovery: it
+ * resends the PSNs below the highest selectively acknowledged one that were not acknowledged,
+ * each once, before any new packet, and leaves recovery when the cumulative acknowledgement
+ * passes the highest PSN sent when recovery began. A timeout (no cumulative progress for
+ * that long) starts recovery again from the oldest unacknowledged PSN, which it resends first,
+ * then those below the highest selectively acknowledged PSN that were not, even if resent
+ * before; the timeout is IrnRtoLow while at most IrnRtoLowPackets are in flight (a tail loss),
+ * RetransmitTimeout otherwise. MaxOutstandingPackets caps the PSNs in
+ * flight (IRN's BDP-FC; it applies to go-back-N as well). READ requests and responses keep
+ * go-back-N's recovery under IRN (re-issue from the first missing response).
+ *
  * Sending pace: the congestion-control object sets the rate and optionally a window; the NIC
  * does not send a packet of this queue pair before GetNextSendTime() nor past the window. The
  * next send time is the end of the frame just sent at the current rate, on a WireClock that
@@ -156,6 +173,13 @@ class RdmaQueuePair : public Object
      * @param [in] completion the completion record
      */
     typedef void (*CompletionTracedCallback)(const RdmaCompletion& completion);
+
+    /// How lost packets are recovered.
+    enum Transport : uint8_t
+    {
+        GO_BACK_N, //!< IBTA RC: the responder drops past a gap, the requester goes back to it
+        IRN,       //!< IRN's selective repeat (Mittal et al., SIGCOMM 2018)
+    };
 
     /**
      * @brief Get the type ID.
@@ -236,6 +260,13 @@ class RdmaQueuePair : public Object
                     bool ecnEcho = false,
                     const RdmaIntTag* intStack = nullptr);
     /**
+     * An IRN NAK arrived: every PSN before expected arrived, and so did sacked.
+     * @param expected the responder's expected PSN (the cumulative acknowledgement)
+     * @param sacked the PSN whose arrival, ahead of a gap, triggered the NAK
+     * @param ecnEcho the NAK's BECN bit
+     */
+    void ReceiveSelectiveNak(uint32_t expected, uint32_t sacked, bool ecnEcho = false);
+    /**
      * A READ response arrived. (Its congestion signals concern the responder's sending: the
      * NIC answers a CE mark with a CNP to the responder; nothing reaches this end's CC.)
      * @param psn its PSN
@@ -310,8 +341,15 @@ class RdmaQueuePair : public Object
     uint32_t GetExpectedPsn() const;
     /// @return messages posted and not completed
     uint32_t GetOutstandingMessages() const;
-    /// @return packets sent again (go-back-N and timeouts)
+    /// @return packets sent again (go-back-N, IRN's recovery and timeouts)
     uint64_t GetRetransmittedPackets() const;
+    /// @return payload bytes of the packets sent again
+    uint64_t GetRetransmittedBytes() const;
+    /// @return request packets that arrived at this responder a second time (already delivered
+    ///         or placed): the spurious retransmissions of the other end
+    uint64_t GetDuplicatesReceived() const;
+    /// @return whether the requester is in IRN's loss recovery
+    bool IsInRecovery() const;
     /// @return retransmission timeouts
     uint64_t GetTimeouts() const;
     /// @return NAKs received
@@ -359,6 +397,8 @@ class RdmaQueuePair : public Object
     uint64_t StreamPosition(uint32_t psn) const;
     /// @return the message holding psn, or nullptr
     Message* FindMessage(uint32_t psn);
+    /// @return the message holding psn, or nullptr @param psn the PSN
+    const Message* FindMessage(uint32_t psn) const;
     /**
      * Advance sndUna to newUna (clamped at incomplete READs), complete messages and tell the
      * congestion control.
@@ -380,6 +420,26 @@ class RdmaQueuePair : public Object
     void Timeout();
     /// Go back to psn and resend from there.
     void GoBackN(uint32_t psn);
+    /// @return whether a new PSN may be sent (posted, within the window and the PSN cap)
+    bool HasNewPacket() const;
+    /**
+     * IRN's recovery: find the next lost WRITE/SEND PSN from m_retxNext on (m_retxNext moves
+     * to it, or past every PSN looked at).
+     * @return whether there is one
+     */
+    bool NextLost() const;
+    /// Enter IRN's loss recovery (if not in it), from the oldest unacknowledged PSN.
+    void EnterRecovery();
+    /// @return the retransmission timeout for what is in flight now
+    Time CurrentRto() const;
+    /**
+     * Fill the descriptor of the WRITE/SEND/READ request packet at psn.
+     * @param m its message
+     * @param psn the PSN
+     * @param d the descriptor
+     * @return the PSN after the packet (a READ request consumes its responses' PSNs)
+     */
+    uint32_t FillRequest(Message& m, uint32_t psn, RdmaTxDescriptor& d) const;
 
     // identity
     uint32_t m_qpn;      //!< local QPN
@@ -391,11 +451,15 @@ class RdmaQueuePair : public Object
     DataRate m_lineRate; //!< NIC line rate
 
     // attributes
-    uint32_t m_mtu;         //!< payload per packet
-    uint32_t m_initialPsn;  //!< first PSN
-    uint32_t m_ackInterval; //!< responder ACK coalescing
-    Time m_rto;             //!< retransmission timeout
-    bool m_outOfOrder;      //!< responder places packets that arrive out of order
+    uint32_t m_mtu;            //!< payload per packet
+    uint32_t m_initialPsn;     //!< first PSN
+    uint32_t m_ackInterval;    //!< responder ACK coalescing
+    Time m_rto;                //!< retransmission timeout
+    bool m_outOfOrder;         //!< responder places packets that arrive out of order
+    Transport m_transport;     //!< go-back-N or IRN
+    Time m_rtoLow;             //!< IRN's timeout with few packets in flight
+    uint32_t m_rtoLowPackets;  //!< at most this many in flight: m_rtoLow
+    uint32_t m_maxOutstanding; //!< PSNs in flight at most (0: no cap)
 
     // requester
     RingQueue<Message> m_messages;   //!< posted, not completed, in PSN order
@@ -415,6 +479,10 @@ class RdmaQueuePair : public Object
     PendingEvent m_timer;            //!< retransmission timer's event (at or before the deadline)
     Time m_rtoDeadline{Time::Max()}; //!< when the retransmission timer expires (Max: disarmed)
     Ptr<RdmaCongestionControl> m_cc; //!< congestion control
+    RingQueue<uint8_t> m_sacked;     //!< IRN: PSNs from sndUna on, 1 selectively acknowledged
+    bool m_recovery{false};          //!< IRN: in loss recovery
+    uint32_t m_recoverySeq{0};       //!< IRN: recovery ends when sndUna reaches it
+    mutable uint32_t m_retxNext{0};  //!< IRN: where the search for lost PSNs resumes
     RdmaQueuePairOwner* m_owner{nullptr}; //!< the adapter (SetOwner)
     uint32_t m_ownerIndex{0};             //!< this queue pair's index there
     bool m_reportState{false};            //!< tell the owner of state changes
@@ -447,11 +515,13 @@ class RdmaQueuePair : public Object
     RingQueue<ReadJob> m_readJobs;  //!< READ responses to send
 
     // statistics
-    uint64_t m_retransmitted; //!< packets resent
-    uint64_t m_timeouts;      //!< timeouts
-    uint64_t m_naks;          //!< NAKs received
-    uint64_t m_cnps;          //!< CNPs received
-    uint64_t m_delivered;     //!< bytes delivered in order (responder)
+    uint64_t m_retransmitted;         //!< packets resent
+    uint64_t m_retransmittedBytes{0}; //!< their payload bytes
+    uint64_t m_duplicates{0};         //!< request packets received again (responder)
+    uint64_t m_timeouts;              //!< timeouts
+    uint64_t m_naks;                  //!< NAKs received
+    uint64_t m_cnps;                  //!< CNPs received
+    uint64_t m_delivered;             //!< bytes delivered in order (responder)
 
     TracedCallback<const RdmaCompletion&> m_completionTrace; //!< message completions
     TracedCallback<DataRate, DataRate> m_rateTrace;          //!< rate changes (old, new)

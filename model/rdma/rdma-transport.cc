@@ -14,6 +14,80 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaPackedHeader);
+NS_OBJECT_ENSURE_REGISTERED(IrnSackHeader);
+
+TypeId
+IrnSackHeader::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::IrnSackHeader")
+                            .SetParent<Header>()
+                            .SetGroupName("Interconnect")
+                            .AddConstructor<IrnSackHeader>();
+    return tid;
+}
+
+void
+IrnSackHeader::SetPsn(uint32_t psn)
+{
+    NS_ASSERT_MSG(psn <= 0xFFFFFF, "IrnSackHeader: the PSN is 24 bits: " << psn);
+    m_psn = psn;
+}
+
+uint32_t
+IrnSackHeader::GetPsn() const
+{
+    return m_psn;
+}
+
+void
+IrnSackHeader::Write(uint8_t* b) const
+{
+    b[0] = 0;
+    b[1] = static_cast<uint8_t>(m_psn >> 16);
+    b[2] = static_cast<uint8_t>(m_psn >> 8);
+    b[3] = static_cast<uint8_t>(m_psn);
+}
+
+void
+IrnSackHeader::Read(const uint8_t* b)
+{
+    m_psn = (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) | b[3];
+}
+
+TypeId
+IrnSackHeader::GetInstanceTypeId() const
+{
+    return GetTypeId();
+}
+
+void
+IrnSackHeader::Print(std::ostream& os) const
+{
+    os << "sack psn=" << m_psn;
+}
+
+uint32_t
+IrnSackHeader::GetSerializedSize() const
+{
+    return SIZE;
+}
+
+void
+IrnSackHeader::Serialize(Buffer::Iterator start) const
+{
+    uint8_t b[SIZE];
+    Write(b);
+    start.Write(b, SIZE);
+}
+
+uint32_t
+IrnSackHeader::Deserialize(Buffer::Iterator start)
+{
+    uint8_t b[SIZE];
+    start.Read(b, SIZE);
+    Read(b);
+    return SIZE;
+}
 
 TypeId
 RdmaPackedHeader::GetTypeId()
@@ -138,16 +212,34 @@ RdmaTransportHeaders::ForAck(uint32_t destQp, uint32_t psn, bool nak, uint32_t m
     return h;
 }
 
+RdmaTransportHeaders
+RdmaTransportHeaders::ForSelectiveNak(uint32_t destQp,
+                                      uint32_t expected,
+                                      uint32_t sacked,
+                                      uint32_t msn,
+                                      bool becn)
+{
+    RdmaTransportHeaders h = ForAck(destQp, expected, true, msn, becn);
+    h.aeth.SetNak(IbAethHeader::IRN_SELECTIVE_NAK);
+    h.hasSack = true;
+    h.sack.SetPsn(sacked & 0xFFFFFF);
+    return h;
+}
+
 uint32_t
 RdmaTransportHeaders::GetSerializedSize() const
 {
     return IbBthHeader::SIZE + (hasReth ? IbRethHeader::SIZE : 0) +
-           (hasAeth ? IbAethHeader::SIZE : 0);
+           (hasAeth ? IbAethHeader::SIZE : 0) + (hasSack ? IrnSackHeader::SIZE : 0);
 }
 
 void
 RdmaTransportHeaders::AddTo(Ptr<Packet> packet) const
 {
+    if (hasSack)
+    {
+        packet->AddHeader(sack);
+    }
     if (hasAeth)
     {
         packet->AddHeader(aeth);
@@ -162,6 +254,10 @@ RdmaTransportHeaders::AddTo(Ptr<Packet> packet) const
 void
 RdmaTransportHeaders::WriteTo(RdmaPackedHeader& packed) const
 {
+    if (hasSack)
+    {
+        sack.Write(packed.Prepend(IrnSackHeader::SIZE));
+    }
     if (hasAeth)
     {
         aeth.Write(packed.Prepend(IbAethHeader::SIZE));
@@ -184,8 +280,8 @@ RdmaTransportHeaders::ReadFrom(const uint8_t* b, uint32_t n)
     const uint8_t opcode = bth.GetOpcode();
     hasReth = IbBthHeader::HasReth(opcode);
     hasAeth = IbBthHeader::HasAeth(opcode);
-    const uint32_t size = GetSerializedSize();
-    if (n < size)
+    hasSack = false;
+    if (n < GetSerializedSize())
     {
         return 0;
     }
@@ -198,8 +294,18 @@ RdmaTransportHeaders::ReadFrom(const uint8_t* b, uint32_t n)
     if (hasAeth)
     {
         aeth.Read(b + at);
+        at += IbAethHeader::SIZE;
+        hasSack = aeth.IsNak() && aeth.GetNakCode() == IbAethHeader::IRN_SELECTIVE_NAK;
     }
-    return size;
+    if (hasSack)
+    {
+        if (n < at + IrnSackHeader::SIZE)
+        {
+            return 0;
+        }
+        sack.Read(b + at);
+    }
+    return GetSerializedSize();
 }
 
 RdmaDelivery
@@ -214,7 +320,14 @@ DeliverRdmaPacket(Ptr<RdmaQueuePair> qp,
     const uint8_t opcode = bth.GetOpcode();
     if (opcode == IbBthHeader::RC_ACKNOWLEDGE)
     {
-        qp->ReceiveAck(bth.GetPsn(), headers.aeth.IsNak(), bth.GetBecn(), intStack);
+        if (headers.hasSack)
+        {
+            qp->ReceiveSelectiveNak(bth.GetPsn(), headers.sack.GetPsn(), bth.GetBecn());
+        }
+        else
+        {
+            qp->ReceiveAck(bth.GetPsn(), headers.aeth.IsNak(), bth.GetBecn(), intStack);
+        }
         out.activate = true;
         return out;
     }

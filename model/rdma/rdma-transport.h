@@ -79,6 +79,46 @@ bool IsPacketMetadataEnabled();
 
 /**
  * @ingroup interconnect
+ * @brief The selective acknowledgement an IRN NAK carries after its AETH: the PSN of the
+ * packet whose arrival past a gap triggered the NAK (Mittal et al., "Revisiting Network Support
+ * for RDMA", SIGCOMM 2018, section 3.1). Four bytes, laid out as the BTH's PSN word: 8 reserved
+ * bits (0), then the 24-bit PSN. IRN is a proposal, not an IBTA header; its NAK is told apart
+ * by its AETH's NAK code, IbAethHeader::IRN_SELECTIVE_NAK (reserved by IBTA).
+ */
+class IrnSackHeader : public Header
+{
+  public:
+    /// The serialized size, in bytes.
+    static constexpr uint32_t SIZE = 4;
+
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    /// @param psn the PSN that arrived (24 bits)
+    void SetPsn(uint32_t psn);
+    /// @return the PSN that arrived
+    uint32_t GetPsn() const;
+
+    /// Write the 4 bytes. @param b where
+    void Write(uint8_t* b) const;
+    /// Read the 4 bytes. @param b from where
+    void Read(const uint8_t* b);
+
+    TypeId GetInstanceTypeId() const override;
+    void Print(std::ostream& os) const override;
+    uint32_t GetSerializedSize() const override;
+    void Serialize(Buffer::Iterator start) const override;
+    uint32_t Deserialize(Buffer::Iterator start) override;
+
+  private:
+    uint32_t m_psn{0}; //!< the PSN, 24 bits
+};
+
+/**
+ * @ingroup interconnect
  * The transport headers of a queue pair's packet: the BTH, then the RETH of a first request
  * and the AETH of an ACK or a READ response. RoCEv2 (RdmaNic) and native InfiniBand
  * (IbHostAdapter) share them; only what goes around them differs.
@@ -88,8 +128,10 @@ struct RdmaTransportHeaders
     IbBthHeader bth;     //!< base transport header
     IbRethHeader reth;   //!< RDMA extended transport header, if hasReth
     IbAethHeader aeth;   //!< ACK extended transport header, if hasAeth
+    IrnSackHeader sack;  //!< an IRN NAK's selective acknowledgement, if hasSack
     bool hasReth{false}; //!< a RETH follows the BTH
     bool hasAeth{false}; //!< an AETH follows the BTH (and the RETH)
+    bool hasSack{false}; //!< an IrnSackHeader follows the AETH (an IRN NAK)
 
     /**
      * The headers of a request or READ response.
@@ -112,6 +154,21 @@ struct RdmaTransportHeaders
                                        bool nak,
                                        uint32_t msn,
                                        bool becn);
+    /**
+     * The headers of an IRN NAK: an ACKNOWLEDGE whose AETH says IRN_SELECTIVE_NAK, and the PSN
+     * that triggered it.
+     * @param destQp the requester's QPN
+     * @param expected the responder's expected PSN (the cumulative acknowledgement)
+     * @param sacked the PSN that arrived past the gap
+     * @param msn the responder's MSN
+     * @param becn mark BECN
+     * @return the headers
+     */
+    static RdmaTransportHeaders ForSelectiveNak(uint32_t destQp,
+                                                uint32_t expected,
+                                                uint32_t sacked,
+                                                uint32_t msn,
+                                                bool becn);
 
     /// @return their size on the wire
     uint32_t GetSerializedSize() const;
@@ -127,7 +184,7 @@ struct RdmaTransportHeaders
     void WriteTo(RdmaPackedHeader& packed) const;
     /**
      * Read them from a frame's bytes at its BTH; which extension headers follow is the
-     * opcode's (IbBthHeader::HasReth, HasAeth).
+     * opcode's (IbBthHeader::HasReth, HasAeth), and an AETH's NAK code's (IrnSackHeader).
      * @param b the bytes
      * @param n how many there are
      * @return the bytes the headers take, or 0 if there are too few
