@@ -189,6 +189,7 @@ TESTS = [
     'test/packed-frame-test.cc',
     'test/pfc-header-test.cc',
     'test/pfc-net-device-test.cc',
+    'test/pfc-watchdog-test.cc',
     'test/poisson-traffic-test.cc',
     'test/rdma-nic-test.cc',
     'test/rdma-psn-test.cc',

@@ -468,13 +468,18 @@ RoceHelper::CollectFabricStatistics() const
         {
             st.dropsLink += e.device->GetErrorModelDrops();
             st.packetHops += e.device->GetFramesSent();
+            st.watchdogTrips += e.device->GetWatchdogTrips();
+            st.dropsWatchdog += e.device->GetWatchdogDrops();
+            bool paused = false;
             for (uint8_t p = 0; p < PfcNetDevice::N_PRIORITIES; ++p)
             {
                 st.pfcSent += e.device->GetPfcFramesSent(p);
                 st.pfcReceived += e.device->GetPfcFramesReceived(p);
-                st.pausedTimeNs +=
-                    static_cast<uint64_t>(e.device->GetEgressPausedTime(p).GetNanoSeconds());
+                const Time time = e.device->GetEgressPausedTime(p);
+                st.pausedTimeNs += static_cast<uint64_t>(time.GetNanoSeconds());
+                paused = paused || time.IsStrictlyPositive();
             }
+            st.pausedPorts += paused ? 1 : 0;
         }
     }
     return st;

@@ -644,6 +644,54 @@ ScenarioRunner::BuildInfiniBand(const std::string& cc)
 }
 
 void
+ScenarioRunner::ArmPfcFaults()
+{
+    const Scenario& s = m_s;
+    if (m_infiniband)
+    {
+        return; // no PFC (the parser refuses a storm there)
+    }
+    const Time watchdog = s.Duration("switch.pfcWatchdog");
+    if (watchdog.IsStrictlyPositive())
+    {
+        for (uint32_t i = 0; i < m_roce.GetSwitches().GetN(); ++i)
+        {
+            Ptr<RoceSwitch> sw = m_roce.GetSwitch(i);
+            for (uint32_t port = 0; port < sw->GetNPorts(); ++port)
+            {
+                sw->GetPort(port)->SetAttribute("PfcWatchdogTime", TimeValue(watchdog));
+                sw->GetPort(port)->SetAttribute("PfcWatchdogRestoreTime",
+                                                TimeValue(s.Duration("switch.pfcWatchdogRestore")));
+            }
+        }
+    }
+    const int64_t host = s.Int("faults.pauseStormHost");
+    if (host < 0)
+    {
+        return;
+    }
+    if (static_cast<uint64_t>(host) >= m_fabric.GetNHosts())
+    {
+        InterconnectConfigError("faults.pauseStormHost",
+                                std::to_string(host),
+                                "-1 or a host of the fabric, 0.." +
+                                    std::to_string(m_fabric.GetNHosts() - 1));
+    }
+    Ptr<PfcNetDevice> port = m_roce.GetNic(static_cast<uint32_t>(host))->GetDevice();
+    const auto priority = static_cast<uint8_t>(s.Int("faults.pauseStormPriority"));
+    Simulator::Schedule(s.Duration("faults.pauseStormStart"),
+                        &PfcNetDevice::SetPauseStorm,
+                        port,
+                        priority,
+                        true);
+    const Time stop = s.Duration("faults.pauseStormStop");
+    if (stop.IsStrictlyPositive())
+    {
+        Simulator::Schedule(stop, &PfcNetDevice::SetPauseStorm, port, priority, false);
+    }
+}
+
+void
 ScenarioRunner::LimitOutstandingPackets()
 {
     const Scenario& s = m_s;
@@ -751,6 +799,7 @@ ScenarioRunner::BuildNetwork()
     m_network->SetQueuePairMapping(mapping);
     m_hosts = m_fabric.GetNHosts();
     LimitOutstandingPackets();
+    ArmPfcFaults();
     if (m_rank == 0)
     {
         std::cerr << "interconnect-run: " << s.String("name") << ": " << m_fabric.Describe()
@@ -1208,9 +1257,14 @@ ScenarioRunner::WriteSummaries()
     }
     std::fprintf(f, "  \"headroomOverflows\": %" PRIu64 ",\n", st.headroomOverflows);
     std::fprintf(f,
-                 "  \"pfc\": {\"framesSent\": %" PRIu64 ", \"pausedTimeNs\": %" PRIu64 "},\n",
+                 "  \"pfc\": {\"framesSent\": %" PRIu64 ", \"pausedTimeNs\": %" PRIu64
+                 ", \"pausedPorts\": %" PRIu64 ", \"watchdogTrips\": %" PRIu64
+                 ", \"watchdogDrops\": %" PRIu64 "},\n",
                  st.pfcSent,
-                 st.pausedTimeNs);
+                 st.pausedTimeNs,
+                 st.pausedPorts,
+                 st.watchdogTrips,
+                 st.dropsWatchdog);
     std::fprintf(f, "  \"creditStallNs\": %" PRIu64 ",\n", st.creditStallNs);
     std::fprintf(f,
                  "  \"ecnMarks\": %" PRIu64 ",\n  \"cnps\": %" PRIu64
@@ -1286,7 +1340,8 @@ ScenarioRunner::WriteSummaries()
                  phasesDone,
                  phasesUnfinished,
                  worstPhase,
-                 st.dropsBuffer + st.dropsNoRoute + st.dropsNotIpv4 + st.dropsLink,
+                 st.dropsBuffer + st.dropsNoRoute + st.dropsNotIpv4 + st.dropsLink +
+                     st.dropsWatchdog,
                  st.pfcSent,
                  st.pausedTimeNs,
                  st.ecnMarks,

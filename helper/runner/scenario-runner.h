@@ -100,6 +100,8 @@ class ScenarioRunner
     void BuildNetwork();
     /// Set nic.maxOutstanding on the queue pairs to come (bdp: computed from the fabric).
     void LimitOutstandingPackets();
+    /// The PFC watchdog on the switch ports and the pause storm of the faults section.
+    void ArmPfcFaults();
     /// Post every workload's messages and collectives.
     void AddWorkloads();
     /// Watch the switch queues, PFC frames and credit stalls; report progress on stderr.

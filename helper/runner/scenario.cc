@@ -409,6 +409,7 @@ RootKeys()
         Key{"tcp", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}},
         Key{"ib", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}},
         Key{"server", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}},
+        Key{"faults", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}},
         Key{"workloads", Type::STRING, JsonValue::array(), 0, 0, {}, {}, {}},
         Key{"output", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}},
         Key{"parallel", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}},
@@ -445,6 +446,13 @@ SwitchKeys()
             ScenarioKey::Number("pfcAlpha", 0.125, 1.0 / 128, 64)
                 .Help("dynamic threshold: XOFF at alpha x free buffer")
                 .Sets("ns3::RoceSwitchMmu::PfcAlpha"),
+            ScenarioKey::Duration("pfcWatchdog", "0s")
+                .Help("PFC watchdog on the switch ports: a priority paused this long while "
+                      "frames wait is declared stormed and its frames dropped (0s: off)")
+                .Sets("ns3::PfcNetDevice::PfcWatchdogTime", false),
+            ScenarioKey::Duration("pfcWatchdogRestore", "1ms", 1)
+                .Help("the watchdog restores a priority its peer has not paused this long")
+                .Sets("ns3::PfcNetDevice::PfcWatchdogRestoreTime", false),
             ScenarioKey::Bool("ecn", true)
                 .Help("RED/ECN marking at enqueue")
                 .Sets("ns3::RoceSwitchMmu::EcnEnabled"),
@@ -515,6 +523,19 @@ NicKeys()
                       "and permutation; one per endpoint pair for collectives), or for all "
                       "workloads per-flow, per-host-pair, or N per host pair and priority taken "
                       "in turn (1..65536)")};
+}
+
+/// The faults section: what goes wrong during the run.
+std::vector<Key>
+FaultKeys()
+{
+    return {ScenarioKey::Int("pauseStormHost", -1, -1, 1 << 24)
+                .Help("a host whose NIC sends PFC pauses without a break (a pause storm), or "
+                      "-1 for none"),
+            ScenarioKey::Int("pauseStormPriority", 3, 0, 7).Help("the priority it pauses"),
+            ScenarioKey::Duration("pauseStormStart", "0s").Help("when the storm starts"),
+            ScenarioKey::Duration("pauseStormStop", "0s")
+                .Help("when it stops (0s: it lasts to the end)")};
 }
 
 /// The tcp section (iWARP).
@@ -1093,6 +1114,26 @@ Scenario::Parse(const std::string& text,
     }
 
     out["server"] = CheckObject("server", given.value("server", JsonValue::object()), ServerKeys());
+    out["faults"] = CheckObject("faults", given.value("faults", JsonValue::object()), FaultKeys());
+    if (out["faults"]["pauseStormHost"].get<int64_t>() >= 0 &&
+        out["link"]["technology"].get<std::string>() == "infiniband")
+    {
+        InterconnectConfigError("faults.pauseStormHost",
+                                out["faults"]["pauseStormHost"].dump(),
+                                "-1 with link.technology infiniband (credits, not PFC pauses); a "
+                                "host index with roce or iwarp");
+    }
+    {
+        const Time start = TimeOf(out["faults"]["pauseStormStart"]);
+        const Time stop = TimeOf(out["faults"]["pauseStormStop"]);
+        if (!stop.IsZero() && stop <= start)
+        {
+            InterconnectConfigError("faults.pauseStormStop",
+                                    out["faults"]["pauseStormStop"].get<std::string>(),
+                                    "0s (to the end) or a time after faults.pauseStormStart (" +
+                                        out["faults"]["pauseStormStart"].get<std::string>() + ")");
+        }
+    }
     const bool gpuServers = out["server"]["preset"].get<std::string>() != "none";
     if (gpuServers && out["link"]["technology"].get<std::string>() == "infiniband")
     {
@@ -1161,6 +1202,12 @@ Scenario::Parse(const std::string& text,
     out["parallel"] =
         CheckObject("parallel", given.value("parallel", JsonValue::object()), ParallelKeys());
     const int64_t ranks = out["parallel"]["ranks"].get<int64_t>();
+    if (ranks > 1 && out["faults"]["pauseStormHost"].get<int64_t>() >= 0)
+    {
+        InterconnectConfigError("faults.pauseStormHost",
+                                out["faults"]["pauseStormHost"].dump(),
+                                "-1 with parallel.ranks above 1 (a storm runs on one rank only)");
+    }
     if (ranks > 1)
     {
         const std::string technology = out["link"]["technology"].get<std::string>();
@@ -1359,7 +1406,8 @@ KeyTableRows()
                                                                  {"nic", NicKeys()},
                                                                  {"tcp", TcpKeys()},
                                                                  {"ib", IbKeys()},
-                                                                 {"server", ServerKeys()}};
+                                                                 {"server", ServerKeys()},
+                                                                 {"faults", FaultKeys()}};
     for (const auto& [section, keys] : sections)
     {
         for (const Key& k : keys)

@@ -116,6 +116,9 @@ struct TransportStatistics
     uint64_t pfcSent{0};            //!< PFC frames sent (pause and resume), all ports
     uint64_t pfcReceived{0};        //!< PFC frames received, all ports
     uint64_t pausedTimeNs{0};       //!< sum over ports and priorities of time egress was paused
+    uint64_t pausedPorts{0};        //!< ports whose egress was ever paused (how far PFC spread)
+    uint64_t watchdogTrips{0};      //!< priorities the PFC watchdog declared stormed, all ports
+    uint64_t dropsWatchdog{0};      //!< frames the PFC watchdog dropped
     uint64_t creditStallNs{0};      //!< InfiniBand: sum over ports and VLs of time waiting for
                                     //!< credits (the counterpart of pausedTimeNs)
     uint64_t ecnMarks{0};           //!< CE marks made by switches

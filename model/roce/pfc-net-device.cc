@@ -88,6 +88,20 @@ PfcNetDevice::GetTypeId()
                           DoubleValue(0.5),
                           MakeDoubleAccessor(&PfcNetDevice::m_pauseRefresh),
                           MakeDoubleChecker<double>(0.05, 0.95))
+            .AddAttribute("PfcWatchdogTime",
+                          "PFC watchdog: a priority its peer keeps paused this long without a "
+                          "break while frames wait for it is declared stormed, and frames to "
+                          "it are dropped (0: no watchdog). Vendors default to 100-200 ms; a "
+                          "simulated fabric needs a few RTTs to milliseconds.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&PfcNetDevice::m_watchdogTime),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("PfcWatchdogRestoreTime",
+                          "PFC watchdog: a stormed priority is restored once its peer has not "
+                          "paused it for this long.",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&PfcNetDevice::m_watchdogRestoreTime),
+                          MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("ReceiveErrorModel",
                           "Loses received frames (data and PFC) it marks corrupt, like "
                           "PointToPointNetDevice's: random loss, or chosen frames in tests.",
@@ -136,6 +150,11 @@ PfcNetDevice::GetTypeId()
                             "The peer paused (true) or resumed (false) a priority of this port "
                             "(IsEgressPaused)",
                             MakeTraceSourceAccessor(&PfcNetDevice::m_egressPausedTrace),
+                            "ns3::PfcNetDevice::PausedTracedCallback")
+            .AddTraceSource("Watchdog",
+                            "The PFC watchdog declared a priority stormed (true) or restored it "
+                            "(false)",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_watchdogTrace),
                             "ns3::PfcNetDevice::PausedTracedCallback");
     return tid;
 }
@@ -161,7 +180,13 @@ PfcNetDevice::PfcNetDevice()
       m_pauseRefresh(0.5),
       m_dwrrNext(0),
       m_queueLimitDrops(0),
-      m_errorModelDrops(0)
+      m_errorModelDrops(0),
+      m_stormMask(0),
+      m_watchdogTime(0),
+      m_watchdogRestoreTime(MilliSeconds(1)),
+      m_watchdogMask(0),
+      m_watchdogTrips(0),
+      m_watchdogDrops(0)
 {
     NS_LOG_FUNCTION(this);
     m_dwrrWeight.fill(1);
@@ -170,6 +195,7 @@ PfcNetDevice::PfcNetDevice()
     m_egressPauseStart.fill(Time(0));
     m_egressPausedTotal.fill(Time(0));
     m_ingressPaused.fill(false);
+    m_pauseWanted.fill(false);
     m_pfcSent.fill(0);
     m_pfcReceived.fill(0);
     m_completionEvent.Bind(&PfcNetDevice::TransmitComplete, this);
@@ -190,6 +216,7 @@ PfcNetDevice::DoDispose()
         m_queue[p].clear();
         m_egressResumeEvent[p].Cancel();
         m_ingressRefreshEvent[p].Cancel();
+        m_watchdogEvent[p].Cancel();
     }
     m_queuedMask = 0;
     m_controlQueue.clear();
@@ -309,13 +336,16 @@ PfcNetDevice::Enqueue(Ptr<Packet> packet, uint8_t priority, uint32_t tag)
 {
     NS_LOG_FUNCTION(this << packet << +priority << tag);
     NS_ASSERT_MSG(priority < N_PRIORITIES, "priority " << +priority << " out of 0..7");
+    if (m_watchdogMask & (1u << priority))
+    {
+        ++m_watchdogDrops; // a stormed priority takes no frames
+        DropFrame(packet, priority, tag);
+        return false;
+    }
     if (m_queueLimit != 0 && m_queue[priority].size() >= m_queueLimit)
     {
         ++m_queueLimitDrops;
-        if (!m_macTxDropTrace.IsEmpty())
-        {
-            m_macTxDropTrace(WithEthernetHeader(packet, Ipv4L3Protocol::PROT_NUMBER, true));
-        }
+        DropFrame(packet, priority, tag);
         return false;
     }
     if (!m_macTxTrace.IsEmpty())
@@ -494,6 +524,24 @@ PfcNetDevice::SetIngressPause(uint8_t priority, bool pause)
 {
     NS_LOG_FUNCTION(this << +priority << pause);
     NS_ASSERT(priority < N_PRIORITIES);
+    m_pauseWanted[priority] = pause;
+    UpdateIngressPause(priority);
+}
+
+void
+PfcNetDevice::SetPauseStorm(uint8_t priority, bool on)
+{
+    NS_LOG_FUNCTION(this << +priority << on);
+    NS_ABORT_MSG_IF(priority >= N_PRIORITIES,
+                    "PfcNetDevice::SetPauseStorm: priority " << +priority << " out of 0..7");
+    m_stormMask = on ? (m_stormMask | (1u << priority)) : (m_stormMask & ~(1u << priority));
+    UpdateIngressPause(priority);
+}
+
+void
+PfcNetDevice::UpdateIngressPause(uint8_t priority)
+{
+    const bool pause = m_pauseWanted[priority] || (m_stormMask & (1u << priority));
     if (pause == m_ingressPaused[priority])
     {
         return;
@@ -563,6 +611,12 @@ PfcNetDevice::ReceivePfc(Ptr<Packet> packet)
             m_egressPausedMask |= 1u << p;
             m_egressPauseStart[p] = Simulator::Now();
             m_egressPausedTrace(p, true);
+            if (m_watchdogTime.IsStrictlyPositive() && !IsWatchdogTripped(p))
+            {
+                m_watchdogEvent[p].Cancel();
+                m_watchdogEvent[p] =
+                    Simulator::Schedule(m_watchdogTime, &PfcNetDevice::WatchdogCheck, this, p);
+            }
         }
         m_egressResumeEvent[p] = Simulator::Schedule(PfcHeader::QuantaToTime(quanta, m_rate),
                                                      &PfcNetDevice::EndEgressPause,
@@ -581,7 +635,94 @@ PfcNetDevice::EndEgressPause(uint8_t priority)
     m_egressPausedMask &= ~(1u << priority);
     m_egressPausedTotal[priority] += Simulator::Now() - m_egressPauseStart[priority];
     m_egressPausedTrace(priority, false);
+    if (IsWatchdogTripped(priority))
+    {
+        m_watchdogEvent[priority].Cancel();
+        m_watchdogEvent[priority] = Simulator::Schedule(m_watchdogRestoreTime,
+                                                        &PfcNetDevice::WatchdogRestore,
+                                                        this,
+                                                        priority);
+    }
+    else
+    {
+        m_watchdogEvent[priority].Cancel(); // the pause broke: no storm
+    }
     TryTransmit();
+}
+
+void
+PfcNetDevice::WatchdogCheck(uint8_t priority)
+{
+    if (!IsEgressPaused(priority) || IsWatchdogTripped(priority))
+    {
+        return;
+    }
+    if (m_queue[priority].empty())
+    {
+        // Paused, but nothing waits: look again one detection time on.
+        m_watchdogEvent[priority] =
+            Simulator::Schedule(m_watchdogTime, &PfcNetDevice::WatchdogCheck, this, priority);
+        return;
+    }
+    NS_LOG_WARN("PFC watchdog: priority " << +priority << " paused since "
+                                          << m_egressPauseStart[priority].As(Time::US)
+                                          << ": declared stormed");
+    m_watchdogMask |= 1u << priority;
+    ++m_watchdogTrips;
+    // Drop what waits; what comes drops in Enqueue until the storm ends.
+    RingQueue<Item> queued;
+    queued.swap(m_queue[priority]);
+    m_queuedMask &= ~(1u << priority);
+    m_queueBytes[priority] = 0;
+    m_queueBytesTrace(priority, 0);
+    for (const Item& item : queued)
+    {
+        ++m_watchdogDrops;
+        DropFrame(item.packet, priority, item.tag);
+    }
+    m_watchdogTrace(priority, true);
+}
+
+void
+PfcNetDevice::WatchdogRestore(uint8_t priority)
+{
+    if (!IsWatchdogTripped(priority) || IsEgressPaused(priority))
+    {
+        return; // paused again: the next end of pause looks again
+    }
+    m_watchdogMask &= ~(1u << priority);
+    m_watchdogTrace(priority, false);
+}
+
+void
+PfcNetDevice::DropFrame(const Ptr<Packet>& packet, uint8_t priority, uint32_t tag)
+{
+    if (!m_macTxDropTrace.IsEmpty())
+    {
+        m_macTxDropTrace(WithEthernetHeader(packet, Ipv4L3Protocol::PROT_NUMBER, true));
+    }
+    if (m_owner)
+    {
+        m_owner->PortDrop(m_ownerPort, packet, priority, tag);
+    }
+}
+
+bool
+PfcNetDevice::IsWatchdogTripped(uint8_t priority) const
+{
+    return (m_watchdogMask >> priority) & 1u;
+}
+
+uint64_t
+PfcNetDevice::GetWatchdogTrips() const
+{
+    return m_watchdogTrips;
+}
+
+uint64_t
+PfcNetDevice::GetWatchdogDrops() const
+{
+    return m_watchdogDrops;
 }
 
 void

@@ -58,6 +58,19 @@ class PfcPortOwner
                              const Ptr<Packet>& frame,
                              uint8_t priority,
                              uint32_t tag) = 0;
+
+    /**
+     * A frame given to Enqueue will not be sent: refused (QueueLimit) or discarded from its
+     * queue (the PFC watchdog). The owner releases what it held for it.
+     * @param port the port's index
+     * @param frame the frame
+     * @param priority its priority
+     * @param tag the tag given to PfcNetDevice::Enqueue
+     */
+    virtual void PortDrop(uint32_t port,
+                          const Ptr<Packet>& frame,
+                          uint8_t priority,
+                          uint32_t tag) = 0;
 };
 
 /**
@@ -81,6 +94,15 @@ class PfcPortOwner
  * PFC, sending: SetIngressPause(p, true) sends a pause with PauseQuanta and refreshes it every
  * PauseRefresh fraction of that time while the pause holds; SetIngressPause(p, false) sends a
  * zero-quanta frame. The owner of the port (a switch's buffer manager) decides when.
+ * SetPauseStorm(p, true) makes the port pause its peer on p whatever the owner wants, until
+ * SetPauseStorm(p, false): a NIC or switch stuck sending pauses (Guo et al., "RDMA over
+ * Commodity Ethernet at Scale", SIGCOMM 2016, section 4.3).
+ *
+ * PFC watchdog (PfcWatchdogTime above 0), as switch vendors ship it: a priority that the peer
+ * has kept paused for PfcWatchdogTime without a break while its queue holds frames is declared
+ * stormed; its queued frames are dropped, and so is every frame enqueued to it, until the peer
+ * has not paused it for PfcWatchdogRestoreTime. The owner hears of every dropped frame
+ * (PortDrop); the Watchdog trace tells of each trip and restoration.
  *
  * Upper layers: a switch or an RDMA NIC installs a receive hook that sees every data frame first
  * (after the Ethernet header is removed) and may consume it; frames it leaves go to the node's
@@ -178,6 +200,21 @@ class PfcNetDevice : public NetDevice
 
     /// @return true if this port currently pauses the peer on the priority
     bool IsIngressPaused(uint8_t priority) const;
+
+    /**
+     * Start or end a pause storm: the port pauses its peer on the priority without a break,
+     * whatever SetIngressPause asks (see the class description).
+     * @param priority the priority
+     * @param on true to start
+     */
+    void SetPauseStorm(uint8_t priority, bool on);
+
+    /// @return true if the PFC watchdog has declared the priority stormed (frames to it drop)
+    bool IsWatchdogTripped(uint8_t priority) const;
+    /// @return times the PFC watchdog declared a priority of this port stormed
+    uint64_t GetWatchdogTrips() const;
+    /// @return frames the PFC watchdog dropped (queued, and enqueued while tripped)
+    uint64_t GetWatchdogDrops() const;
 
     /// @return true if the peer currently pauses this port's egress on the priority
     bool IsEgressPaused(uint8_t priority) const;
@@ -324,6 +361,20 @@ class PfcNetDevice : public NetDevice
     void ReceivePfc(Ptr<Packet> packet);
     /// The peer's pause of a priority ended (time-out or resume frame).
     void EndEgressPause(uint8_t priority);
+    /// Send pauses or a resume as the owner and a storm want. @param priority the priority
+    void UpdateIngressPause(uint8_t priority);
+    /// The watchdog looks at a paused priority. @param priority the priority
+    void WatchdogCheck(uint8_t priority);
+    /// The watchdog restores a tripped priority if its peer stopped pausing it.
+    /// @param priority the priority
+    void WatchdogRestore(uint8_t priority);
+    /**
+     * A frame will not be sent: tell the owner.
+     * @param packet the frame
+     * @param priority its priority
+     * @param tag its owner's tag
+     */
+    void DropFrame(const Ptr<Packet>& packet, uint8_t priority, uint32_t tag);
     /// Set the DWRR weights from "w0,w1,...,w7".
     void SetDwrrWeights(std::string weights);
     /// @return the DWRR weights as "w0,w1,...,w7"
@@ -389,6 +440,14 @@ class PfcNetDevice : public NetDevice
     std::array<uint64_t, N_PRIORITIES> m_pfcReceived;        //!< PFC frames received
     uint64_t m_queueLimitDrops;                              //!< enqueue drops
     uint64_t m_errorModelDrops;                              //!< receive error-model losses
+    std::array<bool, N_PRIORITIES> m_pauseWanted;            //!< the owner wants the pause
+    uint8_t m_stormMask;                                     //!< bit p: storming on p
+    Time m_watchdogTime;                                     //!< PFC watchdog detection (0: off)
+    Time m_watchdogRestoreTime;                              //!< its restoration time
+    uint8_t m_watchdogMask;                                  //!< bit p: p is declared stormed
+    std::array<EventId, N_PRIORITIES> m_watchdogEvent;       //!< the next check or restore
+    uint64_t m_watchdogTrips;                                //!< priorities declared stormed
+    uint64_t m_watchdogDrops;                                //!< frames the watchdog dropped
 
     ReceiveHook m_receiveHook;                             //!< sees data frames first
     DequeueCallback m_dequeueCallback;                     //!< told of dequeues
@@ -400,6 +459,7 @@ class PfcNetDevice : public NetDevice
     TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;     //!< PFC frame sent
     TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;     //!< PFC frame received
     TracedCallback<uint8_t, bool> m_egressPausedTrace;  //!< a priority paused or resumed
+    TracedCallback<uint8_t, bool> m_watchdogTrace;      //!< the watchdog tripped or restored
 };
 
 } // namespace ns3

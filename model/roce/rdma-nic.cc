@@ -166,6 +166,12 @@ RdmaNic::PortDequeue(uint32_t /* port */,
     }
 }
 
+void
+RdmaNic::PortDrop(uint32_t port, const Ptr<Packet>& frame, uint8_t priority, uint32_t tag)
+{
+    PortDequeue(port, frame, priority, tag); // the frame is lost; the transport recovers it
+}
+
 Ptr<Packet>
 RdmaNic::NewTransportPacket(uint32_t payload) const
 {

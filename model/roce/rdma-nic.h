@@ -91,6 +91,8 @@ class RdmaNic : public RdmaChannelAdapter, public PfcPortOwner
                      const Ptr<Packet>& frame,
                      uint8_t priority,
                      uint32_t tag) override;
+    /// A frame the device will not send (PfcPortOwner): its slot frees as on a dequeue.
+    void PortDrop(uint32_t port, const Ptr<Packet>& frame, uint8_t priority, uint32_t tag) override;
 
     Ptr<Packet> NewTransportPacket(uint32_t payload) const override;
     uint8_t AddLinkHeaders(Ptr<Packet> packet,

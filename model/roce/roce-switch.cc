@@ -489,12 +489,43 @@ RoceSwitch::Forward(Ptr<Packet> packet,
 void
 RoceSwitch::PortDequeue(uint32_t outPort, const Ptr<Packet>& frame, uint8_t priority, uint32_t tag)
 {
-    const uint32_t inPort = tag & TAG_PORT_MASK;
-    const auto pool = static_cast<RoceSwitchMmu::Pool>((tag >> TAG_POOL_SHIFT) & TAG_POOL_MASK);
     if (m_ecnAtDequeue && m_mmu->ShouldMarkEcn(outPort, priority) && MarkCe(frame))
     {
         ++m_ecnMarks;
     }
+    ReleaseBuffer(outPort, frame, priority, tag);
+    if (m_intEnabled)
+    {
+        RdmaIntTag tag;
+        // The tag grows by a hop: remove and add it (ReplacePacketTag keeps the old size).
+        if (frame->PeekPacketTag(tag) && !tag.IsEcho())
+        {
+            frame->RemovePacketTag(tag);
+            // HPCC's INT hop (SIGCOMM 2019, 4.1): the egress as the packet leaves it.
+            Ptr<PfcNetDevice> port = m_ports[outPort];
+            tag.Push(RdmaIntHop{port->GetTxBytes(),
+                                m_mmu->GetEgressBytes(outPort, priority),
+                                Simulator::Now().GetTimeStep(),
+                                port->GetDataRate().GetBitRate()});
+            frame->AddPacketTag(tag);
+        }
+    }
+}
+
+void
+RoceSwitch::PortDrop(uint32_t outPort, const Ptr<Packet>& frame, uint8_t priority, uint32_t tag)
+{
+    ReleaseBuffer(outPort, frame, priority, tag);
+}
+
+void
+RoceSwitch::ReleaseBuffer(uint32_t outPort,
+                          const Ptr<Packet>& frame,
+                          uint8_t priority,
+                          uint32_t tag)
+{
+    const uint32_t inPort = tag & TAG_PORT_MASK;
+    const auto pool = static_cast<RoceSwitchMmu::Pool>((tag >> TAG_POOL_SHIFT) & TAG_POOL_MASK);
     if (tag & TAG_REMAPPED)
     {
         const auto inPriority = static_cast<uint8_t>((tag >> TAG_IN_PRIORITY_SHIFT) & 0x7);
@@ -512,22 +543,6 @@ RoceSwitch::PortDequeue(uint32_t outPort, const Ptr<Packet>& frame, uint8_t prio
                        priority,
                        frame->GetSize() + PfcNetDevice::ETHERNET_HEADER,
                        pool);
-    }
-    if (m_intEnabled)
-    {
-        RdmaIntTag tag;
-        // The tag grows by a hop: remove and add it (ReplacePacketTag keeps the old size).
-        if (frame->PeekPacketTag(tag) && !tag.IsEcho())
-        {
-            frame->RemovePacketTag(tag);
-            // HPCC's INT hop (SIGCOMM 2019, 4.1): the egress as the packet leaves it.
-            Ptr<PfcNetDevice> port = m_ports[outPort];
-            tag.Push(RdmaIntHop{port->GetTxBytes(),
-                                m_mmu->GetEgressBytes(outPort, priority),
-                                Simulator::Now().GetTimeStep(),
-                                port->GetDataRate().GetBitRate()});
-            frame->AddPacketTag(tag);
-        }
     }
 }
 

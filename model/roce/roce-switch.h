@@ -206,6 +206,19 @@ class RoceSwitch : public Object, public PfcPortOwner
                      const Ptr<Packet>& frame,
                      uint8_t priority,
                      uint32_t tag) override;
+    /// A frame a port will not send (PfcPortOwner): its buffer is released.
+    void PortDrop(uint32_t outPort,
+                  const Ptr<Packet>& frame,
+                  uint8_t priority,
+                  uint32_t tag) override;
+    /**
+     * Give back the buffer a queued frame held.
+     * @param outPort its egress port
+     * @param frame the frame
+     * @param priority its egress priority
+     * @param tag its tag
+     */
+    void ReleaseBuffer(uint32_t outPort, const Ptr<Packet>& frame, uint8_t priority, uint32_t tag);
     /// Buffer manager's XOFF/XON decision.
     void Pause(uint32_t inPort, uint8_t priority, bool pause);
     /// Queue an admitted packet on its egress port.
