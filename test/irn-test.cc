@@ -10,15 +10,12 @@
 // exactly what was dropped, far less than go-back-N; on WebSearch without PFC it beats RoCE
 // with PFC, where RoCE without PFC collapses.
 
+#include "drop-psn-error-model.h"
 #include "run-scenario-test.h"
 
 #include "ns3/core-module.h"
-#include "ns3/error-model.h"
-#include "ns3/ib-bth-header.h"
-#include "ns3/ipv4-header.h"
 #include "ns3/roce-helper.h"
 #include "ns3/roce-transport.h"
-#include "ns3/udp-header.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
@@ -27,50 +24,6 @@ using namespace ns3;
 
 namespace
 {
-
-/// Loses the WRITE packets with the chosen PSNs, once each.
-class LosePsns : public ErrorModel
-{
-  public:
-    static TypeId GetTypeId()
-    {
-        static TypeId tid =
-            TypeId("ns3::test::LosePsns").SetParent<ErrorModel>().AddConstructor<LosePsns>();
-        return tid;
-    }
-
-    std::vector<uint32_t> m_psns; //!< still to lose
-    uint32_t m_lost{0};           //!< lost so far
-
-  private:
-    bool DoCorrupt(Ptr<Packet> p) override
-    {
-        Ptr<Packet> copy = p->Copy();
-        copy->RemoveAtStart(14); // Ethernet
-        Ipv4Header ip;
-        copy->RemoveHeader(ip);
-        if (ip.GetProtocol() != 17)
-        {
-            return false;
-        }
-        UdpHeader udp;
-        copy->RemoveHeader(udp);
-        IbBthHeader bth;
-        copy->RemoveHeader(bth);
-        auto it = std::find(m_psns.begin(), m_psns.end(), bth.GetPsn());
-        if (!IbBthHeader::IsWrite(bth.GetOpcode()) || it == m_psns.end())
-        {
-            return false;
-        }
-        m_psns.erase(it);
-        ++m_lost;
-        return true;
-    }
-
-    void DoReset() override
-    {
-    }
-};
 
 constexpr uint32_t MTU = 1024;
 
@@ -99,8 +52,11 @@ RunWrite(const std::string& transport,
     Ptr<Node> a = h.AddHost();
     Ptr<Node> b = h.AddHost();
     auto link = h.Link(a, b);
-    Ptr<LosePsns> em = CreateObject<LosePsns>();
-    em->m_psns = lose;
+    Ptr<test::DropPsnErrorModel> em = CreateObject<test::DropPsnErrorModel>();
+    for (uint32_t psn : lose)
+    {
+        em->Add(psn, &test::IsWriteData);
+    }
     link.second->SetAttribute("ReceiveErrorModel", PointerValue(em));
     h.Finalize();
     RoceTransport rdma(h);
@@ -121,7 +77,7 @@ RunWrite(const std::string& transport,
     Simulator::Schedule(NanoSeconds(1), sample);
     Simulator::Run();
     out.flow = rdma.GetFlows()[0];
-    out.lost = em->m_lost;
+    out.lost = em->m_dropped;
     Simulator::Destroy();
     return out;
 }
@@ -231,14 +187,6 @@ const char* const INCAST = R"({
   "output": {"queues": "none"}
 })";
 
-/// @return summary.json's figures of a run
-nlohmann::json
-Summary(const ScenarioRunRecords& r)
-{
-    std::ifstream in(r.dir + "/summary.json");
-    return nlohmann::json::parse(in);
-}
-
 /// @return the largest FCT of a run's flows, all finished
 Time
 LastFct(const ScenarioRunRecords& r)
@@ -265,9 +213,9 @@ TEST(Irn, ALossyIncastResendsExactlyWhatWasDroppedFarLessThanGoBackN)
     ASSERT_EQ(pfc.flows.size(), 15u);
     ASSERT_EQ(gbn.flows.size(), 15u);
     ASSERT_EQ(irn.flows.size(), 15u);
-    const nlohmann::json sPfc = Summary(pfc);
-    const nlohmann::json sGbn = Summary(gbn);
-    const nlohmann::json sIrn = Summary(irn);
+    const nlohmann::json sPfc = ReadSummary(pfc);
+    const nlohmann::json sGbn = ReadSummary(gbn);
+    const nlohmann::json sIrn = ReadSummary(irn);
     EXPECT_EQ(sPfc["retransmittedBytes"].get<uint64_t>(), 0u);
     const uint64_t gbnDrops = sGbn["drops"]["buffer"].get<uint64_t>();
     const uint64_t irnDrops = sIrn["drops"]["buffer"].get<uint64_t>();
@@ -315,9 +263,9 @@ TEST(Irn, WithoutPfcItBeatsRoceWithPfcWhereRoceWithoutPfcCollapses)
         RunScenario(WEBSEARCH,
                     {"switch.pfc=false", "nic.transport=irn", "nic.maxOutstanding=bdp"},
                     "irn-ws-irn");
-    const nlohmann::json sRoce = Summary(roce);
-    const nlohmann::json sLossy = Summary(lossy);
-    const nlohmann::json sIrn = Summary(irn);
+    const nlohmann::json sRoce = ReadSummary(roce);
+    const nlohmann::json sLossy = ReadSummary(lossy);
+    const nlohmann::json sIrn = ReadSummary(irn);
     ASSERT_GT(sIrn["drops"]["buffer"].get<uint64_t>(), 0u); // it does lose packets
     EXPECT_EQ(sIrn["flows"]["unfinished"].get<uint64_t>(), 0u);
     EXPECT_EQ(sRoce["flows"]["unfinished"].get<uint64_t>(), 0u);

@@ -136,13 +136,6 @@ Bystanders(const ScenarioRunRecords& r)
     return {all, finished};
 }
 
-nlohmann::json
-Summary(const ScenarioRunRecords& r)
-{
-    std::ifstream in(r.dir + "/summary.json");
-    return nlohmann::json::parse(in);
-}
-
 } // namespace
 
 TEST(PfcWatchdog, AStormSpreadsThroughAFatTreeWithoutItAndStaysPutWithIt)
@@ -158,8 +151,8 @@ TEST(PfcWatchdog, AStormSpreadsThroughAFatTreeWithoutItAndStaysPutWithIt)
     ASSERT_GT(allOff, 100u);
     EXPECT_LT(finishedOff * 2, allOff);      // most flows that never meet host 0 stall
     EXPECT_GT(finishedOn * 100, allOn * 95); // with the watchdog nearly all finish
-    const nlohmann::json sOff = Summary(off);
-    const nlohmann::json sOn = Summary(on);
+    const nlohmann::json sOff = ReadSummary(off);
+    const nlohmann::json sOn = ReadSummary(on);
     EXPECT_EQ(sOff["pfc"]["watchdogTrips"].get<uint64_t>(), 0u);
     EXPECT_GE(sOn["pfc"]["watchdogTrips"].get<uint64_t>(), 1u);
     EXPECT_GT(sOn["pfc"]["watchdogDrops"].get<uint64_t>(), 0u);

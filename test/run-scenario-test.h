@@ -12,6 +12,7 @@
 #include "ns3/interconnect-module.h"
 
 #include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <string>
 #include <vector>
@@ -47,6 +48,17 @@ RunScenario(const std::string& json, const std::vector<std::string>& sets, const
     std::string error;
     EXPECT_TRUE(ReadFlowsCsv(r.dir + "/flows.csv", &r.flows, &r.workloads, &error)) << error;
     return r;
+}
+
+/**
+ * @param r a run's records
+ * @return its summary.json
+ */
+inline nlohmann::json
+ReadSummary(const ScenarioRunRecords& r)
+{
+    std::ifstream in(r.dir + "/summary.json");
+    return nlohmann::json::parse(in);
 }
 
 } // namespace ns3

@@ -11,6 +11,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
+#include "ns3/interconnect-compat.h"
 #include "ns3/interconnect-config-error.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
@@ -98,7 +99,7 @@ RdmaQueuePair::GetTypeId()
                 "placed and each answered by a NAK naming it; the requester resends "
                 "only what is missing). Both ends of a queue pair must agree.",
                 EnumValue(RdmaQueuePair::GO_BACK_N),
-                MakeEnumAccessor(&RdmaQueuePair::m_transport),
+                INTERCONNECT_ENUM_ACCESSOR(RdmaQueuePair::Transport, &RdmaQueuePair::m_transport),
                 MakeEnumChecker(RdmaQueuePair::GO_BACK_N, "gbn", RdmaQueuePair::IRN, "irn"))
             .AddAttribute("IrnRtoLow",
                           "IRN's timeout while at most IrnRtoLowPackets PSNs are in flight (a "
