@@ -222,7 +222,7 @@ RdmaTransportHeaders::ForSelectiveNak(uint32_t destQp,
     RdmaTransportHeaders h = ForAck(destQp, expected, true, msn, becn);
     h.aeth.SetNak(IbAethHeader::IRN_SELECTIVE_NAK);
     h.hasSack = true;
-    h.sack.SetPsn(sacked & 0xFFFFFF);
+    h.sackPsn = sacked & 0xFFFFFF;
     return h;
 }
 
@@ -238,6 +238,8 @@ RdmaTransportHeaders::AddTo(Ptr<Packet> packet) const
 {
     if (hasSack)
     {
+        IrnSackHeader sack;
+        sack.SetPsn(sackPsn);
         packet->AddHeader(sack);
     }
     if (hasAeth)
@@ -256,6 +258,8 @@ RdmaTransportHeaders::WriteTo(RdmaPackedHeader& packed) const
 {
     if (hasSack)
     {
+        IrnSackHeader sack;
+        sack.SetPsn(sackPsn);
         sack.Write(packed.Prepend(IrnSackHeader::SIZE));
     }
     if (hasAeth)
@@ -303,7 +307,9 @@ RdmaTransportHeaders::ReadFrom(const uint8_t* b, uint32_t n)
         {
             return 0;
         }
+        IrnSackHeader sack;
         sack.Read(b + at);
+        sackPsn = sack.GetPsn();
     }
     return GetSerializedSize();
 }
@@ -322,7 +328,7 @@ DeliverRdmaPacket(Ptr<RdmaQueuePair> qp,
     {
         if (headers.hasSack)
         {
-            qp->ReceiveSelectiveNak(bth.GetPsn(), headers.sack.GetPsn(), bth.GetBecn());
+            qp->ReceiveSelectiveNak(bth.GetPsn(), headers.sackPsn, bth.GetBecn());
         }
         else
         {

@@ -128,10 +128,11 @@ struct RdmaTransportHeaders
     IbBthHeader bth;     //!< base transport header
     IbRethHeader reth;   //!< RDMA extended transport header, if hasReth
     IbAethHeader aeth;   //!< ACK extended transport header, if hasAeth
-    IrnSackHeader sack;  //!< an IRN NAK's selective acknowledgement, if hasSack
+    uint32_t sackPsn{0}; //!< an IRN NAK's selective acknowledgement, if hasSack
     bool hasReth{false}; //!< a RETH follows the BTH
     bool hasAeth{false}; //!< an AETH follows the BTH (and the RETH)
-    bool hasSack{false}; //!< an IrnSackHeader follows the AETH (an IRN NAK)
+    bool hasSack{false}; //!< an IrnSackHeader follows the AETH (an IRN NAK); a plain field, not
+                         //!< a header object, so that the per-packet path builds none
 
     /**
      * The headers of a request or READ response.

@@ -486,6 +486,35 @@ RoceSwitch::Forward(Ptr<Packet> packet,
     m_ports[outPort]->Enqueue(packet, priority, tag);
 }
 
+// Inline: it is on the dequeue path of every frame.
+inline void
+RoceSwitch::ReleaseBuffer(uint32_t outPort,
+                          const Ptr<Packet>& frame,
+                          uint8_t priority,
+                          uint32_t tag)
+{
+    const uint32_t inPort = tag & TAG_PORT_MASK;
+    const auto pool = static_cast<RoceSwitchMmu::Pool>((tag >> TAG_POOL_SHIFT) & TAG_POOL_MASK);
+    if (tag & TAG_REMAPPED)
+    {
+        const auto inPriority = static_cast<uint8_t>((tag >> TAG_IN_PRIORITY_SHIFT) & 0x7);
+        m_mmu->Release(inPort,
+                       inPriority,
+                       outPort,
+                       priority,
+                       frame->GetSize() + PfcNetDevice::ETHERNET_HEADER,
+                       pool);
+    }
+    else
+    {
+        m_mmu->Release(inPort,
+                       outPort,
+                       priority,
+                       frame->GetSize() + PfcNetDevice::ETHERNET_HEADER,
+                       pool);
+    }
+}
+
 void
 RoceSwitch::PortDequeue(uint32_t outPort, const Ptr<Packet>& frame, uint8_t priority, uint32_t tag)
 {
@@ -516,34 +545,6 @@ void
 RoceSwitch::PortDrop(uint32_t outPort, const Ptr<Packet>& frame, uint8_t priority, uint32_t tag)
 {
     ReleaseBuffer(outPort, frame, priority, tag);
-}
-
-void
-RoceSwitch::ReleaseBuffer(uint32_t outPort,
-                          const Ptr<Packet>& frame,
-                          uint8_t priority,
-                          uint32_t tag)
-{
-    const uint32_t inPort = tag & TAG_PORT_MASK;
-    const auto pool = static_cast<RoceSwitchMmu::Pool>((tag >> TAG_POOL_SHIFT) & TAG_POOL_MASK);
-    if (tag & TAG_REMAPPED)
-    {
-        const auto inPriority = static_cast<uint8_t>((tag >> TAG_IN_PRIORITY_SHIFT) & 0x7);
-        m_mmu->Release(inPort,
-                       inPriority,
-                       outPort,
-                       priority,
-                       frame->GetSize() + PfcNetDevice::ETHERNET_HEADER,
-                       pool);
-    }
-    else
-    {
-        m_mmu->Release(inPort,
-                       outPort,
-                       priority,
-                       frame->GetSize() + PfcNetDevice::ETHERNET_HEADER,
-                       pool);
-    }
 }
 
 bool
