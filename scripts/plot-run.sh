@@ -163,11 +163,12 @@ if [ -f "${dirs[0]}/grid.tsv" ] && [ -f "${dirs[0]}/summary.csv" ]; then
     # are counted from the end of the line, the grid's (before it) from the start.
     nc=$(column "$summary" name)
     hn=$(head -n 1 "$summary" | awk -F, '{ print NF }')
-    awk -F, -v xc="$xc" -v yc="$yc" -v sc="$sc" -v oc="$oc" -v nc="${nc:-0}" -v hn="$hn" '
+    # A series is named by the other grid keys and their values (switch.pfc=false).
+    awk -F, -v xc="$xc" -v yc="$yc" -v sc="$sc" -v oc="$oc" -v on="${others[*]}" -v nc="${nc:-0}" -v hn="$hn" '
         function cell(c) { return (nc > 0 && c > nc) ? $(NF - (hn - c)) : $c }
         NR > 1 && cell(sc) == "ok" && cell(yc) != "" {
-            n = split(oc, o, " "); s = ""
-            for (i = 1; i <= n; ++i) s = s (i > 1 ? " " : "") cell(o[i])
+            n = split(oc, o, " "); split(on, names, " "); s = ""
+            for (i = 1; i <= n; ++i) s = s (i > 1 ? " " : "") names[i] "=" cell(o[i])
             print cell(xc) "\t" cell(yc) "\t" s }' "$summary" >"$work/points"
     [ -s "$work/points" ] || die "no run of $sweep has $ycol (did every point fail?)"
     # A point that failed, or has no such figure, is not in the figure: say which.
