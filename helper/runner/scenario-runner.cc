@@ -27,6 +27,7 @@
 #include "ns3/iwarp-transport.h"
 #include "ns3/local-rank.h"
 #include "ns3/moe-traffic.h"
+#include "ns3/pfc-deadlock-monitor.h"
 #include "ns3/poisson-traffic.h"
 #include "ns3/rail-optimized-helper.h"
 #include "ns3/random-variable-stream.h"
@@ -350,15 +351,16 @@ Columns(std::vector<std::size_t> columns)
 /// What a run records as it goes, and what it measured.
 struct ScenarioRunner::Monitors
 {
-    std::unique_ptr<PortRecorder> ports;         //!< queues, PFC frames, credit stalls, links
-    std::unique_ptr<CongestionStateRecorder> cc; //!< output.ccState: cc.csv
-    Progress progress;                           //!< progress reports
-    std::vector<FlowRecord> flows;               //!< the flows (this rank's, or all merged)
-    TransportStatistics st;                      //!< counters
-    uint64_t events{0};                          //!< events
-    std::unique_ptr<FlowStatistics> stats;       //!< the flows' figures
-    uint64_t phasesDone{0};                      //!< collective phases completed
-    Time end;                                    //!< when the run ended
+    std::unique_ptr<PortRecorder> ports;           //!< queues, PFC frames, credit stalls, links
+    std::unique_ptr<CongestionStateRecorder> cc;   //!< output.ccState: cc.csv
+    std::unique_ptr<PfcDeadlockMonitor> deadlocks; //!< output.deadlockCheck
+    Progress progress;                             //!< progress reports
+    std::vector<FlowRecord> flows;                 //!< the flows (this rank's, or all merged)
+    TransportStatistics st;                        //!< counters
+    uint64_t events{0};                            //!< events
+    std::unique_ptr<FlowStatistics> stats;         //!< the flows' figures
+    uint64_t phasesDone{0};                        //!< collective phases completed
+    Time end;                                      //!< when the run ended
 };
 
 int
@@ -964,6 +966,17 @@ ScenarioRunner::AddMonitors()
                                                        m_network->GetDefaultPriority());
     m_monitors->ports->Watch();
     m_monitors->ports->Start(stop);
+    const Time deadlockCheck = s.Duration("output.deadlockCheck");
+    if (deadlockCheck.IsStrictlyPositive() && !m_infiniband)
+    {
+        std::vector<Ptr<RoceSwitch>> switches;
+        for (uint32_t i = 0; i < m_roce.GetSwitches().GetN(); ++i)
+        {
+            switches.push_back(m_roce.GetSwitch(i));
+        }
+        m_monitors->deadlocks = std::make_unique<PfcDeadlockMonitor>(switches);
+        m_monitors->deadlocks->Start(deadlockCheck);
+    }
     m_monitors->progress = Progress{std::chrono::steady_clock::now(),
                                     std::chrono::steady_clock::now(),
                                     stop,
@@ -1256,15 +1269,21 @@ ScenarioRunner::WriteSummaries()
                      losslessDrops);
     }
     std::fprintf(f, "  \"headroomOverflows\": %" PRIu64 ",\n", st.headroomOverflows);
+    // With output.deadlockCheck: the PFC deadlocks found while the run went.
+    const std::string deadlocks =
+        m_monitors->deadlocks
+            ? ", \"deadlocks\": " + std::to_string(m_monitors->deadlocks->GetDeadlocks().size())
+            : "";
     std::fprintf(f,
                  "  \"pfc\": {\"framesSent\": %" PRIu64 ", \"pausedTimeNs\": %" PRIu64
                  ", \"pausedPorts\": %" PRIu64 ", \"watchdogTrips\": %" PRIu64
-                 ", \"watchdogDrops\": %" PRIu64 "},\n",
+                 ", \"watchdogDrops\": %" PRIu64 "%s},\n",
                  st.pfcSent,
                  st.pausedTimeNs,
                  st.pausedPorts,
                  st.watchdogTrips,
-                 st.dropsWatchdog);
+                 st.dropsWatchdog,
+                 deadlocks.c_str());
     std::fprintf(f, "  \"creditStallNs\": %" PRIu64 ",\n", st.creditStallNs);
     std::fprintf(f,
                  "  \"ecnMarks\": %" PRIu64 ",\n  \"cnps\": %" PRIu64
@@ -1403,6 +1422,23 @@ ScenarioRunner::Report(const std::string& plotScript)
                 static_cast<std::size_t>(phasesDone),
                 m_collectives->GetRecords().size(),
                 all.posted ? stats.Report().c_str() : "");
+    if (m_monitors->deadlocks)
+    {
+        for (const auto& d : m_monitors->deadlocks->GetDeadlocks())
+        {
+            std::string cycle;
+            for (const std::string& channel : d.cycle)
+            {
+                cycle += (cycle.empty() ? "" : "; ") + channel;
+            }
+            std::fprintf(stderr,
+                         "warning: PFC deadlock found at %.3f us: %zu paused queues wait for "
+                         "each other: %s\n",
+                         d.time.ToDouble(Time::US),
+                         d.cycle.size(),
+                         cycle.c_str());
+        }
+    }
     if (all.posted > 0 && (all.posted - all.completed) * 100 > all.posted)
     {
         std::fprintf(stderr,

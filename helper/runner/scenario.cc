@@ -610,6 +610,9 @@ OutputKeys()
         ScenarioKey::Bool("plots", true).Help("make the figures after the run"),
         ScenarioKey::Bool("ccState", false)
             .Help("write cc.csv: every change of a connection's rate, window or gap"),
+        ScenarioKey::Duration("deadlockCheck", "0s")
+            .Help("look for PFC deadlocks (cycles of paused switch queues that hold frames) "
+                  "this often while the run goes, and report them (0s: never)"),
         ScenarioKey::IntList(
             "sizeBuckets",
             JsonValue::array(

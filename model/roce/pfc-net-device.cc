@@ -707,6 +707,24 @@ PfcNetDevice::DropFrame(const Ptr<Packet>& packet, uint8_t priority, uint32_t ta
     }
 }
 
+Time
+PfcNetDevice::GetEgressPauseStart(uint8_t priority) const
+{
+    return m_egressPauseStart[priority];
+}
+
+std::vector<uint32_t>
+PfcNetDevice::GetQueuedTags(uint8_t priority) const
+{
+    std::vector<uint32_t> tags;
+    tags.reserve(m_queue[priority].size());
+    for (const Item& item : m_queue[priority])
+    {
+        tags.push_back(item.tag);
+    }
+    return tags;
+}
+
 bool
 PfcNetDevice::IsWatchdogTripped(uint8_t priority) const
 {

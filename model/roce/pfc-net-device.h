@@ -19,6 +19,7 @@
 #include "ns3/wire-clock.h"
 
 #include <array>
+#include <vector>
 
 namespace ns3
 {
@@ -208,6 +209,14 @@ class PfcNetDevice : public NetDevice
      * @param on true to start
      */
     void SetPauseStorm(uint8_t priority, bool on);
+
+    /// @return when the peer's current pause of the priority began (while IsEgressPaused)
+    Time GetEgressPauseStart(uint8_t priority) const;
+    /**
+     * @param priority an egress queue
+     * @return the owner's tags of the frames it holds, first to leave first
+     */
+    std::vector<uint32_t> GetQueuedTags(uint8_t priority) const;
 
     /// @return true if the PFC watchdog has declared the priority stormed (frames to it drop)
     bool IsWatchdogTripped(uint8_t priority) const;

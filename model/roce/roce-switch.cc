@@ -541,6 +541,12 @@ RoceSwitch::PortDequeue(uint32_t outPort, const Ptr<Packet>& frame, uint8_t prio
     }
 }
 
+uint32_t
+RoceSwitch::GetIngressPortOfTag(uint32_t tag)
+{
+    return tag & TAG_PORT_MASK;
+}
+
 void
 RoceSwitch::PortDrop(uint32_t outPort, const Ptr<Packet>& frame, uint8_t priority, uint32_t tag)
 {

@@ -180,6 +180,12 @@ class RoceSwitch : public Object, public PfcPortOwner
      */
     int64_t AssignStreams(int64_t stream);
 
+    /**
+     * @param tag the tag this switch gave a frame it queued (PfcNetDevice::GetQueuedTags)
+     * @return the port the frame came in on
+     */
+    static uint32_t GetIngressPortOfTag(uint32_t tag);
+
   protected:
     void DoDispose() override;
 
