@@ -1205,6 +1205,13 @@ Scenario::Parse(const std::string& text,
     out["parallel"] =
         CheckObject("parallel", given.value("parallel", JsonValue::object()), ParallelKeys());
     const int64_t ranks = out["parallel"]["ranks"].get<int64_t>();
+    if (ranks > 1 && TimeOf(out["output"]["deadlockCheck"]).IsStrictlyPositive())
+    {
+        InterconnectConfigError("output.deadlockCheck",
+                                out["output"]["deadlockCheck"].get<std::string>(),
+                                "0s with parallel.ranks above 1 (the monitor sees one rank's "
+                                "switches only)");
+    }
     if (ranks > 1 && out["faults"]["pauseStormHost"].get<int64_t>() >= 0)
     {
         InterconnectConfigError("faults.pauseStormHost",

@@ -190,7 +190,7 @@ RdmaQueuePair::DoDispose()
     m_timer.Cancel();
     m_messages.clear();
     m_readJobs.clear();
-    m_sacked.clear();
+    m_recovery.reset();
     if (m_cc)
     {
         m_cc->Dispose();
@@ -353,17 +353,18 @@ RdmaQueuePair::HasNewPacket() const
 bool
 RdmaQueuePair::NextLost() const
 {
-    if (!m_recovery)
+    if (!m_recovery || !m_recovery->active)
     {
         return false;
     }
+    Recovery& r = *m_recovery;
     // Lost: not selectively acknowledged, below the highest PSN that was, and sent.
     const int32_t end =
-        std::min<int32_t>(static_cast<int32_t>(m_sacked.size()), PsnDiff(m_sndNxt, m_sndUna));
-    int32_t i = std::max<int32_t>(0, PsnDiff(m_retxNext, m_sndUna));
+        std::min<int32_t>(static_cast<int32_t>(r.sacked.size()), PsnDiff(m_sndNxt, m_sndUna));
+    int32_t i = std::max<int32_t>(0, PsnDiff(r.next, m_sndUna));
     for (; i < end; ++i)
     {
-        if (m_sacked[i] != 0)
+        if (r.sacked[i] != 0)
         {
             continue;
         }
@@ -371,24 +372,35 @@ RdmaQueuePair::NextLost() const
         const Message* m = FindMessage(psn);
         if (m && m->verb != RdmaVerb::READ)
         {
-            m_retxNext = psn;
+            r.next = psn;
             return true;
         }
     }
-    m_retxNext = PsnAdd(m_sndUna, std::max<int32_t>(i, 0));
+    r.next = PsnAdd(m_sndUna, std::max<int32_t>(i, 0));
     return false;
+}
+
+RdmaQueuePair::Recovery&
+RdmaQueuePair::GetRecovery()
+{
+    if (!m_recovery)
+    {
+        m_recovery = std::make_unique<Recovery>();
+    }
+    return *m_recovery;
 }
 
 void
 RdmaQueuePair::EnterRecovery()
 {
-    if (m_recovery)
+    Recovery& r = GetRecovery();
+    if (r.active)
     {
         return;
     }
-    m_recovery = true;
-    m_recoverySeq = m_sndNxt;
-    m_retxNext = m_sndUna;
+    r.active = true;
+    r.until = m_sndNxt;
+    r.next = m_sndUna;
     if (m_cc)
     {
         m_cc->OnLoss(this, false);
@@ -482,12 +494,12 @@ RdmaQueuePair::NextPacket(RdmaTxDescriptor& d)
     if (NextLost())
     {
         // IRN's recovery: a lost PSN again, before anything new; sndNxt stays.
-        const uint32_t psn = m_retxNext;
+        const uint32_t psn = m_recovery->next;
         FillRequest(*FindMessage(psn), psn, d);
         d.retransmission = true;
         ++m_retransmitted;
         m_retransmittedBytes += d.payload;
-        m_retxNext = PsnAdd(psn, 1);
+        m_recovery->next = PsnAdd(psn, 1);
         m_sendTimes[PsnDiff(psn, m_sndUna)] = now;
         UpdateTimer(false);
         return true;
@@ -576,11 +588,15 @@ RdmaQueuePair::Acknowledge(uint32_t newUna, bool ecnEcho, const RdmaIntTag* intS
         rtt = TimeStep(Simulator::Now().GetTimeStep() - m_sendTimes[advance - 1]);
     }
     m_sendTimes.erase_begin(std::min<std::size_t>(advance, m_sendTimes.size()));
-    m_sacked.erase_begin(std::min<std::size_t>(advance, m_sacked.size()));
-    m_sndUna = newUna;
-    if (m_recovery && PsnDiff(m_sndUna, m_recoverySeq) >= 0)
+    if (m_recovery)
     {
-        m_recovery = false; // everything sent before the loss is acknowledged
+        RingQueue<uint8_t>& sacked = m_recovery->sacked;
+        sacked.erase_begin(std::min<std::size_t>(advance, sacked.size()));
+    }
+    m_sndUna = newUna;
+    if (m_recovery && m_recovery->active && PsnDiff(m_sndUna, m_recovery->until) >= 0)
+    {
+        m_recovery->active = false; // everything sent before the loss is acknowledged
     }
     if (PsnDiff(m_sndNxt, m_sndUna) < 0)
     {
@@ -666,11 +682,12 @@ RdmaQueuePair::ReceiveSelectiveNak(uint32_t expected, uint32_t sacked, bool ecnE
     {
         return; // acknowledged since, or never sent (a stale or foreign NAK)
     }
-    if (m_sacked.size() <= static_cast<std::size_t>(i))
+    RingQueue<uint8_t>& sackedMap = GetRecovery().sacked;
+    if (sackedMap.size() <= static_cast<std::size_t>(i))
     {
-        m_sacked.resize(i + 1, 0);
+        sackedMap.resize(i + 1, 0);
     }
-    m_sacked[i] = 1;
+    sackedMap[i] = 1;
     EnterRecovery();
     Wake();
 }
@@ -808,18 +825,18 @@ RdmaQueuePair::Timeout()
         // IRN (section 3.1): recovery resends the oldest unacknowledged PSN first, then, as
         // after a NAK, those below the highest selectively acknowledged one that were not
         // (again, since their retransmissions may have been lost too).
-        if (m_sacked.empty())
+        Recovery& r = GetRecovery();
+        if (r.sacked.empty())
         {
-            m_sacked.push_back(0);
+            r.sacked.push_back(0);
         }
-        m_recovery = true;
-        m_recoverySeq = m_sndNxt;
-        m_retxNext = m_sndUna;
+        r.active = true;
+        r.until = m_sndNxt;
+        r.next = m_sndUna;
         Wake();
         return;
     }
-    m_recovery = false;
-    m_sacked.clear();
+    m_recovery.reset();
     m_sndNxt = m_sndUna;
     Wake();
 }
@@ -1113,7 +1130,7 @@ RdmaQueuePair::GetDuplicatesReceived() const
 bool
 RdmaQueuePair::IsInRecovery() const
 {
-    return m_recovery;
+    return m_recovery && m_recovery->active;
 }
 
 uint64_t

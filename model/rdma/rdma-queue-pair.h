@@ -20,6 +20,8 @@
 #include "ns3/traced-callback.h"
 #include "ns3/wire-clock.h"
 
+#include <memory>
+
 namespace ns3
 {
 
@@ -391,6 +393,16 @@ class RdmaQueuePair : public Object
         bool first;         //!< the next response is the first of this job
     };
 
+    /// IRN's loss-recovery state, made at the first loss (a go-back-N queue pair has none: an
+    /// all-to-all has 10^4 to 10^5 queue pairs).
+    struct Recovery
+    {
+        RingQueue<uint8_t> sacked; //!< PSNs from sndUna on, 1 selectively acknowledged
+        bool active{false};        //!< in loss recovery
+        uint32_t until{0};         //!< recovery ends when sndUna reaches it
+        uint32_t next{0};          //!< where the search for lost PSNs resumes
+    };
+
     /// @return payload bytes of packet k of a message
     uint32_t PayloadOf(const Message& m, uint32_t k) const;
     /// @return data bytes before PSN psn in this queue pair's stream
@@ -423,13 +435,15 @@ class RdmaQueuePair : public Object
     /// @return whether a new PSN may be sent (posted, within the window and the PSN cap)
     bool HasNewPacket() const;
     /**
-     * IRN's recovery: find the next lost WRITE/SEND PSN from m_retxNext on (m_retxNext moves
+     * IRN's recovery: find the next lost WRITE/SEND PSN from Recovery::next on (which moves
      * to it, or past every PSN looked at).
      * @return whether there is one
      */
     bool NextLost() const;
     /// Enter IRN's loss recovery (if not in it), from the oldest unacknowledged PSN.
     void EnterRecovery();
+    /// @return IRN's recovery state, made if need be
+    Recovery& GetRecovery();
     /// @return the retransmission timeout for what is in flight now
     Time CurrentRto() const;
     /**
@@ -479,10 +493,8 @@ class RdmaQueuePair : public Object
     PendingEvent m_timer;            //!< retransmission timer's event (at or before the deadline)
     Time m_rtoDeadline{Time::Max()}; //!< when the retransmission timer expires (Max: disarmed)
     Ptr<RdmaCongestionControl> m_cc; //!< congestion control
-    RingQueue<uint8_t> m_sacked;     //!< IRN: PSNs from sndUna on, 1 selectively acknowledged
-    bool m_recovery{false};          //!< IRN: in loss recovery
-    uint32_t m_recoverySeq{0};       //!< IRN: recovery ends when sndUna reaches it
-    mutable uint32_t m_retxNext{0};  //!< IRN: where the search for lost PSNs resumes
+
+    std::unique_ptr<Recovery> m_recovery; //!< IRN: made at the first loss
     RdmaQueuePairOwner* m_owner{nullptr}; //!< the adapter (SetOwner)
     uint32_t m_ownerIndex{0};             //!< this queue pair's index there
     bool m_reportState{false};            //!< tell the owner of state changes
