@@ -44,7 +44,7 @@ TorusDeadlocks(bool dateline, uint32_t* completed)
         switches.push_back(roce.GetSwitch(s));
     }
     PfcDeadlockMonitor monitor(switches);
-    monitor.Start(MicroSeconds(100));
+    monitor.Start(MicroSeconds(100), MilliSeconds(5));
     Simulator::Stop(MilliSeconds(5));
     Simulator::Run();
     *completed = rdma.CollectStatistics().messagesCompleted;
@@ -115,8 +115,8 @@ TEST(PfcDeadlockMonitor, PausesBothWaysOnALinkAreNoCycleWhenHostsFillTheQueues)
         rdma.Post(src, dst, RdmaVerb::WRITE, 4000000, Time(0), 3);
     }
     PfcDeadlockMonitor monitor({roce.GetSwitch(0), roce.GetSwitch(1)});
-    monitor.Start(NanoSeconds(500)); // often: a pause that holds between two checks counts
-    uint32_t bothWays = 0;           // checks that saw both link queues paused and holding frames
+    monitor.Start(NanoSeconds(500), MilliSeconds(3)); // often: a pause held between two checks
+    uint32_t bothWays = 0; // checks that saw both link queues paused and holding frames
     std::function<void()> look = [&]() {
         bool both = true;
         for (uint32_t sw : {0u, 1u})

@@ -43,16 +43,27 @@ PfcDeadlockMonitor::PfcDeadlockMonitor(std::vector<Ptr<RoceSwitch>> switches)
 }
 
 void
-PfcDeadlockMonitor::Start(Time interval)
+PfcDeadlockMonitor::Start(Time interval, Time stop)
 {
     NS_ABORT_MSG_UNLESS(interval.IsStrictlyPositive(),
                         "PfcDeadlockMonitor::Start: the interval must be above 0, not "
                             << interval.As(Time::US));
     m_interval = interval;
+    m_stop = stop;
     m_event.Cancel();
+    ScheduleCheck();
+}
+
+void
+PfcDeadlockMonitor::ScheduleCheck()
+{
+    if (Simulator::Now() + m_interval > m_stop)
+    {
+        return;
+    }
     m_event = Simulator::Schedule(m_interval, [this]() {
         Check();
-        Start(m_interval);
+        ScheduleCheck();
     });
 }
 

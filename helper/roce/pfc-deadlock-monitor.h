@@ -55,10 +55,12 @@ class PfcDeadlockMonitor
     explicit PfcDeadlockMonitor(std::vector<Ptr<RoceSwitch>> switches);
 
     /**
-     * Look every interval, from now on, until the simulation ends.
+     * Look every interval, from now on, until stop (as PortRecorder::Start: a pending check
+     * must not keep a simulation without a stop time running).
      * @param interval the interval (above 0)
+     * @param stop the last check is at or before this time
      */
-    void Start(Time interval);
+    void Start(Time interval, Time stop);
 
     /// Look now (Start does it every interval).
     void Check();
@@ -70,6 +72,9 @@ class PfcDeadlockMonitor
     /// A switch egress queue: switch index, port, priority.
     using Channel = std::tuple<uint32_t, uint32_t, uint8_t>;
 
+    /// Schedule the next check, if it comes before m_stop.
+    void ScheduleCheck();
+
     /// @return the channel's text @param c the channel
     std::string Name(const Channel& c) const;
 
@@ -77,6 +82,7 @@ class PfcDeadlockMonitor
     std::map<std::pair<uint32_t, uint32_t>, std::pair<uint32_t, uint32_t>>
         m_peer;                             //!< (s, p) -> (t, q)
     Time m_interval;                        //!< between checks
+    Time m_stop;                            //!< no check after it
     Time m_lastCheck{Time(-1)};             //!< the check before
     std::set<std::set<Channel>> m_reported; //!< the cycles reported
     std::vector<Deadlock> m_deadlocks;      //!< what was found

@@ -975,7 +975,7 @@ ScenarioRunner::AddMonitors()
             switches.push_back(m_roce.GetSwitch(i));
         }
         m_monitors->deadlocks = std::make_unique<PfcDeadlockMonitor>(switches);
-        m_monitors->deadlocks->Start(deadlockCheck);
+        m_monitors->deadlocks->Start(deadlockCheck, stop);
     }
     m_monitors->progress = Progress{std::chrono::steady_clock::now(),
                                     std::chrono::steady_clock::now(),

@@ -906,17 +906,11 @@ Scenario::ParseMaxOutstanding(const std::string& text)
         return -2;
     }
     const int64_t limit = rdma::PSN_MASK / 2;
-    std::size_t used = 0;
-    int64_t n = 0;
-    try
-    {
-        n = std::stoll(text, &used);
-    }
-    catch (const std::exception&)
-    {
-        used = 0;
-    }
-    if (used == 0 || used != text.size() || n < 1 || n > limit)
+    // Digits only (std::stoll alone would take " 12" and "+12"), few enough not to overflow.
+    const bool digits = !text.empty() && text.size() <= 9 &&
+                        text.find_first_not_of("0123456789") == std::string::npos;
+    const int64_t n = digits ? std::stoll(text) : 0;
+    if (n < 1 || n > limit)
     {
         InterconnectConfigError("nic.maxOutstanding",
                                 "\"" + text + "\"",

@@ -91,8 +91,9 @@ PfcNetDevice::GetTypeId()
             .AddAttribute("PfcWatchdogTime",
                           "PFC watchdog: a priority its peer keeps paused this long without a "
                           "break while frames wait for it is declared stormed, and frames to "
-                          "it are dropped (0: no watchdog). Vendors default to 100-200 ms; a "
-                          "simulated fabric needs a few RTTs to milliseconds.",
+                          "it are dropped (0: no watchdog). Switches ship defaults of "
+                          "hundreds of milliseconds; a simulated fabric needs a few RTTs to "
+                          "milliseconds.",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&PfcNetDevice::m_watchdogTime),
                           MakeTimeChecker(Time(0)))
