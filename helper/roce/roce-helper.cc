@@ -448,6 +448,7 @@ RoceHelper::CollectFabricStatistics() const
     for (const auto& sw : m_switches)
     {
         st.dropsBuffer += sw->GetDrops(RoceSwitch::DROP_BUFFER);
+        st.trimmed += sw->GetTrimmed();
         for (uint8_t p = 0; p < PfcNetDevice::N_PRIORITIES; ++p)
         {
             st.dropsByPriority[p] += sw->GetDropsByPriority(p);

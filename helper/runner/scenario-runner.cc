@@ -593,7 +593,10 @@ ScenarioRunner::ConfigureEthernet(const std::string& cc)
     roce.SetQueuePairAttribute("Transport", StringValue(s.String("nic.transport")));
     roce.SetQueuePairAttribute("IrnRtoLow", TimeValue(s.Duration("nic.irnRtoLow")));
     roce.SetQueuePairAttribute("IrnRtoLowPackets", UintegerValue(s.Int("nic.irnRtoLowPackets")));
+    roce.SetQueuePairAttribute("SprayEntropies", UintegerValue(s.Int("nic.sprayEntropies")));
+    roce.SetQueuePairAttribute("UetLossThreshold", UintegerValue(s.Int("nic.uetLossThreshold")));
     roce.SetNicAttribute("CongestionControl", StringValue(cc));
+    roce.SetNicAttribute("AckDscp", UintegerValue(s.Int("nic.ackDscp")));
     if (SetsCnpInterval(cc))
     {
         roce.SetNicAttribute("CnpInterval", TimeValue(s.Duration("nic.cnpInterval")));
@@ -609,6 +612,8 @@ ScenarioRunner::ConfigureEthernet(const std::string& cc)
         "EcmpMode",
         StringValue(s.String("switch.ecmp") == "flow-hash" ? "FlowHash" : "PacketSpray"));
     roce.SetSwitchAttribute("ForwardingLatency", TimeValue(s.Duration("switch.latency")));
+    roce.SetSwitchAttribute("Trimming", BooleanValue(s.Bool("switch.trimming")));
+    roce.SetSwitchAttribute("TrimThreshold", UintegerValue(s.Bytes("switch.trimThreshold")));
 }
 
 void
@@ -710,22 +715,17 @@ ScenarioRunner::LimitOutstandingPackets()
     if (cap < 0)
     {
         // IRN's BDP-FC (Mittal et al., section 3.2): the bandwidth-delay product of the longest
-        // path, in packets: a full data frame out and its ACK back over the diameter's links,
-        // each paying its propagation delay and its store-and-forward serialization, at the
-        // hosts' rate.
+        // path, in packets.
         const double bps = static_cast<double>(s.Rate("fabric.hostRate").GetBitRate());
         const uint32_t frame =
             PfcNetDevice::WireBytes(static_cast<uint32_t>(s.Int("link.mtu")) +
                                     RdmaNic::ROCE_HEADERS + PfcNetDevice::ETHERNET_HEADER);
-        const uint32_t ack =
-            PfcNetDevice::WireBytes(RdmaNic::ROCE_HEADERS + 4 + PfcNetDevice::ETHERNET_HEADER);
-        const double hops = m_fabric.GetDiameter();
-        const double rtt =
-            hops * (2 * s.Duration("fabric.delay").GetSeconds() + 8.0 * (frame + ack) / bps);
+        const double rtt = LongestPathRtt();
         packets = static_cast<uint64_t>(std::ceil(bps * rtt / (8.0 * frame)));
         std::cerr << "interconnect-run: " << s.String("name")
-                  << ": nic.maxOutstanding bdp: " << packets << " packets (" << hops
-                  << " hops, base RTT " << rtt * 1e6 << " us)" << std::endl;
+                  << ": nic.maxOutstanding bdp: " << packets << " packets ("
+                  << m_fabric.GetDiameter() << " hops, base RTT " << rtt * 1e6 << " us)"
+                  << std::endl;
     }
     if (m_infiniband)
     {
@@ -736,6 +736,41 @@ ScenarioRunner::LimitOutstandingPackets()
     {
         m_roce.GetNic(h)->SetQueuePairAttribute("MaxOutstandingPackets", UintegerValue(packets));
     }
+}
+
+double
+ScenarioRunner::LongestPathRtt() const
+{
+    // Each of the diameter's links paid twice its propagation delay and the store-and-forward
+    // serialization of the frame and of its ACK.
+    const Scenario& s = m_s;
+    const double bps = static_cast<double>(s.Rate("fabric.hostRate").GetBitRate());
+    const uint32_t frame =
+        PfcNetDevice::WireBytes(static_cast<uint32_t>(s.Int("link.mtu")) + RdmaNic::ROCE_HEADERS +
+                                PfcNetDevice::ETHERNET_HEADER);
+    const uint32_t ack =
+        PfcNetDevice::WireBytes(RdmaNic::ROCE_HEADERS + 4 + PfcNetDevice::ETHERNET_HEADER);
+    const double hops = m_fabric.GetDiameter();
+    return hops * (2 * s.Duration("fabric.delay").GetSeconds() + 8.0 * (frame + ack) / bps);
+}
+
+void
+ScenarioRunner::SetNsccBaseRtt(const std::string& cc)
+{
+    if (cc != "ns3::NsccCongestionControl")
+    {
+        return;
+    }
+    // One base round trip for the whole fabric, as UEC's config_base_rtt (the longest path's):
+    // every queue pair then aims at the same queueing delay, whatever its own path's length.
+    Time rtt = m_s.Duration("nic.nsccBaseRtt");
+    if (rtt.IsZero())
+    {
+        rtt = NanoSeconds(static_cast<int64_t>(std::ceil(LongestPathRtt() * 1e9)));
+        std::cerr << "interconnect-run: " << m_s.String("name") << ": nic.nsccBaseRtt "
+                  << rtt.GetNanoSeconds() << " ns (the longest path's)" << std::endl;
+    }
+    Config::SetDefault("ns3::NsccCongestionControl::BaseRtt", TimeValue(rtt));
 }
 
 void
@@ -801,6 +836,7 @@ ScenarioRunner::BuildNetwork()
     m_network->SetQueuePairMapping(mapping);
     m_hosts = m_fabric.GetNHosts();
     LimitOutstandingPackets();
+    SetNsccBaseRtt(cc);
     ArmPfcFaults();
     if (m_rank == 0)
     {
@@ -1289,14 +1325,15 @@ ScenarioRunner::WriteSummaries()
                  "  \"ecnMarks\": %" PRIu64 ",\n  \"cnps\": %" PRIu64
                  ",\n  \"retransmittedPackets\": %" PRIu64 ",\n  \"retransmittedBytes\": %" PRIu64
                  ",\n  \"spuriousRetransmissions\": %" PRIu64 ",\n  \"timeouts\": %" PRIu64
-                 ",\n  \"naksReceived\": %" PRIu64 ",\n",
+                 ",\n  \"naksReceived\": %" PRIu64 ",\n  \"trimmedPackets\": %" PRIu64 ",\n",
                  st.ecnMarks,
                  st.cnpsSent,
                  st.retransmitted,
                  st.retransmittedBytes,
                  st.spurious,
                  st.timeouts,
-                 st.naks);
+                 st.naks,
+                 st.trimmed);
     std::fprintf(f,
                  "  \"packetHops\": %" PRIu64 ",\n  \"events\": %" PRIu64 ",\n",
                  st.packetHops,

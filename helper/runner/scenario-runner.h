@@ -100,6 +100,12 @@ class ScenarioRunner
     void BuildNetwork();
     /// Set nic.maxOutstanding on the queue pairs to come (bdp: computed from the fabric).
     void LimitOutstandingPackets();
+    /// @return the base round trip of the fabric's longest path, seconds: a full data frame out
+    ///         and its ACK back over the diameter's links, at the hosts' rate
+    double LongestPathRtt() const;
+    /// NSCC's base round trip (nic.nsccBaseRtt, or the longest path's), when nic.cc is nscc.
+    /// @param cc the congestion control's TypeId name
+    void SetNsccBaseRtt(const std::string& cc);
     /// The PFC watchdog on the switch ports and the pause storm of the faults section.
     void ArmPfcFaults();
     /// Post every workload's messages and collectives.

@@ -468,6 +468,14 @@ SwitchKeys()
             ScenarioKey::Choice("ecmp", "flow-hash", {"flow-hash", "packet-spray"})
                 .Help("ECMP: a path per 5-tuple, or per packet")
                 .Sets("ns3::RoceSwitch::EcmpMode", false),
+            ScenarioKey::Bool("trimming", false)
+                .Help("trim RoCEv2 data the buffer would drop to its headers and forward them "
+                      "ahead of data (NDP, UEC 1.0): the receiver NAKs the PSN at once")
+                .Sets("ns3::RoceSwitch::Trimming"),
+            ScenarioKey::Bytes("trimThreshold", "0B")
+                .Help("with trimming, also trim above this egress queue (0B: only what the "
+                      "buffer would drop)")
+                .Sets("ns3::RoceSwitch::TrimThreshold"),
             ScenarioKey::Duration("latency", "0s")
                 .Help("forwarding latency")
                 .Sets("ns3::RoceSwitch::ForwardingLatency")
@@ -480,7 +488,7 @@ NicKeys()
 {
     return {ScenarioKey::Text("cc", "dcqcn")
                 .Help("congestion control on any RDMA link: none, dcqcn, hpcc, timely, dctcp, "
-                      "ib-cc or a TypeId name (infiniband: ib-cc by default)")
+                      "nscc, ib-cc or a TypeId name (infiniband: ib-cc by default)")
                 .Sets("ns3::RdmaNic::CongestionControl", false)
                 .Sets("ns3::IbHostAdapter::CongestionControl", false),
             ScenarioKey::Text("ccLibrary", "")
@@ -503,10 +511,26 @@ NicKeys()
             ScenarioKey::Bool("outOfOrderReceive", false)
                 .Help("place packets past a gap (use it with packet-spray)")
                 .Sets("ns3::RdmaQueuePair::OutOfOrderReceive"),
-            ScenarioKey::Choice("transport", "gbn", {"gbn", "irn"})
-                .Help("loss recovery: gbn (IBTA go-back-N) or irn (IRN's selective repeat, "
-                      "for fabrics without PFC; RoCE and InfiniBand)")
+            ScenarioKey::Choice("transport", "gbn", {"gbn", "irn", "uet"})
+                .Help("loss recovery: gbn (IBTA go-back-N), irn (IRN's selective repeat, "
+                      "for fabrics without PFC; RoCE and InfiniBand) or uet (an Ultra "
+                      "Ethernet-style transport: per-packet spraying, selective ACK; RoCE)")
                 .Sets("ns3::RdmaQueuePair::Transport"),
+            ScenarioKey::Int("sprayEntropies", 256, 1, 16384)
+                .Help("uet: entropy values a queue pair cycles through, one per packet (1: "
+                      "one path)")
+                .Sets("ns3::RdmaQueuePair::SprayEntropies"),
+            ScenarioKey::Int("uetLossThreshold", 64, 1, 1 << 16)
+                .Help("uet: a PSN is lost once one this many above it was acknowledged")
+                .Sets("ns3::RdmaQueuePair::UetLossThreshold"),
+            ScenarioKey::Duration("nsccBaseRtt", "0s")
+                .Help("nscc: the base round trip every queue pair aims from (0s: the "
+                      "fabric's longest path, as UEC's config_base_rtt)")
+                .Sets("ns3::NsccCongestionControl::BaseRtt", false),
+            ScenarioKey::Int("ackDscp", 64, 0, 64)
+                .Help("DSCP of ACKs and NAKs, and so their priority (DSCP / 8); 64: the data's "
+                      "(uet with nscc wants them ahead of data)")
+                .Sets("ns3::RdmaNic::AckDscp"),
             ScenarioKey::Duration("irnRtoLow", "100us", 1)
                 .Help("irn: the timeout while at most irnRtoLowPackets are in flight")
                 .Sets("ns3::RdmaQueuePair::IrnRtoLow"),
@@ -1063,6 +1087,13 @@ Scenario::Parse(const std::string& text,
                                 "\"irn\"",
                                 "gbn with link.technology iwarp (TCP recovers iWARP's losses); "
                                 "irn with roce or infiniband");
+    }
+    if (out["nic"]["transport"] == "uet" && out["link"]["technology"] != "roce")
+    {
+        InterconnectConfigError("nic.transport",
+                                "\"uet\"",
+                                "uet with link.technology roce (it sprays by the UDP source "
+                                "port); gbn with iwarp; gbn or irn with infiniband");
     }
 
     // iWARP's TCP (link.technology "iwarp"; kept but unused with "roce", so that one value

@@ -161,6 +161,7 @@ TransportStatistics::Fields()
         {"messagesCompleted", &T::messagesCompleted},
         {"bytesDelivered", &T::bytesDelivered},
         {"dropsBuffer", &T::dropsBuffer},
+        {"trimmedPackets", &T::trimmed},
         {"dropsNoRoute", &T::dropsNoRoute},
         {"dropsNotIpv4", &T::dropsNotIpv4},
         {"dropsLink", &T::dropsLink},

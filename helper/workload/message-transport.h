@@ -109,6 +109,7 @@ class QueuePairMapping
 struct TransportStatistics
 {
     uint64_t dropsBuffer{0};        //!< lossy frames dropped for lack of buffer (switches)
+    uint64_t trimmed{0};            //!< data packets trimmed to their headers (switches)
     uint64_t dropsNoRoute{0};       //!< frames without a route (switches)
     uint64_t dropsNotIpv4{0};       //!< non-IPv4 frames (switches)
     uint64_t dropsLink{0};          //!< frames lost by receive error models (all ports)

@@ -161,9 +161,10 @@ IbAethHeader::Print(std::ostream& os) const
                                             "REMOTE_ACCESS_ERROR",
                                             "REMOTE_OPERATIONAL_ERROR",
                                             "INVALID_RD_REQUEST",
-                                            "IRN_SELECTIVE_NAK"};
+                                            "IRN_SELECTIVE_NAK",
+                                            "TRIMMED_NAK"};
         os << "NAK code=" << value;
-        if (value <= IRN_SELECTIVE_NAK)
+        if (value <= TRIMMED_NAK)
         {
             os << "(" << names[value] << ")";
         }

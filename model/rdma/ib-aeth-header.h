@@ -55,6 +55,9 @@ class IbAethHeader : public Header
         /// Reserved by IBTA (5..31); this model's IRN NAK (Mittal et al., SIGCOMM 2018,
         /// section 3.1): an IrnSackHeader with the PSN that triggered it follows the AETH.
         IRN_SELECTIVE_NAK = 5,
+        /// Reserved by IBTA; this model's NAK for a trimmed packet (NDP, Handley et al.
+        /// SIGCOMM 2017; UEC 1.0's trimming): an IrnSackHeader names the trimmed PSN.
+        TRIMMED_NAK = 6,
     };
 
     /// The serialized size of the header, in bytes.

@@ -409,7 +409,8 @@ RdmaChannelAdapter::SendAck(Ptr<RdmaQueuePair> qp,
                                                              verdict.ackPsn,
                                                              verdict.sackPsn,
                                                              verdict.msn,
-                                                             verdict.ecnEcho)
+                                                             verdict.ecnEcho,
+                                                             verdict.trimmed)
                      : RdmaTransportHeaders::ForAck(qp->GetPeerQpn(),
                                                     verdict.ackPsn,
                                                     verdict.sendNak,
@@ -446,7 +447,8 @@ RdmaChannelAdapter::SendCnp(uint32_t index)
 void
 RdmaChannelAdapter::ReceiveTransport(const RdmaTransportHeaders& headers,
                                      Ptr<Packet> packet,
-                                     bool marked)
+                                     bool marked,
+                                     bool trimmed)
 {
     const IbBthHeader& bth = headers.bth;
     const uint8_t opcode = bth.GetOpcode();
@@ -462,6 +464,18 @@ RdmaChannelAdapter::ReceiveTransport(const RdmaTransportHeaders& headers,
         ++m_cnpsReceived;
         m_cnpReceivedTrace(qp->GetQpn());
         qp->ReceiveCnp();
+        return;
+    }
+    if (trimmed)
+    {
+        ++m_trimmedReceived;
+        // A trimmed request is answered by a NAK naming it; a trimmed READ response is lost
+        // (the requester finds the gap from the next one, or its timeout does).
+        if (opcode != IbBthHeader::RC_ACKNOWLEDGE && !IbBthHeader::IsReadResponse(opcode) &&
+            opcode != IbBthHeader::RC_READ_REQUEST)
+        {
+            SendAck(qp, qp->ReceiveTrimmed(bth.GetPsn()), nullptr);
+        }
         return;
     }
     RdmaIntTag intTag;
@@ -540,6 +554,12 @@ uint64_t
 RdmaChannelAdapter::GetDataPacketsSent() const
 {
     return m_dataSent;
+}
+
+uint64_t
+RdmaChannelAdapter::GetTrimmedReceived() const
+{
+    return m_trimmedReceived;
 }
 
 uint64_t

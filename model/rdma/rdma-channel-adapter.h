@@ -143,6 +143,8 @@ class RdmaChannelAdapter : public Object, public RdmaQueuePairOwner
     uint64_t GetDataPacketsSent() const;
     /// @return transport packets for this adapter that named a queue pair it does not have
     uint64_t GetUnknownQpPackets() const;
+    /// @return trimmed packets received (their headers: a switch cut the payload)
+    uint64_t GetTrimmedReceived() const;
 
     /**
      * Build a queue pair's data packet with the link's headers (for RoCEv2 from the IPv4
@@ -193,8 +195,12 @@ class RdmaChannelAdapter : public Object, public RdmaQueuePairOwner
      * @param headers its transport headers
      * @param packet what follows them (payload, ICRC)
      * @param marked it arrived congestion-marked (CE or FECN)
+     * @param trimmed a switch trimmed its payload (only its headers arrived)
      */
-    void ReceiveTransport(const RdmaTransportHeaders& headers, Ptr<Packet> packet, bool marked);
+    void ReceiveTransport(const RdmaTransportHeaders& headers,
+                          Ptr<Packet> packet,
+                          bool marked,
+                          bool trimmed = false);
 
     /**
      * @return whether frames carry their headers packed into one RdmaPackedHeader: while
@@ -303,11 +309,12 @@ class RdmaChannelAdapter : public Object, public RdmaQueuePairOwner
     bool m_trySendAgain;        //!< TrySend was asked for while running
     mutable int8_t m_packs{-1}; //!< PacksHeaders: -1 not asked yet, else 0 or 1
 
-    uint64_t m_cnpsSent;     //!< CNPs sent
-    uint64_t m_cnpsReceived; //!< CNPs received
-    uint64_t m_acksSent;     //!< ACKs and NAKs sent
-    uint64_t m_dataSent;     //!< data packets sent
-    uint64_t m_unknownQp;    //!< packets for unknown queue pairs
+    uint64_t m_cnpsSent;           //!< CNPs sent
+    uint64_t m_cnpsReceived;       //!< CNPs received
+    uint64_t m_acksSent;           //!< ACKs and NAKs sent
+    uint64_t m_dataSent;           //!< data packets sent
+    uint64_t m_unknownQp;          //!< packets for unknown queue pairs
+    uint64_t m_trimmedReceived{0}; //!< trimmed packets received
 
     TracedCallback<const RdmaCompletion&> m_completionTrace; //!< any queue pair's completion
     TracedCallback<uint32_t> m_cnpSentTrace;     //!< CNP sent: the local QPN it concerns

@@ -43,6 +43,7 @@ RdmaCongestionControl::ResolveName(const std::string& option, const std::string&
         {"hpcc", "ns3::HpccCongestionControl"},
         {"timely", "ns3::TimelyCongestionControl"},
         {"dctcp", "ns3::DctcpRdmaCongestionControl"},
+        {"nscc", "ns3::NsccCongestionControl"},
         {"ib-cc", "ns3::IbCongestionControl"},
     };
     for (const auto& [shortName, typeName] : SHORT_NAMES)
@@ -61,7 +62,7 @@ RdmaCongestionControl::ResolveName(const std::string& option, const std::string&
     InterconnectConfigError(
         option,
         name,
-        "none, dcqcn, hpcc, timely, dctcp, ib-cc, or the TypeId name of a subclass "
+        "none, dcqcn, hpcc, timely, dctcp, nscc, ib-cc, or the TypeId name of a subclass "
         "of ns3::RdmaCongestionControl");
 }
 

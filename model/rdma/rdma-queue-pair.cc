@@ -97,10 +97,19 @@ RdmaQueuePair::GetTypeId()
                 "responder drops packets past a gap and NAKs once) or irn (IRN's "
                 "selective repeat, Mittal et al. SIGCOMM 2018: packets past a gap are "
                 "placed and each answered by a NAK naming it; the requester resends "
-                "only what is missing). Both ends of a queue pair must agree.",
+                "only what is missing) or uet (an Ultra Ethernet-style transport, UEC 1.0: "
+                "every packet sprayed with its own entropy, placed wherever it arrives and "
+                "acknowledged selectively; a PSN is lost when one UetLossThreshold above it "
+                "was acknowledged or a switch trimmed it). Both ends of a queue pair must "
+                "agree.",
                 EnumValue(RdmaQueuePair::GO_BACK_N),
                 INTERCONNECT_ENUM_ACCESSOR(RdmaQueuePair::Transport, &RdmaQueuePair::m_transport),
-                MakeEnumChecker(RdmaQueuePair::GO_BACK_N, "gbn", RdmaQueuePair::IRN, "irn"))
+                MakeEnumChecker(RdmaQueuePair::GO_BACK_N,
+                                "gbn",
+                                RdmaQueuePair::IRN,
+                                "irn",
+                                RdmaQueuePair::UET,
+                                "uet"))
             .AddAttribute("IrnRtoLow",
                           "IRN's timeout while at most IrnRtoLowPackets PSNs are in flight (a "
                           "loss at the tail, which no later packet reveals). Default: 100 us, "
@@ -120,6 +129,20 @@ RdmaQueuePair::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&RdmaQueuePair::m_maxOutstanding),
                           MakeUintegerChecker<uint32_t>(0, rdma::PSN_MASK / 2))
+            .AddAttribute("SprayEntropies",
+                          "uet: the entropy values (RoCEv2 UDP source ports) a queue pair "
+                          "cycles through, one per packet; the switches' ECMP hash maps each to "
+                          "a path. 1: no spraying (one path, as a flow-hashed queue pair).",
+                          UintegerValue(256),
+                          MakeUintegerAccessor(&RdmaQueuePair::m_sprayEntropies),
+                          MakeUintegerChecker<uint32_t>(1, 16384))
+            .AddAttribute("UetLossThreshold",
+                          "uet: a PSN not acknowledged is declared lost once a PSN this many "
+                          "above it was selectively acknowledged (the reordering spraying "
+                          "tolerates before a retransmission).",
+                          UintegerValue(64),
+                          MakeUintegerAccessor(&RdmaQueuePair::m_lossThreshold),
+                          MakeUintegerChecker<uint32_t>(1, 1 << 16))
             .AddAttribute("CongestionControl",
                           "The queue pair's congestion control (one object per queue pair; its "
                           "trace sources, e.g. DCQCN's Alpha, are reached through this)",
@@ -162,6 +185,8 @@ RdmaQueuePair::RdmaQueuePair()
       m_rtoLow(MicroSeconds(100)),
       m_rtoLowPackets(3),
       m_maxOutstanding(0),
+      m_sprayEntropies(256),
+      m_lossThreshold(64),
       m_nextMessageId(0),
       m_nextPostPsn(0),
       m_streamBytes(0),
@@ -213,6 +238,7 @@ RdmaQueuePair::Setup(uint32_t qpn,
     m_local = local;
     m_peer = peer;
     m_entropy = entropy;
+    m_baseEntropy = entropy;
     m_priority = priority;
     m_lineRate = lineRate;
     m_rate = lineRate;
@@ -353,18 +379,41 @@ RdmaQueuePair::HasNewPacket() const
 bool
 RdmaQueuePair::NextLost() const
 {
-    if (!m_recovery || !m_recovery->active)
+    if (!m_recovery)
     {
         return false;
     }
     Recovery& r = *m_recovery;
-    // Lost: not selectively acknowledged, below the highest PSN that was, and sent.
-    const int32_t end =
-        std::min<int32_t>(static_cast<int32_t>(r.sacked.size()), PsnDiff(m_sndNxt, m_sndUna));
+    const int32_t inFlight = PsnDiff(m_sndNxt, m_sndUna);
+    // Reported trimmed: resend first, unless acknowledged since.
+    while (!r.resend.empty())
+    {
+        const int32_t k = PsnDiff(r.resend.front(), m_sndUna);
+        if (k >= 0 && k < inFlight &&
+            (static_cast<std::size_t>(k) >= r.sacked.size() || r.sacked[k] != Recovery::SACKED))
+        {
+            r.pick = r.resend.front();
+            r.picked = true;
+            return true;
+        }
+        r.resend.pop_front();
+    }
+    const bool byThreshold = m_transport == UET && !r.active;
+    if (m_transport != UET && !r.active)
+    {
+        return false;
+    }
+    // Lost: not selectively acknowledged, below the highest PSN that was (UET: by the loss
+    // threshold, unless a timeout put it in recovery), and sent.
+    const int32_t sackedEnd =
+        byThreshold ? PsnDiff(r.sackHigh, m_sndUna) - static_cast<int32_t>(m_lossThreshold)
+                    : static_cast<int32_t>(r.sacked.size());
+    const int32_t end = std::min<int32_t>(sackedEnd, inFlight);
     int32_t i = std::max<int32_t>(0, PsnDiff(r.next, m_sndUna));
     for (; i < end; ++i)
     {
-        if (r.sacked[i] != 0)
+        // By threshold, a PSN resent after a trim waits for a timeout; a timeout resends all.
+        if (r.sacked[i] == Recovery::SACKED || (byThreshold && r.sacked[i] != 0))
         {
             continue;
         }
@@ -373,10 +422,17 @@ RdmaQueuePair::NextLost() const
         if (m && m->verb != RdmaVerb::READ)
         {
             r.next = psn;
+            r.pick = psn;
+            r.picked = false;
             return true;
         }
     }
     r.next = PsnAdd(m_sndUna, std::max<int32_t>(i, 0));
+    if (m_transport == UET &&
+        i >= std::min<int32_t>(static_cast<int32_t>(r.sacked.size()), inFlight))
+    {
+        r.active = false; // a timeout's resending is done: back to the threshold
+    }
     return false;
 }
 
@@ -386,6 +442,7 @@ RdmaQueuePair::GetRecovery()
     if (!m_recovery)
     {
         m_recovery = std::make_unique<Recovery>();
+        m_recovery->sackHigh = m_sndUna;
     }
     return *m_recovery;
 }
@@ -493,14 +550,37 @@ RdmaQueuePair::NextPacket(RdmaTxDescriptor& d)
     const int64_t now = Simulator::Now().GetTimeStep();
     if (NextLost())
     {
-        // IRN's recovery: a lost PSN again, before anything new; sndNxt stays.
-        const uint32_t psn = m_recovery->next;
+        // IRN's and UET's recovery: a lost PSN again, before anything new; sndNxt stays.
+        Recovery& r = *m_recovery;
+        const uint32_t psn = r.pick;
         FillRequest(*FindMessage(psn), psn, d);
         d.retransmission = true;
         ++m_retransmitted;
         m_retransmittedBytes += d.payload;
-        m_recovery->next = PsnAdd(psn, 1);
+        if (r.picked)
+        {
+            r.resend.pop_front();
+            if (m_transport == UET)
+            {
+                // Not to be resent again by the threshold: later packets' SACKs may still be
+                // on their way.
+                const auto k = static_cast<std::size_t>(PsnDiff(psn, m_sndUna));
+                if (r.sacked.size() <= k)
+                {
+                    r.sacked.resize(k + 1, 0);
+                }
+                r.sacked[k] = Recovery::RESENT;
+            }
+        }
+        else
+        {
+            r.next = PsnAdd(psn, 1);
+        }
         m_sendTimes[PsnDiff(psn, m_sndUna)] = now;
+        if (m_transport == UET)
+        {
+            m_entropy = SprayEntropy(m_sprayed++);
+        }
         UpdateTimer(false);
         return true;
     }
@@ -510,6 +590,10 @@ RdmaQueuePair::NextPacket(RdmaTxDescriptor& d)
     }
     Message* m = FindMessage(m_sndNxt);
     NS_ASSERT_MSG(m, "no message holds PSN " << m_sndNxt);
+    if (m_transport == UET)
+    {
+        m_entropy = SprayEntropy(m_sprayed++);
+    }
     d.retransmission = PsnDiff(m_sndNxt, m_highestSent) < 0;
     m_sndNxt = FillRequest(*m, m_sndNxt, d);
     if (d.retransmission)
@@ -555,8 +639,31 @@ RdmaQueuePair::OnSent(uint32_t wireBytes)
     }
 }
 
+uint16_t
+RdmaQueuePair::SprayEntropy(uint64_t k) const
+{
+    // Distinct values in the dynamic port range 49152..65535 for k below SprayEntropies: 997
+    // is odd, so it steps through all 16384 offsets.
+    const uint64_t offset = m_baseEntropy + (k % m_sprayEntropies) * 997;
+    return static_cast<uint16_t>(0xC000 | (offset & 0x3FFF));
+}
+
+uint32_t
+RdmaQueuePair::PayloadOfPsn(uint32_t psn) const
+{
+    const Message* m = FindMessage(psn);
+    if (!m || m->verb == RdmaVerb::READ)
+    {
+        return 0;
+    }
+    return PayloadOf(*m, static_cast<uint32_t>(PsnDiff(psn, m->firstPsn)));
+}
+
 void
-RdmaQueuePair::Acknowledge(uint32_t newUna, bool ecnEcho, const RdmaIntTag* intStack)
+RdmaQueuePair::Acknowledge(uint32_t newUna,
+                           bool ecnEcho,
+                           const RdmaIntTag* intStack,
+                           const SackSample* sample)
 {
     // Remember the highest acknowledgement: one that lands beyond an incomplete READ still
     // counts once that READ completes.
@@ -578,9 +685,14 @@ RdmaQueuePair::Acknowledge(uint32_t newUna, bool ecnEcho, const RdmaIntTag* intS
     const int32_t advance = PsnDiff(newUna, m_sndUna);
     if (advance <= 0)
     {
+        if (sample && m_cc)
+        {
+            const RdmaAckInfo info{sample->bytes, m_sndUna, sample->rtt, ecnEcho, nullptr};
+            m_cc->OnAck(this, info);
+        }
         return;
     }
-    const uint64_t acked = StreamPosition(newUna) - StreamPosition(m_sndUna);
+    uint64_t acked = StreamPosition(newUna) - StreamPosition(m_sndUna);
     // RTT of the newest acknowledged packet: from its last transmission to now.
     Time rtt(0);
     if (static_cast<std::size_t>(advance) <= m_sendTimes.size())
@@ -591,7 +703,29 @@ RdmaQueuePair::Acknowledge(uint32_t newUna, bool ecnEcho, const RdmaIntTag* intS
     if (m_recovery)
     {
         RingQueue<uint8_t>& sacked = m_recovery->sacked;
-        sacked.erase_begin(std::min<std::size_t>(advance, sacked.size()));
+        const std::size_t erased = std::min<std::size_t>(advance, sacked.size());
+        if (m_transport == UET)
+        {
+            // Selectively acknowledged bytes were reported then: not again.
+            for (std::size_t k = 0; k < erased; ++k)
+            {
+                if (sacked[k] == Recovery::SACKED)
+                {
+                    const uint32_t bytes = PayloadOfPsn(PsnAdd(m_sndUna, static_cast<uint32_t>(k)));
+                    acked -= std::min<uint64_t>(acked, bytes);
+                    m_sackedBytes -= std::min<uint64_t>(m_sackedBytes, bytes);
+                }
+            }
+        }
+        sacked.erase_begin(erased);
+    }
+    if (sample)
+    {
+        acked += sample->bytes;
+        if (!sample->rtt.IsZero())
+        {
+            rtt = sample->rtt;
+        }
     }
     m_sndUna = newUna;
     if (m_recovery && m_recovery->active && PsnDiff(m_sndUna, m_recovery->until) >= 0)
@@ -675,6 +809,38 @@ void
 RdmaQueuePair::ReceiveSelectiveNak(uint32_t expected, uint32_t sacked, bool ecnEcho)
 {
     NS_LOG_FUNCTION(this << expected << sacked);
+    if (m_transport == UET)
+    {
+        // Not a loss: under spraying most packets past a gap only overtook it. Record it, give
+        // the congestion control its sample, and let NextLost judge by the threshold.
+        const int32_t i = PsnDiff(sacked, m_sndUna);
+        SackSample sample{0, Time(0)};
+        if (i >= 0 && i < PsnDiff(m_sndNxt, m_sndUna))
+        {
+            RingQueue<uint8_t>& map = GetRecovery().sacked;
+            if (map.size() <= static_cast<std::size_t>(i))
+            {
+                map.resize(i + 1, 0);
+            }
+            if (map[i] != Recovery::SACKED)
+            {
+                map[i] = Recovery::SACKED;
+                if (PsnDiff(sacked, GetRecovery().sackHigh) >= 0)
+                {
+                    m_recovery->sackHigh = PsnAdd(sacked, 1);
+                }
+                sample.bytes = PayloadOfPsn(sacked);
+                m_sackedBytes += sample.bytes;
+                if (static_cast<std::size_t>(i) < m_sendTimes.size())
+                {
+                    sample.rtt = TimeStep(Simulator::Now().GetTimeStep() - m_sendTimes[i]);
+                }
+            }
+        }
+        Acknowledge(expected, ecnEcho, nullptr, &sample);
+        Wake();
+        return;
+    }
     ++m_naks;
     Acknowledge(expected, ecnEcho);
     const int32_t i = PsnDiff(sacked, m_sndUna);
@@ -689,6 +855,36 @@ RdmaQueuePair::ReceiveSelectiveNak(uint32_t expected, uint32_t sacked, bool ecnE
     }
     sackedMap[i] = 1;
     EnterRecovery();
+    Wake();
+}
+
+void
+RdmaQueuePair::ReceiveTrimNak(uint32_t expected, uint32_t psn, bool ecnEcho)
+{
+    NS_LOG_FUNCTION(this << expected << psn);
+    ++m_naks;
+    ++m_trimNaks;
+    Acknowledge(expected, ecnEcho);
+    if (m_cc)
+    {
+        m_cc->OnLoss(this, false);
+    }
+    if (m_transport == GO_BACK_N)
+    {
+        GoBackN(expected); // its responder dropped whatever followed the first gap
+        return;
+    }
+    const int32_t i = PsnDiff(psn, m_sndUna);
+    if (i < 0 || i >= PsnDiff(m_sndNxt, m_sndUna))
+    {
+        return; // acknowledged since, or never sent
+    }
+    Recovery& r = GetRecovery();
+    if (static_cast<std::size_t>(i) < r.sacked.size() && r.sacked[i] == Recovery::SACKED)
+    {
+        return; // a copy arrived whole
+    }
+    r.resend.push_back(psn);
     Wake();
 }
 
@@ -781,7 +977,8 @@ RdmaQueuePair::UpdateTimer(bool progress)
 Time
 RdmaQueuePair::CurrentRto() const
 {
-    if (m_transport == IRN && static_cast<uint32_t>(PsnDiff(m_sndNxt, m_sndUna)) <= m_rtoLowPackets)
+    if (m_transport != GO_BACK_N &&
+        static_cast<uint32_t>(PsnDiff(m_sndNxt, m_sndUna)) <= m_rtoLowPackets)
     {
         return m_rtoLow;
     }
@@ -820,7 +1017,7 @@ RdmaQueuePair::Timeout()
         m->readGap = false;
     }
     m_nextSend = Simulator::Now();
-    if (m_transport == IRN && !(m && m->verb == RdmaVerb::READ))
+    if (m_transport != GO_BACK_N && !(m && m->verb == RdmaVerb::READ))
     {
         // IRN (section 3.1): recovery resends the oldest unacknowledged PSN first, then, as
         // after a NAK, those below the highest selectively acknowledged one that were not
@@ -854,7 +1051,7 @@ RdmaQueuePair::ReceiveRequest(uint8_t opcode,
     const bool isRead = opcode == IbBthHeader::RC_READ_REQUEST;
     const uint32_t readPackets =
         isRead ? std::max<uint32_t>(1, (dmaLength + m_mtu - 1) / m_mtu) : 1;
-    if (d > 0 && (m_outOfOrder || m_transport == IRN) && !isRead && d < OOO_WINDOW)
+    if (d > 0 && (m_outOfOrder || m_transport != GO_BACK_N) && !isRead && d < OOO_WINDOW)
     {
         // Ahead of a gap: place it now, acknowledge it when the gap fills.
         if (m_oooWindow.size() <= static_cast<std::size_t>(d))
@@ -872,9 +1069,9 @@ RdmaQueuePair::ReceiveRequest(uint8_t opcode,
             ++m_duplicates;
         }
         v.accepted = true;
-        if (m_transport == IRN)
+        if (m_transport != GO_BACK_N)
         {
-            // IRN: every packet past the gap is answered at once, naming itself.
+            // IRN and UET: every packet past the gap is answered at once, naming itself.
             v.sendNak = true;
             v.sack = true;
             v.sackPsn = psn;
@@ -958,6 +1155,32 @@ RdmaQueuePair::ReceiveRequest(uint8_t opcode,
     return v;
 }
 
+RdmaRxVerdict
+RdmaQueuePair::ReceiveTrimmed(uint32_t psn)
+{
+    RdmaRxVerdict v{false, false, false, false, PsnAdd(m_ePsn, rdma::PSN_MASK), m_msn};
+    const int32_t d = PsnDiff(psn, m_ePsn);
+    if (d < 0 || (d > 0 && static_cast<std::size_t>(d) < m_oooWindow.size() && m_oooWindow[d] != 0))
+    {
+        ++m_duplicates; // it had arrived whole: acknowledge again
+        v.sendAck = d < 0;
+        v.sendNak = d > 0;
+        v.sack = d > 0;
+        v.sackPsn = psn;
+        if (d > 0)
+        {
+            v.ackPsn = m_ePsn;
+        }
+        return v;
+    }
+    v.sendNak = true;
+    v.sack = true;
+    v.trimmed = true;
+    v.sackPsn = psn;
+    v.ackPsn = m_ePsn;
+    return v;
+}
+
 DataRate
 RdmaQueuePair::GetLineRate() const
 {
@@ -1034,7 +1257,8 @@ RdmaQueuePair::SetWindow(uint64_t bytes)
 uint64_t
 RdmaQueuePair::GetBytesInFlight() const
 {
-    return StreamPosition(m_sndNxt) - StreamPosition(m_sndUna);
+    const uint64_t sent = StreamPosition(m_sndNxt) - StreamPosition(m_sndUna);
+    return sent - std::min(sent, m_sackedBytes);
 }
 
 Ptr<RdmaCongestionControl>
@@ -1143,6 +1367,12 @@ uint64_t
 RdmaQueuePair::GetNaksReceived() const
 {
     return m_naks;
+}
+
+uint64_t
+RdmaQueuePair::GetTrimNaksReceived() const
+{
+    return m_trimNaks;
 }
 
 uint64_t

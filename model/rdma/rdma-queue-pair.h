@@ -89,6 +89,7 @@ struct RdmaRxVerdict
     uint32_t msn;        //!< the MSN to report
     bool sack{false};    //!< the NAK is IRN's: it also names sackPsn, which arrived
     uint32_t sackPsn{0}; //!< the PSN of the packet that triggered an IRN NAK
+    bool trimmed{false}; //!< the NAK reports sackPsn trimmed by a switch (it did not arrive)
 };
 
 /**
@@ -157,6 +158,19 @@ class RdmaQueuePairOwner
  * flight (IRN's BDP-FC; it applies to go-back-N as well). READ requests and responses keep
  * go-back-N's recovery under IRN (re-issue from the first missing response).
  *
+ * Transport UET follows the Ultra Ethernet transport's reliable unordered delivery (UEC
+ * specification 1.0, 2025) on the same engine: each packet carries its own entropy (the next of
+ * SprayEntropies values, so that the switches' ECMP hash sprays the packets of one queue pair
+ * over every equal-cost path), the responder places every packet and acknowledges each one
+ * that arrives ahead of a gap selectively (as IRN's NAK does, since arriving out of order is
+ * normal under spraying and not a loss), and the requester declares a PSN lost only when a PSN
+ * UetLossThreshold or more above it was selectively acknowledged, or when a switch trimmed it
+ * (ReceiveTrimNak: the header of a packet whose payload a switch cut instead of dropping it, as
+ * NDP and UEC's packet trimming do, came back as a NAK naming it). Selectively acknowledged
+ * bytes leave the bytes in flight that a congestion window counts, and every acknowledgement,
+ * cumulative or selective, reaches the congestion control with its own packet's round trip.
+ * A timeout resends as IRN's does. READs keep go-back-N's recovery.
+ *
  * Sending pace: the congestion-control object sets the rate and optionally a window; the NIC
  * does not send a packet of this queue pair before GetNextSendTime() nor past the window. The
  * next send time is the end of the frame just sent at the current rate, on a WireClock that
@@ -181,6 +195,7 @@ class RdmaQueuePair : public Object
     {
         GO_BACK_N, //!< IBTA RC: the responder drops past a gap, the requester goes back to it
         IRN,       //!< IRN's selective repeat (Mittal et al., SIGCOMM 2018)
+        UET,       //!< an Ultra Ethernet-style transport: sprayed, unordered, selective ACK
     };
 
     /**
@@ -269,6 +284,14 @@ class RdmaQueuePair : public Object
      */
     void ReceiveSelectiveNak(uint32_t expected, uint32_t sacked, bool ecnEcho = false);
     /**
+     * A NAK for a trimmed packet arrived: a switch cut psn's payload on the way, and every PSN
+     * before expected arrived. Go-back-N goes back to expected; IRN and UET resend psn alone.
+     * @param expected the responder's expected PSN
+     * @param psn the trimmed packet's PSN
+     * @param ecnEcho the NAK's BECN bit
+     */
+    void ReceiveTrimNak(uint32_t expected, uint32_t psn, bool ecnEcho = false);
+    /**
      * A READ response arrived. (Its congestion signals concern the responder's sending: the
      * NIC answers a CE mark with a CNP to the responder; nothing reaches this end's CC.)
      * @param psn its PSN
@@ -295,6 +318,12 @@ class RdmaQueuePair : public Object
                                  bool ackRequest,
                                  uint32_t dmaLength,
                                  bool ce = false);
+    /**
+     * The header of a WRITE or SEND packet whose payload a switch trimmed arrived.
+     * @param psn its PSN
+     * @return what to answer: a NAK naming psn, or, if psn arrived whole before, an ACK
+     */
+    RdmaRxVerdict ReceiveTrimmed(uint32_t psn);
 
     // Congestion-control interface.
     /// @return the NIC's line rate
@@ -356,6 +385,8 @@ class RdmaQueuePair : public Object
     uint64_t GetTimeouts() const;
     /// @return NAKs received
     uint64_t GetNaksReceived() const;
+    /// @return NAKs received for trimmed packets
+    uint64_t GetTrimNaksReceived() const;
     /// @return CNPs received
     uint64_t GetCnpsReceived() const;
     /// @return payload bytes delivered in order at the responder
@@ -397,10 +428,23 @@ class RdmaQueuePair : public Object
     /// all-to-all has 10^4 to 10^5 queue pairs).
     struct Recovery
     {
-        RingQueue<uint8_t> sacked; //!< PSNs from sndUna on, 1 selectively acknowledged
-        bool active{false};        //!< in loss recovery
-        uint32_t until{0};         //!< recovery ends when sndUna reaches it
-        uint32_t next{0};          //!< where the search for lost PSNs resumes
+        static constexpr uint8_t SACKED = 1; //!< a sacked entry: selectively acknowledged
+        static constexpr uint8_t RESENT = 2; //!< UET: resent after a trim (not by threshold)
+        RingQueue<uint8_t> sacked;           //!< PSNs from sndUna on: 0, SACKED or RESENT
+        uint32_t sackHigh{0};       //!< UET: one past the highest PSN selectively acknowledged
+        bool active{false};         //!< in loss recovery
+        uint32_t until{0};          //!< recovery ends when sndUna reaches it
+        uint32_t next{0};           //!< where the search for lost PSNs resumes
+        RingQueue<uint32_t> resend; //!< PSNs reported trimmed, to resend first
+        uint32_t pick{0};           //!< the PSN NextLost found
+        bool picked{false};         //!< it came from resend
+    };
+
+    /// A selective acknowledgement's sample for the congestion control (UET).
+    struct SackSample
+    {
+        uint32_t bytes; //!< the payload it newly acknowledged
+        Time rtt;       //!< its packet's round trip (0: none)
     };
 
     /// @return payload bytes of packet k of a message
@@ -418,7 +462,14 @@ class RdmaQueuePair : public Object
      * @param ecnEcho the acknowledgement reports CE
      * @param intStack its path telemetry, or nullptr
      */
-    void Acknowledge(uint32_t newUna, bool ecnEcho = false, const RdmaIntTag* intStack = nullptr);
+    void Acknowledge(uint32_t newUna,
+                     bool ecnEcho = false,
+                     const RdmaIntTag* intStack = nullptr,
+                     const SackSample* sample = nullptr);
+    /// @return the payload bytes of the WRITE/SEND packet at psn (0: none or a READ's)
+    uint32_t PayloadOfPsn(uint32_t psn) const;
+    /// @return the entropy of packet k of a UET queue pair @param k the packet's number
+    uint16_t SprayEntropy(uint64_t k) const;
     /// Complete finished messages at the head of the queue.
     void CompleteMessages();
     /**
@@ -456,13 +507,15 @@ class RdmaQueuePair : public Object
     uint32_t FillRequest(Message& m, uint32_t psn, RdmaTxDescriptor& d) const;
 
     // identity
-    uint32_t m_qpn;      //!< local QPN
-    uint32_t m_peerQpn;  //!< peer QPN
-    Address m_local;     //!< local address
-    Address m_peer;      //!< peer address
-    uint16_t m_entropy;  //!< path entropy
-    uint8_t m_priority;  //!< data priority
-    DataRate m_lineRate; //!< NIC line rate
+    uint32_t m_qpn;            //!< local QPN
+    uint32_t m_peerQpn;        //!< peer QPN
+    Address m_local;           //!< local address
+    Address m_peer;            //!< peer address
+    uint16_t m_entropy;        //!< path entropy (UET: of the packet last sent)
+    uint16_t m_baseEntropy{0}; //!< the entropy Setup gave
+    uint64_t m_sprayed{0};     //!< UET: packets given an entropy
+    uint8_t m_priority;        //!< data priority
+    DataRate m_lineRate;       //!< NIC line rate
 
     // attributes
     uint32_t m_mtu;            //!< payload per packet
@@ -474,6 +527,8 @@ class RdmaQueuePair : public Object
     Time m_rtoLow;             //!< IRN's timeout with few packets in flight
     uint32_t m_rtoLowPackets;  //!< at most this many in flight: m_rtoLow
     uint32_t m_maxOutstanding; //!< PSNs in flight at most (0: no cap)
+    uint32_t m_sprayEntropies; //!< UET: entropy values cycled, one per packet
+    uint32_t m_lossThreshold;  //!< UET: SACKed this far above, a PSN is lost
 
     // requester
     RingQueue<Message> m_messages;   //!< posted, not completed, in PSN order
@@ -484,6 +539,7 @@ class RdmaQueuePair : public Object
     uint32_t m_sndUna;               //!< oldest unacknowledged PSN
     uint32_t m_highestSent;          //!< one past the highest PSN ever sent
     uint32_t m_ackHigh;              //!< highest cumulative acknowledgement seen (one past)
+    uint64_t m_sackedBytes{0};       //!< UET: payload selectively acknowledged above sndUna
     RingQueue<int64_t> m_sendTimes;  //!< last send time (time steps) of PSNs from sndUna on
     DataRate m_rate;                 //!< current rate
     WireClock m_pacer;               //!< frame ends at m_rate, rounded down
@@ -532,6 +588,7 @@ class RdmaQueuePair : public Object
     uint64_t m_duplicates{0};         //!< request packets received again (responder)
     uint64_t m_timeouts;              //!< timeouts
     uint64_t m_naks;                  //!< NAKs received
+    uint64_t m_trimNaks{0};           //!< NAKs for trimmed packets received
     uint64_t m_cnps;                  //!< CNPs received
     uint64_t m_delivered;             //!< bytes delivered in order (responder)
 

@@ -217,10 +217,11 @@ RdmaTransportHeaders::ForSelectiveNak(uint32_t destQp,
                                       uint32_t expected,
                                       uint32_t sacked,
                                       uint32_t msn,
-                                      bool becn)
+                                      bool becn,
+                                      bool trimmed)
 {
     RdmaTransportHeaders h = ForAck(destQp, expected, true, msn, becn);
-    h.aeth.SetNak(IbAethHeader::IRN_SELECTIVE_NAK);
+    h.aeth.SetNak(trimmed ? IbAethHeader::TRIMMED_NAK : IbAethHeader::IRN_SELECTIVE_NAK);
     h.hasSack = true;
     h.sackPsn = sacked & 0xFFFFFF;
     return h;
@@ -299,7 +300,8 @@ RdmaTransportHeaders::ReadFrom(const uint8_t* b, uint32_t n)
     {
         aeth.Read(b + at);
         at += IbAethHeader::SIZE;
-        hasSack = aeth.IsNak() && aeth.GetNakCode() == IbAethHeader::IRN_SELECTIVE_NAK;
+        hasSack = aeth.IsNak() && (aeth.GetNakCode() == IbAethHeader::IRN_SELECTIVE_NAK ||
+                                   aeth.GetNakCode() == IbAethHeader::TRIMMED_NAK);
     }
     if (hasSack)
     {
@@ -326,7 +328,11 @@ DeliverRdmaPacket(Ptr<RdmaQueuePair> qp,
     const uint8_t opcode = bth.GetOpcode();
     if (opcode == IbBthHeader::RC_ACKNOWLEDGE)
     {
-        if (headers.hasSack)
+        if (headers.hasSack && headers.aeth.GetNakCode() == IbAethHeader::TRIMMED_NAK)
+        {
+            qp->ReceiveTrimNak(bth.GetPsn(), headers.sackPsn, bth.GetBecn());
+        }
+        else if (headers.hasSack)
         {
             qp->ReceiveSelectiveNak(bth.GetPsn(), headers.sackPsn, bth.GetBecn());
         }

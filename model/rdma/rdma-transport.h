@@ -157,19 +157,22 @@ struct RdmaTransportHeaders
                                        bool becn);
     /**
      * The headers of an IRN NAK: an ACKNOWLEDGE whose AETH says IRN_SELECTIVE_NAK, and the PSN
-     * that triggered it.
+     * that triggered it; or, trimmed, a NAK whose AETH says TRIMMED_NAK and the PSN whose
+     * payload a switch trimmed.
      * @param destQp the requester's QPN
      * @param expected the responder's expected PSN (the cumulative acknowledgement)
-     * @param sacked the PSN that arrived past the gap
+     * @param sacked the PSN that arrived past the gap (trimmed: the trimmed packet's)
      * @param msn the responder's MSN
      * @param becn mark BECN
+     * @param trimmed a trimmed packet's NAK
      * @return the headers
      */
     static RdmaTransportHeaders ForSelectiveNak(uint32_t destQp,
                                                 uint32_t expected,
                                                 uint32_t sacked,
                                                 uint32_t msn,
-                                                bool becn);
+                                                bool becn,
+                                                bool trimmed = false);
 
     /// @return their size on the wire
     uint32_t GetSerializedSize() const;

@@ -50,6 +50,22 @@ RdmaNic::GetTypeId()
                           UintegerValue(48),
                           MakeUintegerAccessor(&RdmaNic::m_cnpDscp),
                           MakeUintegerChecker<uint8_t>(0, 63))
+            .AddAttribute("AckDscp",
+                          "DSCP of ACKs and NAKs (0..63), and so their priority (DSCP / 8); 64: "
+                          "the data's (Dscp). A transport that reads delay from its "
+                          "acknowledgements (uet with nscc) wants them ahead of data, as UEC's "
+                          "control traffic class is.",
+                          UintegerValue(64),
+                          MakeUintegerAccessor(&RdmaNic::m_ackDscp),
+                          MakeUintegerChecker<uint8_t>(0, 64))
+            .AddAttribute("TrimmedDscp",
+                          "DSCP by which a switch marks a packet it trimmed (0..63; "
+                          "ns3::RoceSwitch::TrimDscp must agree). A data packet that arrives "
+                          "with it is a trimmed header: answered by a NAK naming its PSN. "
+                          "Default: 56.",
+                          UintegerValue(56),
+                          MakeUintegerAccessor(&RdmaNic::m_trimmedDscp),
+                          MakeUintegerChecker<uint8_t>(0, 63))
             .AddAttribute("EcnCapable",
                           "Send data as ECN-capable (ECT(0)) so switches can mark it",
                           BooleanValue(true),
@@ -74,6 +90,8 @@ RdmaNic::GetTypeId()
 RdmaNic::RdmaNic()
     : m_dscp(26),
       m_cnpDscp(48),
+      m_ackDscp(64),
+      m_trimmedDscp(56),
       m_ect(true),
       m_computeIcrc(false)
 {
@@ -191,7 +209,8 @@ RdmaNic::AddLinkHeaders(Ptr<Packet> p,
                         Ptr<RdmaQueuePair> qp,
                         FrameKind kind) const
 {
-    const uint8_t dscp = kind == FrameKind::CNP ? m_cnpDscp : m_dscp;
+    const bool ownAck = kind == FrameKind::ACK && m_ackDscp != 64;
+    const uint8_t dscp = kind == FrameKind::CNP ? m_cnpDscp : ownAck ? m_ackDscp : m_dscp;
     const uint8_t ecn =
         kind == FrameKind::DATA && m_ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT;
     const uint32_t peer = Ipv4Address::ConvertFrom(qp->GetPeerAddress()).Get();
@@ -254,8 +273,13 @@ RdmaNic::AddLinkHeaders(Ptr<Packet> p,
     {
         RoceIcrcTrailer::Stamp(p);
     }
-    // CNPs go on the priority of their DSCP (ahead of data); the rest on the queue pair's.
-    return kind == FrameKind::CNP ? static_cast<uint8_t>(m_cnpDscp >> 3) : qp->GetPriority();
+    // CNPs (and ACKs with AckDscp) go on the priority of their DSCP (ahead of data); the rest on
+    // the queue pair's.
+    if (kind != FrameKind::DATA && (kind == FrameKind::CNP || ownAck))
+    {
+        return static_cast<uint8_t>(dscp >> 3);
+    }
+    return qp->GetPriority();
 }
 
 uint32_t
@@ -300,7 +324,8 @@ RdmaNic::PortReceive(uint32_t /* port */, const Ptr<Packet>& packet, uint16_t ty
         return false; // too short for its transport headers
     }
     packet->RemoveAtStart(28 + transport); // IPv4, UDP and the transport headers
-    ReceiveTransport(headers, packet, ce);
+    const uint8_t dscp = b[1] >> 2;
+    ReceiveTransport(headers, packet, ce, dscp == m_trimmedDscp && dscp != m_dscp);
     return true;
 }
 

@@ -106,6 +106,8 @@ class RdmaNic : public RdmaChannelAdapter, public PfcPortOwner
     Ipv4Address m_address;      //!< this NIC's address
     uint8_t m_dscp;             //!< DSCP of data and ACKs (default 26)
     uint8_t m_cnpDscp;          //!< DSCP of CNPs (default 48)
+    uint8_t m_ackDscp;          //!< DSCP of ACKs and NAKs (64: m_dscp)
+    uint8_t m_trimmedDscp;      //!< DSCP of trimmed packets (default 56)
     bool m_ect;                 //!< mark data ECN-capable
     bool m_computeIcrc;         //!< stamp the real ICRC (pcap fidelity)
 };

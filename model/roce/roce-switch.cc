@@ -9,6 +9,9 @@
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/ethernet-header.h"
+#include "ns3/ib-aeth-header.h"
+#include "ns3/ib-bth-header.h"
+#include "ns3/ib-reth-header.h"
 #include "ns3/interconnect-compat.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-l3-protocol.h"
@@ -17,6 +20,7 @@
 #include "ns3/pointer.h"
 #include "ns3/rdma-int-tag.h"
 #include "ns3/simulator.h"
+#include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -36,6 +40,8 @@ constexpr uint32_t TAG_POOL_MASK = 0x3;
 /// on, which its ingress accounting is kept under: bit 26 set, the priority in bits 27..29.
 constexpr uint32_t TAG_REMAPPED = 1u << 26;
 constexpr uint32_t TAG_IN_PRIORITY_SHIFT = 27;
+/// RoCEv2's UDP destination port (IBTA annex A17).
+constexpr uint16_t ROCE_UDP_PORT = 4791;
 } // namespace
 
 TypeId
@@ -80,6 +86,30 @@ RoceSwitch::GetTypeId()
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&RoceSwitch::m_latency),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("Trimming",
+                          "Trim a RoCEv2 data packet that the buffer would drop to its "
+                          "headers and forward those at TrimDscp's priority, so the receiver "
+                          "learns of the loss at once (NDP, Handley et al. SIGCOMM 2017; "
+                          "packet trimming in the UEC 1.0 specification). Lossy priorities "
+                          "only: a lossless one pauses instead of dropping.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RoceSwitch::m_trimming),
+                          MakeBooleanChecker())
+            .AddAttribute("TrimDscp",
+                          "DSCP a trimmed packet leaves with (0..63); its priority is DSCP / 8. "
+                          "ns3::RdmaNic::TrimmedDscp must agree. Default: 56 (priority 7, "
+                          "ahead of data).",
+                          UintegerValue(56),
+                          MakeUintegerAccessor(&RoceSwitch::m_trimDscp),
+                          MakeUintegerChecker<uint8_t>(0, 63))
+            .AddAttribute("TrimThreshold",
+                          "With Trimming, also trim a data packet whose egress queue (its "
+                          "priority's bytes at that port) would pass this many bytes, as NDP's "
+                          "switches keep short queues; 0: trim only what the buffer would "
+                          "drop.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RoceSwitch::m_trimThreshold),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("Mmu",
                           "The shared-buffer manager",
                           PointerValue(),
@@ -88,7 +118,11 @@ RoceSwitch::GetTypeId()
             .AddTraceSource("Drop",
                             "A frame was dropped: the IPv4 packet and the DropCause",
                             MakeTraceSourceAccessor(&RoceSwitch::m_dropTrace),
-                            "ns3::RoceSwitch::DropTracedCallback");
+                            "ns3::RoceSwitch::DropTracedCallback")
+            .AddTraceSource("Trim",
+                            "A packet was trimmed to its headers: the IPv4 packet before",
+                            MakeTraceSourceAccessor(&RoceSwitch::m_trimTrace),
+                            "ns3::Packet::TracedCallback");
     return tid;
 }
 
@@ -348,9 +382,21 @@ RoceSwitch::PortReceive(uint32_t inPort, const Ptr<Packet>& packet, uint16_t typ
         }
     }
     const uint32_t frameBytes = packet->GetSize() + PfcNetDevice::ETHERNET_HEADER;
+    const bool trimmable = m_trimming && protocol == 17 && dstPort == ROCE_UDP_PORT &&
+                           priority != (m_trimDscp >> 3) && !m_mmu->IsLossless(priority);
+    if (trimmable && m_trimThreshold != 0 &&
+        m_mmu->GetEgressBytes(outPort, priority) + frameBytes > m_trimThreshold &&
+        Trim(packet, inPort, outPort, ihl))
+    {
+        return true;
+    }
     const RoceSwitchMmu::Pool pool = m_mmu->Admit(inPort, outPort, priority, frameBytes);
     if (pool == RoceSwitchMmu::DROPPED)
     {
+        if (trimmable && Trim(packet, inPort, outPort, ihl))
+        {
+            return true;
+        }
         ++m_drops[DROP_BUFFER];
         ++m_dropsByPriority[priority];
         m_dropTrace(packet, DROP_BUFFER);
@@ -380,6 +426,55 @@ RoceSwitch::PortReceive(uint32_t inPort, const Ptr<Packet>& packet, uint16_t typ
                             pool);
     }
     return true;
+}
+
+bool
+RoceSwitch::Trim(const Ptr<Packet>& packet, uint32_t inPort, uint32_t outPort, uint32_t ihl)
+{
+    uint8_t b[64];
+    const uint32_t udp = ihl;
+    if (packet->CopyData(b, std::min<uint32_t>(sizeof(b), ihl + 8 + IbBthHeader::SIZE)) <
+        ihl + 8 + IbBthHeader::SIZE)
+    {
+        return false;
+    }
+    const uint8_t opcode = b[udp + 8];
+    const uint32_t keep = ihl + 8 + IbBthHeader::SIZE +
+                          (IbBthHeader::HasReth(opcode) ? IbRethHeader::SIZE : 0) +
+                          (IbBthHeader::HasAeth(opcode) ? IbAethHeader::SIZE : 0);
+    const uint32_t icrc = 4;
+    if (opcode == IbBthHeader::RC_ACKNOWLEDGE || packet->GetSize() <= keep + icrc)
+    {
+        return false; // nothing to cut: an ACK, a CNP, a READ request
+    }
+    Ptr<Packet> trimmed = packet->CreateFragment(0, keep);
+    trimmed->AddPaddingAtEnd(icrc);
+    Ipv4Header ip;
+    trimmed->RemoveHeader(ip);
+    UdpHeader udpHeader;
+    trimmed->RemoveHeader(udpHeader);
+    trimmed->AddHeader(udpHeader); // its length field rewritten for the shorter packet
+    ip.SetTos(static_cast<uint8_t>(m_trimDscp << 2));
+    ip.SetEcn(Ipv4Header::ECN_NotECT);
+    ip.SetPayloadSize(trimmed->GetSize());
+    trimmed->AddHeader(ip);
+    const uint8_t priority = m_trimDscp >> 3;
+    const RoceSwitchMmu::Pool pool =
+        m_mmu->Admit(inPort, outPort, priority, trimmed->GetSize() + PfcNetDevice::ETHERNET_HEADER);
+    if (pool == RoceSwitchMmu::DROPPED)
+    {
+        return false;
+    }
+    ++m_trimmed;
+    m_trimTrace(packet);
+    Forward(trimmed, inPort, outPort, priority, pool);
+    return true;
+}
+
+uint64_t
+RoceSwitch::GetTrimmed() const
+{
+    return m_trimmed;
 }
 
 bool

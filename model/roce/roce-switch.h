@@ -154,6 +154,8 @@ class RoceSwitch : public Object, public PfcPortOwner
     uint64_t GetEcnMarks() const;
     /// @return frames forwarded
     uint64_t GetForwarded() const;
+    /// @return RoCEv2 data packets trimmed to their headers (Trimming)
+    uint64_t GetTrimmed() const;
 
     /**
      * Hash used for ECMP: a 64-bit mix of the 5-tuple and a seed (deterministic across
@@ -236,6 +238,17 @@ class RoceSwitch : public Object, public PfcPortOwner
     /// Set CE in the IPv4 header of a frame (frames carry no Ethernet header object) that is
     /// ECN-capable.
     static bool MarkCe(Ptr<Packet> frame);
+    /**
+     * Trim a RoCEv2 packet to its headers (IPv4, UDP, BTH, RETH or AETH, and 4 bytes where the
+     * ICRC was), mark it with TrimDscp and queue it on TrimDscp / 8 (NDP's and UEC 1.0's
+     * packet trimming), instead of dropping it.
+     * @param packet the packet
+     * @param inPort its ingress port
+     * @param outPort its egress port
+     * @param ihl its IPv4 header's length
+     * @return false if it cannot be trimmed (no payload, or no buffer even for the header)
+     */
+    bool Trim(const Ptr<Packet>& packet, uint32_t inPort, uint32_t outPort, uint32_t ihl);
     /// The rest of Receive() for a frame that a SetPriorityRemap rule moves to another priority.
     bool ReceiveRemapped(Ptr<Packet> packet,
                          uint32_t inPort,
@@ -268,12 +281,16 @@ class RoceSwitch : public Object, public PfcPortOwner
         return offset;
     }
 
-    EcmpMode m_ecmpMode; //!< member selection
-    uint32_t m_seed;     //!< ECMP hash seed
-    bool m_ecnAtDequeue; //!< mark at dequeue instead of enqueue
-    bool m_intEnabled;   //!< stamp INT hops on packets that carry an RdmaIntTag
-    Time m_latency;      //!< forwarding latency
-    bool m_initialized;  //!< Initialize() done
+    EcmpMode m_ecmpMode;         //!< member selection
+    uint32_t m_seed;             //!< ECMP hash seed
+    bool m_ecnAtDequeue;         //!< mark at dequeue instead of enqueue
+    bool m_intEnabled;           //!< stamp INT hops on packets that carry an RdmaIntTag
+    Time m_latency;              //!< forwarding latency
+    bool m_trimming{false};      //!< trim RoCEv2 data instead of dropping it
+    uint8_t m_trimDscp{56};      //!< DSCP of trimmed packets
+    uint32_t m_trimThreshold{0}; //!< trim above this egress queue (bytes; 0: only on a drop)
+    uint64_t m_trimmed{0};       //!< packets trimmed
+    bool m_initialized;          //!< Initialize() done
     std::array<uint64_t, DROP_CAUSE_COUNT> m_drops; //!< drops per cause
     std::array<uint64_t, 8> m_dropsByPriority{};    //!< buffer and no-route drops per priority
     uint64_t m_ecnMarks;                            //!< CE marks
@@ -282,6 +299,7 @@ class RoceSwitch : public Object, public PfcPortOwner
     uint64_t m_remapped;          //!< frames moved to another priority
 
     TracedCallback<Ptr<const Packet>, uint8_t> m_dropTrace; //!< drops
+    TracedCallback<Ptr<const Packet>> m_trimTrace;          //!< trims (the packet before)
 };
 
 } // namespace ns3
