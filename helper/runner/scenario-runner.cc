@@ -1379,11 +1379,12 @@ ScenarioRunner::WriteSummaries()
                  "slowdown_p99,collective_phases,collective_phases_unfinished,"
                  "collective_ratio_max,drops,pfc_frames,"
                  "paused_ns,ecn_marks,cnps,retransmitted,retransmitted_bytes,packet_hops,events,"
-                 "simulated_ns\n");
+                 "simulated_ns,spurious_retransmissions,timeouts,trimmed,watchdog_trips\n");
     std::fprintf(f,
                  "%s,%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%s,%s,%" PRIu64
                  ",%" PRIu64 ",%.4f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-                 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 "\n",
+                 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64
+                 ",%" PRIu64 ",%" PRIu64 "\n",
                  CsvQuote(s.String("name")).c_str(),
                  s.Int("seed"),
                  s.Int("run"),
@@ -1406,7 +1407,11 @@ ScenarioRunner::WriteSummaries()
                  st.retransmittedBytes,
                  st.packetHops,
                  events,
-                 Simulator::Now().GetNanoSeconds());
+                 Simulator::Now().GetNanoSeconds(),
+                 st.spurious,
+                 st.timeouts,
+                 st.trimmed,
+                 st.watchdogTrips);
     CloseOutputFile(f, out + "/summary.csv");
     f = OpenOutputFile(out + "/timing.json");
     std::fprintf(f,

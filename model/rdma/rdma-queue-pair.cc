@@ -404,16 +404,20 @@ RdmaQueuePair::NextLost() const
         return false;
     }
     // Lost: not selectively acknowledged, below the highest PSN that was (UET: by the loss
-    // threshold, unless a timeout put it in recovery), and sent.
+    // threshold, unless a timeout put it in recovery; after a timeout, the oldest unacknowledged
+    // PSN at least), and sent. (The map may reach past the highest selectively acknowledged
+    // PSN, with PSNs RESENT after a trim.)
+    const int32_t highest = std::max<int32_t>(PsnDiff(r.sackHigh, m_sndUna), r.timedOut ? 1 : 0);
     const int32_t sackedEnd =
-        byThreshold ? PsnDiff(r.sackHigh, m_sndUna) - static_cast<int32_t>(m_lossThreshold)
-                    : static_cast<int32_t>(r.sacked.size());
-    const int32_t end = std::min<int32_t>(sackedEnd, inFlight);
+        byThreshold ? highest - static_cast<int32_t>(m_lossThreshold) : highest;
+    const int32_t scanEnd = std::min<int32_t>(highest, inFlight);
+    const int32_t end =
+        std::min<int32_t>({sackedEnd, inFlight, static_cast<int32_t>(r.sacked.size())});
     int32_t i = std::max<int32_t>(0, PsnDiff(r.next, m_sndUna));
     for (; i < end; ++i)
     {
-        // By threshold, a PSN resent after a trim waits for a timeout; a timeout resends all.
-        if (r.sacked[i] == Recovery::SACKED || (byThreshold && r.sacked[i] != 0))
+        // A PSN resent after a trim is not resent again but after a timeout.
+        if (r.sacked[i] == Recovery::SACKED || (r.sacked[i] == Recovery::RESENT && !r.timedOut))
         {
             continue;
         }
@@ -428,10 +432,10 @@ RdmaQueuePair::NextLost() const
         }
     }
     r.next = PsnAdd(m_sndUna, std::max<int32_t>(i, 0));
-    if (m_transport == UET &&
-        i >= std::min<int32_t>(static_cast<int32_t>(r.sacked.size()), inFlight))
+    if (m_transport == UET && i >= scanEnd)
     {
         r.active = false; // a timeout's resending is done: back to the threshold
+        r.timedOut = false;
     }
     return false;
 }
@@ -456,6 +460,7 @@ RdmaQueuePair::EnterRecovery()
         return;
     }
     r.active = true;
+    r.timedOut = false;
     r.until = m_sndNxt;
     r.next = m_sndUna;
     if (m_cc)
@@ -560,10 +565,9 @@ RdmaQueuePair::NextPacket(RdmaTxDescriptor& d)
         if (r.picked)
         {
             r.resend.pop_front();
-            if (m_transport == UET)
             {
-                // Not to be resent again by the threshold: later packets' SACKs may still be
-                // on their way.
+                // Not to be resent again by the threshold or IRN's recovery: later packets'
+                // SACKs may still be on their way.
                 const auto k = static_cast<std::size_t>(PsnDiff(psn, m_sndUna));
                 if (r.sacked.size() <= k)
                 {
@@ -731,6 +735,7 @@ RdmaQueuePair::Acknowledge(uint32_t newUna,
     if (m_recovery && m_recovery->active && PsnDiff(m_sndUna, m_recovery->until) >= 0)
     {
         m_recovery->active = false; // everything sent before the loss is acknowledged
+        m_recovery->timedOut = false;
     }
     if (PsnDiff(m_sndNxt, m_sndUna) < 0)
     {
@@ -848,12 +853,16 @@ RdmaQueuePair::ReceiveSelectiveNak(uint32_t expected, uint32_t sacked, bool ecnE
     {
         return; // acknowledged since, or never sent (a stale or foreign NAK)
     }
-    RingQueue<uint8_t>& sackedMap = GetRecovery().sacked;
-    if (sackedMap.size() <= static_cast<std::size_t>(i))
+    Recovery& r = GetRecovery();
+    if (r.sacked.size() <= static_cast<std::size_t>(i))
     {
-        sackedMap.resize(i + 1, 0);
+        r.sacked.resize(i + 1, 0);
     }
-    sackedMap[i] = 1;
+    r.sacked[i] = Recovery::SACKED;
+    if (PsnDiff(sacked, r.sackHigh) >= 0)
+    {
+        r.sackHigh = PsnAdd(sacked, 1);
+    }
     EnterRecovery();
     Wake();
 }
@@ -1028,6 +1037,7 @@ RdmaQueuePair::Timeout()
             r.sacked.push_back(0);
         }
         r.active = true;
+        r.timedOut = true;
         r.until = m_sndNxt;
         r.next = m_sndUna;
         Wake();
@@ -1160,6 +1170,20 @@ RdmaQueuePair::ReceiveTrimmed(uint32_t psn)
 {
     RdmaRxVerdict v{false, false, false, false, PsnAdd(m_ePsn, rdma::PSN_MASK), m_msn};
     const int32_t d = PsnDiff(psn, m_ePsn);
+    if (m_transport == GO_BACK_N && !m_outOfOrder && d >= 0)
+    {
+        // Go-back-N: the trimmed packet opens a gap like a lost one; one NAK per gap.
+        if (!m_nakSent)
+        {
+            m_nakSent = true;
+            v.sendNak = true;
+            v.sack = true;
+            v.trimmed = true;
+            v.sackPsn = psn;
+            v.ackPsn = m_ePsn;
+        }
+        return v;
+    }
     if (d < 0 || (d > 0 && static_cast<std::size_t>(d) < m_oooWindow.size() && m_oooWindow[d] != 0))
     {
         ++m_duplicates; // it had arrived whole: acknowledge again

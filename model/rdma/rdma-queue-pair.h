@@ -433,6 +433,7 @@ class RdmaQueuePair : public Object
         RingQueue<uint8_t> sacked;           //!< PSNs from sndUna on: 0, SACKED or RESENT
         uint32_t sackHigh{0};       //!< UET: one past the highest PSN selectively acknowledged
         bool active{false};         //!< in loss recovery
+        bool timedOut{false};       //!< since a timeout: resend even what was RESENT
         uint32_t until{0};          //!< recovery ends when sndUna reaches it
         uint32_t next{0};           //!< where the search for lost PSNs resumes
         RingQueue<uint32_t> resend; //!< PSNs reported trimmed, to resend first
