@@ -159,3 +159,40 @@ TEST(PfcWatchdog, AStormSpreadsThroughAFatTreeWithoutItAndStaysPutWithIt)
     EXPECT_LT(sOn["pfc"]["pausedTimeNs"].get<uint64_t>() * 5,
               sOff["pfc"]["pausedTimeNs"].get<uint64_t>());
 }
+
+namespace
+{
+
+/// 15 hosts write 256 KB each into host 0 of a k=4 fat-tree (100 Gb/s, 1 us cables, 2 MB of
+/// buffer per switch), no congestion control: PFC holds the incast.
+const char* const HEADROOM_INCAST = R"({
+  "name": "pfc-headroom",
+  "stopTime": "10ms",
+  "fabric": {"kind": "fat-tree", "k": 4},
+  "switch": {"bufferSize": "2MB"},
+  "nic": {"cc": "none"},
+  "workloads": [{"kind": "incast", "fanIn": 15, "size": "256KB", "destination": 0}],
+  "output": {"queues": "none", "plots": false}
+})";
+
+} // namespace
+
+TEST(PfcMetrics, TheHeadroomPeakLiesBetweenACableRoundTripAndTheReserve)
+{
+    // Once a pause leaves, what the upstream still delivers is at least the cable's round trip
+    // at line rate (the bytes on the wire, and those sent while the pause travels: 2 x 12.5 KB
+    // at 100 Gb/s over 1 us), and the reserve (that plus two frames in progress and the
+    // response time, 802.1Qbb) bounds it.
+    const ScenarioRunRecords r = RunScenario(HEADROOM_INCAST, {}, "pfc-headroom");
+    const nlohmann::json s = ReadSummary(r);
+    ASSERT_GT(s["pfc"]["framesSent"].get<uint64_t>(), 0u);
+    EXPECT_EQ(s["headroomOverflows"].get<uint64_t>(), 0u);
+    const uint64_t peak = s["buffer"]["peakHeadroomBytes"].get<uint64_t>();
+    const double percent = s["buffer"]["peakHeadroomPercent"].get<double>();
+    EXPECT_GE(peak, 25000u);
+    EXPECT_LE(percent, 100.0);
+    EXPECT_GT(percent, 80.0);
+    // The buffer's peak holds at least that headroom and at most the buffer.
+    EXPECT_GE(s["buffer"]["peakBytes"].get<uint64_t>(), peak);
+    EXPECT_LE(s["buffer"]["peakBytes"].get<uint64_t>(), 12000000u);
+}

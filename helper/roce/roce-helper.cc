@@ -462,6 +462,10 @@ RoceHelper::CollectFabricStatistics() const
         st.ecnMarks += sw->GetEcnMarks();
         st.headroomOverflows += sw->GetMmu()->GetHeadroomOverflows();
         st.peakBufferBytes = std::max(st.peakBufferBytes, sw->GetMmu()->GetPeakUsed());
+        st.peakHeadroomBytes = std::max(st.peakHeadroomBytes, sw->GetMmu()->GetPeakHeadroom());
+        st.peakHeadroomPermille =
+            std::max(st.peakHeadroomPermille,
+                     static_cast<uint64_t>(sw->GetMmu()->GetPeakHeadroomPercent() * 10));
     }
     for (const auto& adj : m_adj)
     {

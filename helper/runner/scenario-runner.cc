@@ -1305,6 +1305,14 @@ ScenarioRunner::WriteSummaries()
                      losslessDrops);
     }
     std::fprintf(f, "  \"headroomOverflows\": %" PRIu64 ",\n", st.headroomOverflows);
+    // What an operator watches of the switches' buffers: the most any switch held, and the most
+    // headroom one (port, lossless priority) took, also as a share of what was reserved.
+    std::fprintf(f,
+                 "  \"buffer\": {\"peakBytes\": %" PRIu64 ", \"peakHeadroomBytes\": %" PRIu64
+                 ", \"peakHeadroomPercent\": %.1f},\n",
+                 st.peakBufferBytes,
+                 st.peakHeadroomBytes,
+                 st.peakHeadroomPermille / 10.0);
     // With output.deadlockCheck: the PFC deadlocks found while the run went.
     const std::string deadlocks =
         m_monitors->deadlocks

@@ -183,6 +183,8 @@ TransportStatistics::Fields()
         {"naksReceived", &T::naks},
         {"dataFramesSent", &T::dataFrames},
         {"peakBufferBytes", &T::peakBufferBytes},
+        {"peakHeadroomBytes", &T::peakHeadroomBytes},
+        {"peakHeadroomPermille", &T::peakHeadroomPermille},
         {"packetHops", &T::packetHops},
     };
 }
@@ -249,9 +251,11 @@ TransportStatistics::operator+=(const TransportStatistics& other)
     losslessPriorities |= other.losslessPriorities;
     for (const auto& field : Fields())
     {
-        if (field.second == &TransportStatistics::peakBufferBytes)
+        if (field.second == &TransportStatistics::peakBufferBytes ||
+            field.second == &TransportStatistics::peakHeadroomBytes ||
+            field.second == &TransportStatistics::peakHeadroomPermille)
         {
-            peakBufferBytes = std::max(peakBufferBytes, other.peakBufferBytes);
+            this->*field.second = std::max(this->*field.second, other.*field.second);
         }
         else
         {

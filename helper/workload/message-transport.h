@@ -108,35 +108,37 @@ class QueuePairMapping
  */
 struct TransportStatistics
 {
-    uint64_t dropsBuffer{0};        //!< lossy frames dropped for lack of buffer (switches)
-    uint64_t trimmed{0};            //!< data packets trimmed to their headers (switches)
-    uint64_t dropsNoRoute{0};       //!< frames without a route (switches)
-    uint64_t dropsNotIpv4{0};       //!< non-IPv4 frames (switches)
-    uint64_t dropsLink{0};          //!< frames lost by receive error models (all ports)
-    uint64_t headroomOverflows{0};  //!< lossless frames beyond the headroom (configuration error)
-    uint64_t pfcSent{0};            //!< PFC frames sent (pause and resume), all ports
-    uint64_t pfcReceived{0};        //!< PFC frames received, all ports
-    uint64_t pausedTimeNs{0};       //!< sum over ports and priorities of time egress was paused
-    uint64_t pausedPorts{0};        //!< ports whose egress was ever paused (how far PFC spread)
-    uint64_t watchdogTrips{0};      //!< priorities the PFC watchdog declared stormed, all ports
-    uint64_t dropsWatchdog{0};      //!< frames the PFC watchdog dropped
-    uint64_t creditStallNs{0};      //!< InfiniBand: sum over ports and VLs of time waiting for
-                                    //!< credits (the counterpart of pausedTimeNs)
-    uint64_t ecnMarks{0};           //!< CE marks made by switches
-    uint64_t cnpsSent{0};           //!< CNPs sent by NICs
-    uint64_t cnpsReceived{0};       //!< CNPs received by queue pairs
-    uint64_t retransmitted{0};      //!< packets sent again
-    uint64_t retransmittedBytes{0}; //!< their payload bytes
-    uint64_t spurious{0};           //!< request packets that reached a responder a second time
-    uint64_t timeouts{0};           //!< retransmission timeouts
-    uint64_t naks{0};               //!< NAKs received
-    uint64_t dataFrames{0};         //!< data frames sent by NICs
-    uint64_t bytesDelivered{0};     //!< payload delivered in order (WRITE/SEND at the responder,
-                                    //!< READ at the requester)
-    uint64_t messagesPosted{0};     //!< messages posted through the helper
-    uint64_t messagesCompleted{0};  //!< of which completed
-    uint64_t peakBufferBytes{0};    //!< largest switch buffer occupancy seen
-    uint64_t packetHops{0};         //!< frames put on a wire by any port (data, ACK, CNP, PFC)
+    uint64_t dropsBuffer{0};          //!< lossy frames dropped for lack of buffer (switches)
+    uint64_t trimmed{0};              //!< data packets trimmed to their headers (switches)
+    uint64_t dropsNoRoute{0};         //!< frames without a route (switches)
+    uint64_t dropsNotIpv4{0};         //!< non-IPv4 frames (switches)
+    uint64_t dropsLink{0};            //!< frames lost by receive error models (all ports)
+    uint64_t headroomOverflows{0};    //!< lossless frames beyond the headroom (configuration error)
+    uint64_t pfcSent{0};              //!< PFC frames sent (pause and resume), all ports
+    uint64_t pfcReceived{0};          //!< PFC frames received, all ports
+    uint64_t pausedTimeNs{0};         //!< sum over ports and priorities of time egress was paused
+    uint64_t pausedPorts{0};          //!< ports whose egress was ever paused (how far PFC spread)
+    uint64_t watchdogTrips{0};        //!< priorities the PFC watchdog declared stormed, all ports
+    uint64_t dropsWatchdog{0};        //!< frames the PFC watchdog dropped
+    uint64_t creditStallNs{0};        //!< InfiniBand: sum over ports and VLs of time waiting for
+                                      //!< credits (the counterpart of pausedTimeNs)
+    uint64_t ecnMarks{0};             //!< CE marks made by switches
+    uint64_t cnpsSent{0};             //!< CNPs sent by NICs
+    uint64_t cnpsReceived{0};         //!< CNPs received by queue pairs
+    uint64_t retransmitted{0};        //!< packets sent again
+    uint64_t retransmittedBytes{0};   //!< their payload bytes
+    uint64_t spurious{0};             //!< request packets that reached a responder a second time
+    uint64_t timeouts{0};             //!< retransmission timeouts
+    uint64_t naks{0};                 //!< NAKs received
+    uint64_t dataFrames{0};           //!< data frames sent by NICs
+    uint64_t bytesDelivered{0};       //!< payload delivered in order (WRITE/SEND at the responder,
+                                      //!< READ at the requester)
+    uint64_t messagesPosted{0};       //!< messages posted through the helper
+    uint64_t messagesCompleted{0};    //!< of which completed
+    uint64_t peakBufferBytes{0};      //!< largest switch buffer occupancy seen
+    uint64_t peakHeadroomBytes{0};    //!< most headroom one switch (port, priority) held
+    uint64_t peakHeadroomPermille{0}; //!< that, over its port's reserve, in tenths of a percent
+    uint64_t packetHops{0};           //!< frames put on a wire by any port (data, ACK, CNP, PFC)
     std::array<uint64_t, 8> dropsByPriority{}; //!< switch drops (buffer, no route) per priority
     uint8_t losslessPriorities{0}; //!< bit p set: priority p is lossless (PFC) in the switches
 
@@ -159,7 +161,7 @@ struct TransportStatistics
 
     /**
      * Add the counters of another part of the network (another rank): sums, and the larger
-     * peakBufferBytes.
+     * peakBufferBytes, peakHeadroomBytes and peakHeadroomPermille.
      * @param other the other part's counters
      * @return this
      */

@@ -249,6 +249,15 @@ RoceSwitchMmu::Admit(uint32_t inPort,
             }
             headroom += bytes;
             m_headroomUsedTotal += bytes;
+            if (headroom > m_peakHeadroom)
+            {
+                m_peakHeadroom = headroom;
+            }
+            if (m_headroom[inPort] > 0)
+            {
+                m_peakHeadroomPercent =
+                    std::max(m_peakHeadroomPercent, 100.0 * headroom / m_headroom[inPort]);
+            }
             if (!m_paused[inPort][priority])
             {
                 m_paused[inPort][priority] = true;
@@ -395,6 +404,18 @@ uint64_t
 RoceSwitchMmu::GetPeakUsed() const
 {
     return m_peakUsed;
+}
+
+uint64_t
+RoceSwitchMmu::GetPeakHeadroom() const
+{
+    return m_peakHeadroom;
+}
+
+double
+RoceSwitchMmu::GetPeakHeadroomPercent() const
+{
+    return m_peakHeadroomPercent;
 }
 
 uint64_t

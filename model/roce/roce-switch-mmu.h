@@ -161,6 +161,11 @@ class RoceSwitchMmu : public Object
     uint64_t GetPeakUsed() const;
     /// @return lossless frames admitted beyond the headroom (configuration errors)
     uint64_t GetHeadroomOverflows() const;
+    /// @return the most headroom bytes one (port, priority) held at once so far
+    uint64_t GetPeakHeadroom() const;
+    /// @return that peak over the headroom reserved for that port, in percent (above 100: past
+    ///         it; what an operator sizing headroom for a cable watches)
+    double GetPeakHeadroomPercent() const;
     /// @return lossy frames dropped for lack of buffer
     uint64_t GetBufferDrops() const;
     /// @return the XOFF threshold now: PfcAlpha x free shared bytes
@@ -198,12 +203,14 @@ class RoceSwitchMmu : public Object
     uint32_t m_kmax;             //!< RED Kmax, bytes
     double m_pmax;               //!< RED Pmax
 
-    uint64_t m_sharedSize;                                //!< buffer minus all headroom
-    uint64_t m_sharedUsed;                                //!< bytes in the shared pool
-    uint64_t m_headroomUsedTotal;                         //!< bytes in all headrooms (and overflow)
-    uint64_t m_peakUsed;                                  //!< peak occupancy
-    std::vector<uint32_t> m_headroom;                     //!< per port
-    std::vector<std::array<uint32_t, 8>> m_ingressShared; //!< (port, prio) shared bytes
+    uint64_t m_sharedSize;            //!< buffer minus all headroom
+    uint64_t m_sharedUsed;            //!< bytes in the shared pool
+    uint64_t m_headroomUsedTotal;     //!< bytes in all headrooms (and overflow)
+    uint64_t m_peakUsed;              //!< peak occupancy
+    uint64_t m_peakHeadroom{0};       //!< most headroom bytes one (port, priority) held
+    double m_peakHeadroomPercent{0};  //!< of its port's reserve
+    std::vector<uint32_t> m_headroom; //!< per port
+    std::vector<std::array<uint32_t, 8>> m_ingressShared;    //!< (port, prio) shared bytes
     std::vector<std::array<uint32_t, 8>> m_ingressHeadroom;  //!< (port, prio) headroom bytes
     std::vector<std::array<uint32_t, 8>> m_egressBytes;      //!< (port, prio) queued bytes
     std::vector<std::array<bool, 8>> m_paused;               //!< (port, prio) XOFF
