@@ -28,6 +28,8 @@
 //              hidden 4096 in bf16 per GPU, top-2 of 256 experts)
 //   perm128-iwarp  perm128 over iWARP (ns-3 TCP with DCTCP, 1448-byte segments, priority 0)
 //   perm128-ib     perm128 on InfiniBand (EDR 4x, IB MTU 4096, RC queue pairs, credits)
+//   perm128-uet    perm128 as spray-uet-vs-ecmp runs it: the Ultra Ethernet-style transport
+//                  (per-packet spraying, selective ACKs), NSCC, trimming, no PFC
 //
 // Columns: case, simulated time (s), wall time (s), CPU time of the event loop (s), events,
 // events per CPU second, packet-hops (every frame put on a link: data, ACK, CNP, PFC),
@@ -89,13 +91,13 @@ Keep(KeepAlive a, KeepAlive b)
     return std::make_shared<std::pair<KeepAlive, KeepAlive>>(std::move(a), std::move(b));
 }
 
-/// The fabric of the cases: k-ary fat-tree, 100 Gb/s, 1 us, path MTU 4096, DCQCN.
+/// The fabric of the cases: k-ary fat-tree, 100 Gb/s, 1 us, path MTU 4096, DCQCN (or `cc`).
 Fabric
-FatTree(RoceHelper& h, uint32_t k)
+FatTree(RoceHelper& h, uint32_t k, const std::string& cc = "dcqcn")
 {
     h.SetDeviceAttribute("Mtu", UintegerValue(4200));
     h.SetQueuePairAttribute("Mtu", UintegerValue(4096));
-    h.SetNicAttribute("CongestionControl", StringValue("dcqcn"));
+    h.SetNicAttribute("CongestionControl", StringValue(cc));
     return h.Build(FatTreeHelper(k));
 }
 
@@ -173,9 +175,9 @@ Incast64(RoceHelper& h)
 }
 
 Built
-PermutationCase(RoceHelper& h, uint32_t k)
+PermutationCase(RoceHelper& h, uint32_t k, const std::string& cc = "dcqcn")
 {
-    const Fabric f = FatTree(h, k);
+    const Fabric f = FatTree(h, k, cc);
     auto rdma = std::make_shared<RoceTransport>(h);
     const std::vector<uint32_t> perm = Permutation(f.GetNHosts());
     for (uint32_t i = 0; i < perm.size(); ++i)
@@ -183,6 +185,22 @@ PermutationCase(RoceHelper& h, uint32_t k)
         rdma->Post(i, perm[i], RdmaVerb::WRITE, 2000000, MicroSeconds(1), 3);
     }
     return {rdma, rdma.get()};
+}
+
+/// perm128 on the Ultra Ethernet-style transport, as examples/scenarios/spray-uet-vs-ecmp.json.
+Built
+PermutationUet(RoceHelper& h)
+{
+    // The base round trip the runner computes for this fabric (nic.nsccBaseRtt 0s).
+    Config::SetDefault("ns3::NsccCongestionControl::BaseRtt", TimeValue(NanoSeconds(14047)));
+    h.SetQueuePairAttribute("Transport", StringValue("uet"));
+    h.SetNicAttribute("AckDscp", UintegerValue(48));
+    h.SetMmuAttribute("PfcEnabled", BooleanValue(false));
+    h.SetMmuAttribute("EcnKmin", UintegerValue(20000));
+    h.SetMmuAttribute("EcnKmax", UintegerValue(80000));
+    h.SetMmuAttribute("EcnPmax", DoubleValue(1.0));
+    h.SetSwitchAttribute("Trimming", BooleanValue(true));
+    return PermutationCase(h, 8, "nscc");
 }
 
 Built
@@ -351,6 +369,7 @@ Main(int argc, char* argv[])
         {"moe", Moe128},
         {"perm128-iwarp", PermutationIwarp},
         {"perm128-ib", PermutationIb},
+        {"perm128-uet", PermutationUet},
     };
     std::vector<std::string> chosen;
     uint32_t repeat = 1;

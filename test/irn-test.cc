@@ -10,7 +10,7 @@
 // exactly what was dropped, far less than go-back-N; on WebSearch without PFC it beats RoCE
 // with PFC, where RoCE without PFC collapses.
 
-#include "drop-psn-error-model.h"
+#include "lossy-write.h"
 #include "run-scenario-test.h"
 
 #include "ns3/core-module.h"
@@ -25,61 +25,21 @@ using namespace ns3;
 namespace
 {
 
-constexpr uint32_t MTU = 1024;
+constexpr uint32_t MTU = test::LOSSY_WRITE_MTU;
 
-/// One WRITE over one 100 Gb/s cable whose receiver loses some PSNs once.
-struct Write
-{
-    Ptr<RdmaQueuePair> sender;    //!< the writer's queue pair
-    Ptr<RdmaQueuePair> responder; //!< the receiver's
-    FlowRecord flow;              //!< the WRITE's record
-    uint32_t lost{0};             //!< packets lost
-    uint32_t maxInFlight{0};      //!< most PSNs in flight seen at the sender
-};
+using Write = test::LossyWrite;
 
+/// @return a lossy WRITE (test::RunLossyWrite), with at most `cap` PSNs in flight (0: no cap)
 Write
 RunWrite(const std::string& transport,
          uint32_t packets,
          const std::vector<uint32_t>& lose,
          uint32_t cap = 0)
 {
-    RoceHelper h;
-    h.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
-    h.SetQueuePairAttribute("Transport", StringValue(transport));
-    h.SetQueuePairAttribute("RetransmitTimeout", StringValue("1ms"));
-    h.SetQueuePairAttribute("IrnRtoLow", StringValue("100us"));
-    h.SetQueuePairAttribute("MaxOutstandingPackets", UintegerValue(cap));
-    Ptr<Node> a = h.AddHost();
-    Ptr<Node> b = h.AddHost();
-    auto link = h.Link(a, b);
-    Ptr<test::DropPsnErrorModel> em = CreateObject<test::DropPsnErrorModel>();
-    for (uint32_t psn : lose)
-    {
-        em->Add(psn, &test::IsWriteData);
-    }
-    link.second->SetAttribute("ReceiveErrorModel", PointerValue(em));
-    h.Finalize();
-    RoceTransport rdma(h);
-    rdma.Post(0, 1, RdmaVerb::WRITE, uint64_t{packets} * MTU, Time(0), 3);
-    Write out;
-    out.sender = h.GetNic(0)->GetQueuePair(0x100);
-    out.responder = h.GetNic(1)->GetQueuePair(0x100);
-    // Sample the PSNs in flight every 10 ns while the WRITE runs.
-    std::function<void()> sample = [&out, &sample]() {
-        const auto inFlight = static_cast<uint32_t>(
-            (out.sender->GetSndNxt() - out.sender->GetSndUna()) & rdma::PSN_MASK);
-        out.maxInFlight = std::max(out.maxInFlight, inFlight);
-        if (Simulator::Now() < MicroSeconds(2000))
-        {
-            Simulator::Schedule(NanoSeconds(10), sample);
-        }
-    };
-    Simulator::Schedule(NanoSeconds(1), sample);
-    Simulator::Run();
-    out.flow = rdma.GetFlows()[0];
-    out.lost = em->m_dropped;
-    Simulator::Destroy();
-    return out;
+    return test::RunLossyWrite(transport,
+                               packets,
+                               lose,
+                               {{"MaxOutstandingPackets", std::to_string(cap)}});
 }
 
 /// Wire time of a full WRITE packet's frame at 100 Gb/s.
@@ -186,19 +146,6 @@ const char* const INCAST = R"({
   "workloads": [{"kind": "incast", "fanIn": 15, "size": "256KB", "destination": 0}],
   "output": {"queues": "none"}
 })";
-
-/// @return the largest FCT of a run's flows, all finished
-Time
-LastFct(const ScenarioRunRecords& r)
-{
-    Time last(0);
-    for (const FlowRecord& f : r.flows)
-    {
-        EXPECT_FALSE(f.end.IsZero());
-        last = std::max(last, f.end - f.start);
-    }
-    return last;
-}
 
 } // namespace
 

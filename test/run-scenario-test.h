@@ -61,6 +61,22 @@ ReadSummary(const ScenarioRunRecords& r)
     return nlohmann::json::parse(in);
 }
 
+/**
+ * @param r a run's records
+ * @return the largest FCT of its flows, each expected to have finished
+ */
+inline Time
+LastFct(const ScenarioRunRecords& r)
+{
+    Time last(0);
+    for (const FlowRecord& f : r.flows)
+    {
+        EXPECT_FALSE(f.end.IsZero());
+        last = std::max(last, f.end - f.start);
+    }
+    return last;
+}
+
 } // namespace ns3
 
 #endif // INTERCONNECT_RUN_SCENARIO_TEST_H

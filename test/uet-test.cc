@@ -11,7 +11,7 @@
 // permutation finishes near line rate where ECMP with DCQCN does not (htsim's EQDS against
 // RoCE, as issue 22 quotes it).
 
-#include "drop-psn-error-model.h"
+#include "lossy-write.h"
 #include "run-scenario-test.h"
 
 #include "ns3/core-module.h"
@@ -28,45 +28,18 @@ using namespace ns3;
 namespace
 {
 
-constexpr uint32_t MTU = 1024;
+constexpr uint32_t MTU = test::LOSSY_WRITE_MTU;
 
-/// One UET WRITE over one 100 Gb/s cable whose receiver loses some PSNs once.
-struct Write
-{
-    Ptr<RdmaQueuePair> sender;    //!< the writer's queue pair
-    Ptr<RdmaQueuePair> responder; //!< the receiver's
-    FlowRecord flow;              //!< the WRITE's record
-    uint32_t lost{0};             //!< packets lost
-};
+using Write = test::LossyWrite;
 
+/// @return a lossy UET WRITE (test::RunLossyWrite) with the given loss threshold
 Write
 RunWrite(uint32_t packets, const std::vector<uint32_t>& lose, uint32_t threshold)
 {
-    RoceHelper h;
-    h.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
-    h.SetQueuePairAttribute("Transport", StringValue("uet"));
-    h.SetQueuePairAttribute("RetransmitTimeout", StringValue("1ms"));
-    h.SetQueuePairAttribute("UetLossThreshold", UintegerValue(threshold));
-    Ptr<Node> a = h.AddHost();
-    Ptr<Node> b = h.AddHost();
-    auto link = h.Link(a, b);
-    Ptr<test::DropPsnErrorModel> em = CreateObject<test::DropPsnErrorModel>();
-    for (uint32_t psn : lose)
-    {
-        em->Add(psn, &test::IsWriteData);
-    }
-    link.second->SetAttribute("ReceiveErrorModel", PointerValue(em));
-    h.Finalize();
-    RoceTransport rdma(h);
-    rdma.Post(0, 1, RdmaVerb::WRITE, uint64_t{packets} * MTU, Time(0), 3);
-    Simulator::Run();
-    Write out;
-    out.sender = h.GetNic(0)->GetQueuePair(0x100);
-    out.responder = h.GetNic(1)->GetQueuePair(0x100);
-    out.flow = rdma.GetFlows()[0];
-    out.lost = em->m_dropped;
-    Simulator::Destroy();
-    return out;
+    return test::RunLossyWrite("uet",
+                               packets,
+                               lose,
+                               {{"UetLossThreshold", std::to_string(threshold)}});
 }
 
 /// links.csv: tx_bytes per (node, device).
@@ -93,19 +66,6 @@ ReadLinkBytes(const ScenarioRunRecords& r)
         bytes[{std::stoi(node), std::stoi(device)}] = std::stoull(tx);
     }
     return bytes;
-}
-
-/// @return the largest FCT of a run's flows, all finished
-Time
-LastFct(const ScenarioRunRecords& r)
-{
-    Time last(0);
-    for (const FlowRecord& f : r.flows)
-    {
-        EXPECT_FALSE(f.end.IsZero());
-        last = std::max(last, f.end - f.start);
-    }
-    return last;
 }
 
 /// One 2 MB WRITE from host 0 to host 15 of a k=4 fat-tree: across the core, over 4 paths.

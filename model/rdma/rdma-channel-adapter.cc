@@ -466,13 +466,12 @@ RdmaChannelAdapter::ReceiveTransport(const RdmaTransportHeaders& headers,
         qp->ReceiveCnp();
         return;
     }
-    if (trimmed)
+    if (trimmed && opcode != IbBthHeader::RC_ACKNOWLEDGE)
     {
         ++m_trimmedReceived;
         // A trimmed request is answered by a NAK naming it; a trimmed READ response is lost
         // (the requester finds the gap from the next one, or its timeout does).
-        if (opcode != IbBthHeader::RC_ACKNOWLEDGE && !IbBthHeader::IsReadResponse(opcode) &&
-            opcode != IbBthHeader::RC_READ_REQUEST)
+        if (!IbBthHeader::IsReadResponse(opcode) && opcode != IbBthHeader::RC_READ_REQUEST)
         {
             SendAck(qp, qp->ReceiveTrimmed(bth.GetPsn()), nullptr);
         }

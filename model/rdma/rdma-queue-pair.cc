@@ -579,6 +579,10 @@ RdmaQueuePair::NextPacket(RdmaTxDescriptor& d)
         else
         {
             r.next = PsnAdd(psn, 1);
+            if (m_transport == UET && !r.timedOut && m_cc)
+            {
+                m_cc->OnLoss(this, false); // the threshold found a loss: a congestion signal
+            }
         }
         m_sendTimes[PsnDiff(psn, m_sndUna)] = now;
         if (m_transport == UET)
@@ -697,13 +701,10 @@ RdmaQueuePair::Acknowledge(uint32_t newUna,
         return;
     }
     uint64_t acked = StreamPosition(newUna) - StreamPosition(m_sndUna);
-    // RTT of the newest acknowledged packet: from its last transmission to now.
-    Time rtt(0);
-    if (static_cast<std::size_t>(advance) <= m_sendTimes.size())
-    {
-        rtt = TimeStep(Simulator::Now().GetTimeStep() - m_sendTimes[advance - 1]);
-    }
-    m_sendTimes.erase_begin(std::min<std::size_t>(advance, m_sendTimes.size()));
+    // RTT of the newest acknowledged packet: from its last transmission to now. (UET: of the
+    // newest one that was not selectively acknowledged before, the packet that moved the
+    // cumulative acknowledgement; the others reported their round trips then.)
+    std::size_t newest = static_cast<std::size_t>(advance) - 1;
     if (m_recovery)
     {
         RingQueue<uint8_t>& sacked = m_recovery->sacked;
@@ -711,7 +712,8 @@ RdmaQueuePair::Acknowledge(uint32_t newUna,
         if (m_transport == UET)
         {
             // Selectively acknowledged bytes were reported then: not again.
-            for (std::size_t k = 0; k < erased; ++k)
+            bool found = erased < static_cast<std::size_t>(advance);
+            for (std::size_t k = erased; k-- > 0;)
             {
                 if (sacked[k] == Recovery::SACKED)
                 {
@@ -719,10 +721,21 @@ RdmaQueuePair::Acknowledge(uint32_t newUna,
                     acked -= std::min<uint64_t>(acked, bytes);
                     m_sackedBytes -= std::min<uint64_t>(m_sackedBytes, bytes);
                 }
+                else if (!found)
+                {
+                    found = true;
+                    newest = k;
+                }
             }
         }
         sacked.erase_begin(erased);
     }
+    Time rtt(0);
+    if (newest < m_sendTimes.size())
+    {
+        rtt = TimeStep(Simulator::Now().GetTimeStep() - m_sendTimes[newest]);
+    }
+    m_sendTimes.erase_begin(std::min<std::size_t>(advance, m_sendTimes.size()));
     if (sample)
     {
         acked += sample->bytes;
