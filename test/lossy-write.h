@@ -38,6 +38,7 @@ struct LossyWrite
     FlowRecord flow;              //!< the WRITE's record
     uint32_t lost{0};             //!< packets lost
     uint32_t maxInFlight{0};      //!< most PSNs in flight seen at the sender (every 10 ns)
+    uint64_t sackedAtEnd{0};      //!< the sender's selectively acknowledged bytes at the end
 };
 
 /**
@@ -93,6 +94,7 @@ RunLossyWrite(const std::string& transport,
     };
     Simulator::Schedule(NanoSeconds(1), sample);
     Simulator::Run();
+    out.sackedAtEnd = out.sender->GetSackedBytes();
     out.flow = rdma.GetFlows()[0];
     out.lost = em->m_dropped;
     Simulator::Destroy();

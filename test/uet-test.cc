@@ -124,6 +124,7 @@ TEST(Uet, ALossIsResentOnceTheThresholdIsPassedWithoutATimeout)
     // threshold above the message, only the timeout finds it.
     const Write uet = RunWrite(200, {10}, 64);
     const Write blind = RunWrite(200, {10}, 1000);
+    EXPECT_GT(blind.sender->GetRetransmittedPackets(), 0u);
     ASSERT_FALSE(uet.flow.end.IsZero());
     ASSERT_FALSE(blind.flow.end.IsZero());
     EXPECT_EQ(uet.lost, 1u);
@@ -132,6 +133,7 @@ TEST(Uet, ALossIsResentOnceTheThresholdIsPassedWithoutATimeout)
     EXPECT_EQ(uet.sender->GetNaksReceived(), 0u); // a SACK is not a NAK
     EXPECT_EQ(uet.responder->GetDuplicatesReceived(), 0u);
     EXPECT_EQ(uet.responder->GetBytesDelivered(), 200u * MTU);
+    EXPECT_EQ(uet.sackedAtEnd, 0u); // the selectively acknowledged bytes were all given back
     EXPECT_LT(uet.flow.end - uet.flow.start, 2 * uet.flow.idealFct);
     EXPECT_EQ(blind.sender->GetTimeouts(), 1u);
     EXPECT_GE(blind.flow.end - blind.flow.start, MilliSeconds(1));

@@ -133,6 +133,7 @@ NsccCongestionControl::OnStart(Ptr<RdmaQueuePair> qp)
     if (m_baseRtt.IsStrictlyPositive())
     {
         m_cwnd = MaxWindow(qp);
+        m_achievedStart = Simulator::Now();
         Apply(qp);
     }
     else
@@ -205,9 +206,11 @@ NsccCongestionControl::OnLoss(Ptr<RdmaQueuePair> qp, bool timeout)
     {
         m_cwnd = m_cwnd / 2;
     }
-    else if (!m_decreased || now - m_lastDecrease >= m_baseRtt)
+    else if ((!m_decreased || now - m_lastDecrease >= m_baseRtt) &&
+             std::max(m_achievedLast, m_achieved) > 0)
     {
-        // Quick adapt: no more than the paths delivered in the last base round trip.
+        // Quick adapt: no more than the paths delivered in the last base round trip (once one
+        // was measured).
         m_cwnd = std::min<double>(m_cwnd, std::max<uint64_t>(m_achievedLast, m_achieved));
     }
     else

@@ -729,6 +729,10 @@ RdmaQueuePair::Acknowledge(uint32_t newUna,
             }
         }
         sacked.erase_begin(erased);
+        if (PsnDiff(m_recovery->sackHigh, newUna) < 0)
+        {
+            m_recovery->sackHigh = newUna; // keeps it within half the PSN space of sndUna
+        }
     }
     Time rtt(0);
     if (newest < m_sendTimes.size())
@@ -1057,6 +1061,7 @@ RdmaQueuePair::Timeout()
         return;
     }
     m_recovery.reset();
+    m_sackedBytes = 0; // go-back-N from sndUna: what was selectively acknowledged is sent again
     m_sndNxt = m_sndUna;
     Wake();
 }
@@ -1183,9 +1188,10 @@ RdmaQueuePair::ReceiveTrimmed(uint32_t psn)
 {
     RdmaRxVerdict v{false, false, false, false, PsnAdd(m_ePsn, rdma::PSN_MASK), m_msn};
     const int32_t d = PsnDiff(psn, m_ePsn);
-    if (m_transport == GO_BACK_N && !m_outOfOrder && d >= 0)
+    if (m_transport == GO_BACK_N && d >= 0)
     {
-        // Go-back-N: the trimmed packet opens a gap like a lost one; one NAK per gap.
+        // Go-back-N: the trimmed packet opens a gap like a lost one; one NAK per gap (with
+        // OutOfOrderReceive too: its requester goes back as far anyway).
         if (!m_nakSent)
         {
             m_nakSent = true;
@@ -1296,6 +1302,12 @@ RdmaQueuePair::GetBytesInFlight() const
 {
     const uint64_t sent = StreamPosition(m_sndNxt) - StreamPosition(m_sndUna);
     return sent - std::min(sent, m_sackedBytes);
+}
+
+uint64_t
+RdmaQueuePair::GetSackedBytes() const
+{
+    return m_sackedBytes;
 }
 
 Ptr<RdmaCongestionControl>

@@ -168,7 +168,8 @@ class RdmaQueuePairOwner
  * (ReceiveTrimNak: the header of a packet whose payload a switch cut instead of dropping it, as
  * NDP and UEC's packet trimming do, came back as a NAK naming it). Selectively acknowledged
  * bytes leave the bytes in flight that a congestion window counts, and every acknowledgement,
- * cumulative or selective, reaches the congestion control with its own packet's round trip.
+ * cumulative or selective, that acknowledges a packet anew reaches the congestion control with
+ * that packet's round trip.
  * A timeout resends as IRN's does. READs keep go-back-N's recovery.
  *
  * Sending pace: the congestion-control object sets the rate and optionally a window; the NIC
@@ -344,8 +345,10 @@ class RdmaQueuePair : public Object
     Time GetInterPacketDelay() const;
     /// @param bytes the window in bytes (0 = none)
     void SetWindow(uint64_t bytes);
-    /// @return payload bytes sent and not yet acknowledged
+    /// @return payload bytes sent and not yet acknowledged (UET: nor selectively acknowledged)
     uint64_t GetBytesInFlight() const;
+    /// @return UET: payload bytes selectively acknowledged beyond the oldest unacknowledged PSN
+    uint64_t GetSackedBytes() const;
     /// @return the congestion-control object
     Ptr<RdmaCongestionControl> GetCongestionControl() const;
 

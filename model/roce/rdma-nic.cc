@@ -324,8 +324,14 @@ RdmaNic::PortReceive(uint32_t /* port */, const Ptr<Packet>& packet, uint16_t ty
         return false; // too short for its transport headers
     }
     packet->RemoveAtStart(28 + transport); // IPv4, UDP and the transport headers
+    // A trimmed header: the trimmed DSCP, a data opcode, and nothing left of the payload (a
+    // data packet that a priority remap moved to the same DSCP still has its payload).
     const uint8_t dscp = b[1] >> 2;
-    ReceiveTransport(headers, packet, ce, dscp == m_trimmedDscp && dscp != m_dscp);
+    const uint8_t opcode = headers.bth.GetOpcode();
+    const bool trimmed =
+        dscp == m_trimmedDscp && dscp != m_dscp && packet->GetSize() <= ICRC &&
+        (opcode < IbBthHeader::RC_READ_REQUEST || IbBthHeader::IsReadResponse(opcode));
+    ReceiveTransport(headers, packet, ce, trimmed);
     return true;
 }
 

@@ -166,7 +166,8 @@ class RoceSwitchMmu : public Object
     /// @return that peak over the headroom reserved for that port, in percent (above 100: past
     ///         it; what an operator sizing headroom for a cable watches)
     double GetPeakHeadroomPercent() const;
-    /// @return lossy frames dropped for lack of buffer
+    /// @return lossy frames refused for lack of buffer (a trimming switch forwards the headers
+    ///         of the RoCEv2 data among them: RoceSwitch::GetTrimmed)
     uint64_t GetBufferDrops() const;
     /// @return the XOFF threshold now: PfcAlpha x free shared bytes
     uint64_t GetPauseThreshold() const;

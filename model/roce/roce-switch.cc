@@ -443,9 +443,12 @@ RoceSwitch::Trim(const Ptr<Packet>& packet, uint32_t inPort, uint32_t outPort, u
                           (IbBthHeader::HasReth(opcode) ? IbRethHeader::SIZE : 0) +
                           (IbBthHeader::HasAeth(opcode) ? IbAethHeader::SIZE : 0);
     const uint32_t icrc = 4;
-    if (opcode == IbBthHeader::RC_ACKNOWLEDGE || packet->GetSize() <= keep + icrc)
+    // Only what carries data: WRITE and SEND packets (RC opcodes below READ REQUEST) and READ
+    // responses; never an ACK, a CNP or a READ request.
+    const bool data = opcode < IbBthHeader::RC_READ_REQUEST || IbBthHeader::IsReadResponse(opcode);
+    if (!data || packet->GetSize() <= keep + icrc)
     {
-        return false; // nothing to cut: an ACK, a CNP, a READ request
+        return false;
     }
     Ptr<Packet> trimmed = packet->CreateFragment(0, keep);
     trimmed->AddPaddingAtEnd(icrc);
@@ -453,7 +456,10 @@ RoceSwitch::Trim(const Ptr<Packet>& packet, uint32_t inPort, uint32_t outPort, u
     trimmed->RemoveHeader(ip);
     UdpHeader udpHeader;
     trimmed->RemoveHeader(udpHeader);
-    trimmed->AddHeader(udpHeader); // its length field rewritten for the shorter packet
+    UdpHeader shorter; // a fresh header writes the shorter packet's length (ns-3.37's keeps
+    shorter.SetSourcePort(udpHeader.GetSourcePort()); // the length it read)
+    shorter.SetDestinationPort(udpHeader.GetDestinationPort());
+    trimmed->AddHeader(shorter);
     ip.SetTos(static_cast<uint8_t>(m_trimDscp << 2));
     ip.SetEcn(Ipv4Header::ECN_NotECT);
     ip.SetPayloadSize(trimmed->GetSize());
@@ -467,7 +473,21 @@ RoceSwitch::Trim(const Ptr<Packet>& packet, uint32_t inPort, uint32_t outPort, u
     }
     ++m_trimmed;
     m_trimTrace(packet);
-    Forward(trimmed, inPort, outPort, priority, pool);
+    if (m_latency.IsZero())
+    {
+        Forward(trimmed, inPort, outPort, priority, pool);
+    }
+    else
+    {
+        Simulator::Schedule(m_latency,
+                            &RoceSwitch::Forward,
+                            this,
+                            trimmed,
+                            inPort,
+                            outPort,
+                            priority,
+                            pool);
+    }
     return true;
 }
 
