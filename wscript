@@ -187,6 +187,7 @@ TESTS = [
     'test/intra-host-fabric-test.cc',
     'test/intra-host-helper-test.cc',
     'test/irn-test.cc',
+    'test/long-haul-test.cc',
     'test/uet-test.cc',
     'test/iwarp-framing-test.cc',
     'test/iwarp-socket-test.cc',

@@ -1,0 +1,135 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// PFC over distance (issue 23, scale-across): a lossless long-haul link needs headroom for a
+// cable round trip at line rate, so a switch's reserve for that port grows with the distance;
+// what it measures at a paused long-haul ingress is that round trip's bytes, a headroom sized
+// for a data-centre cable loses losslessness there, and at 100 km and 400 Gb/s the headroom
+// alone is more than a switch buffer.
+
+#include "config-error-test.h"
+
+#include "ns3/core-module.h"
+#include "ns3/roce-helper.h"
+#include "ns3/roce-transport.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Light travels about 5 us per km of fibre (refractive index near 1.47).
+Time
+FibreDelay(double km)
+{
+    return NanoSeconds(static_cast<int64_t>(km * 5000));
+}
+
+/// What a long-haul incast did at the far switch.
+struct LongHaul
+{
+    uint32_t reserve{0};      //!< the far switch's headroom for its long-haul port
+    uint64_t peakHeadroom{0}; //!< the most headroom one of its ingresses took
+    uint64_t overflows{0};    //!< lossless frames beyond the headroom
+    uint64_t drops{0};        //!< frames dropped by both switches
+    uint64_t completed{0};    //!< writes completed
+};
+
+/**
+ * Host 0 -- near switch == long haul (km, rate) == far switch -- host 1, and host 2 on the far
+ * switch: hosts 0 and 2 each write 8 MB into host 1, no congestion control, PFC on, so the far
+ * switch pauses the long haul.
+ * @param km the long haul's length
+ * @param rate every link's rate
+ * @param headroom the MMU's Headroom attribute (0: computed per port)
+ * @param buffer each switch's buffer, bytes
+ * @return what happened
+ */
+LongHaul
+RunLongHaul(double km, const std::string& rate, uint32_t headroom = 0, uint64_t buffer = 16000000)
+{
+    RoceHelper h;
+    h.SetDeviceAttribute("DataRate", StringValue(rate));
+    h.SetNicAttribute("CongestionControl", StringValue("none"));
+    h.SetMmuAttribute("BufferSize", UintegerValue(buffer));
+    h.SetMmuAttribute("Headroom", UintegerValue(headroom));
+    Ptr<Node> a = h.AddHost();
+    Ptr<Node> b = h.AddHost();
+    Ptr<Node> c = h.AddHost();
+    Ptr<Node> near = h.AddSwitch();
+    Ptr<Node> far = h.AddSwitch();
+    h.Link(a, near);
+    auto haul = h.Link(near, far, DataRate(rate), FibreDelay(km));
+    h.Link(far, b);
+    h.Link(far, c);
+    h.Finalize();
+    RoceTransport rdma(h);
+    rdma.Post(0, 1, RdmaVerb::WRITE, 8000000, Time(0), 3);
+    rdma.Post(2, 1, RdmaVerb::WRITE, 8000000, Time(0), 3);
+    Simulator::Stop(MilliSeconds(20));
+    Simulator::Run();
+    LongHaul out;
+    Ptr<RoceSwitch> sw = h.GetSwitch(1);
+    const uint32_t haulPort = haul.second->GetIfIndex();
+    out.reserve = sw->GetMmu()->GetHeadroom(haulPort);
+    out.peakHeadroom = sw->GetMmu()->GetPeakHeadroom();
+    out.overflows = sw->GetMmu()->GetHeadroomOverflows();
+    for (uint32_t s = 0; s < 2; ++s)
+    {
+        out.drops += h.GetSwitch(s)->GetDrops(RoceSwitch::DROP_BUFFER);
+    }
+    for (const FlowRecord& f : rdma.GetFlows())
+    {
+        out.completed += f.end.IsZero() ? 0 : 1;
+    }
+    Simulator::Destroy();
+    return out;
+}
+
+} // namespace
+
+TEST(LongHaul, TheReserveAndThePeakGrowWithTheCableRoundTrip)
+{
+    // 10 km at 100 Gb/s: 50 us one way, 625 000 bytes on the fibre each way, so 1.25 MB arrive
+    // after the far switch decides to pause (the pause's flight and what is already on the
+    // fibre), plus two frames in progress, the pause frame and 802.1Qbb's 3840 bit times.
+    const LongHaul tenKm = RunLongHaul(10, "100Gbps");
+    const LongHaul metro = RunLongHaul(0.1, "100Gbps"); // 100 m, inside a building
+    const double roundTrip = 2 * 100e9 * 50e-6 / 8;
+    EXPECT_GE(tenKm.reserve, roundTrip);
+    EXPECT_LT(tenKm.reserve, roundTrip + 2 * 9216 + 64 + 480 + 1);
+    EXPECT_EQ(tenKm.completed, 2u);
+    EXPECT_EQ(tenKm.drops, 0u);
+    EXPECT_EQ(tenKm.overflows, 0u);
+    // The paused long haul does deliver about a round trip's bytes into the headroom: it runs
+    // at line rate into the pause.
+    EXPECT_GT(tenKm.peakHeadroom, 0.9 * roundTrip);
+    EXPECT_LE(tenKm.peakHeadroom, tenKm.reserve);
+    // Over 100 m the long haul's reserve is a hundredth of that; the switch's peak then comes
+    // from its host cables (1 us, about 200 m of fibre), a fiftieth of the 10 km one.
+    EXPECT_LT(metro.reserve * 50, tenKm.reserve);
+    EXPECT_LT(metro.peakHeadroom * 20, tenKm.peakHeadroom);
+}
+
+TEST(LongHaul, ADataCentreHeadroomOverDistanceIsNoLongerLossless)
+{
+    // The headroom a 100 m cable needs (about 30 KB with jumbo frames), reserved on every port
+    // as if the long haul were one: past it, frames are admitted beyond the headroom, counted as
+    // the configuration error they are.
+    const LongHaul tight = RunLongHaul(10, "100Gbps", 32000);
+    EXPECT_GT(tight.overflows, 0u);
+}
+
+TEST(LongHaul, At100KmAnd400GbpsTheHeadroomIsMoreThanASwitchBuffer)
+{
+    // 100 km at 400 Gb/s: 500 us one way, 2 x 25 MB for the long haul's lossless priority alone,
+    // more than a 32 MB switch buffer holds; the MMU says so. (1 km needs a hundredth.)
+    EXPECT_CONFIG_ERROR(RunLongHaul(100, "400Gbps", 0, 32000000), "ns3::RoceSwitchMmu::BufferSize");
+    const LongHaul oneKm = RunLongHaul(1, "400Gbps", 0, 32000000);
+    EXPECT_EQ(oneKm.completed, 2u);
+}
