@@ -8,15 +8,19 @@
 // cable round trip at line rate, so a switch's reserve for that port grows with the distance;
 // what it measures at a paused long-haul ingress is that round trip's bytes, a headroom sized
 // for a data-centre cable loses losslessness there, and at 100 km and 400 Gb/s the headroom
-// alone is more than a switch buffer.
+// alone is more than a switch buffer. Two data centres joined by long hauls (fabric kind
+// two-dc): what crosses spreads over every long haul, and a write across pays their delay.
 
 #include "config-error-test.h"
+#include "run-scenario-test.h"
 
 #include "ns3/core-module.h"
 #include "ns3/roce-helper.h"
 #include "ns3/roce-transport.h"
 
+#include <fstream>
 #include <gtest/gtest.h>
+#include <sstream>
 
 using namespace ns3;
 
@@ -132,4 +136,86 @@ TEST(LongHaul, At100KmAnd400GbpsTheHeadroomIsMoreThanASwitchBuffer)
     EXPECT_CONFIG_ERROR(RunLongHaul(100, "400Gbps", 0, 32000000), "ns3::RoceSwitchMmu::BufferSize");
     const LongHaul oneKm = RunLongHaul(1, "400Gbps", 0, 32000000);
     EXPECT_EQ(oneKm.completed, 2u);
+}
+
+namespace
+{
+
+/// Two k=4 fat-trees joined by two 400 Gb/s long hauls of 10 km; every host writes 1 MB to
+/// another, a random permutation (most writes cross).
+const char* const TWO_DC = R"({
+  "name": "two-dc",
+  "stopTime": "5ms",
+  "fabric": {"kind": "two-dc", "k": 4, "dciLinks": 2, "longHaulRate": "400Gbps",
+             "longHaulDelay": "50us"},
+  "link": {"mtu": 4096},
+  "workloads": [{"kind": "permutation", "size": "1MB"}],
+  "output": {"queues": "none", "plots": false}
+})";
+
+} // namespace
+
+TEST(TwoDc, TwoFatTreesJoinedByLongHaulsThatCarryWhatCrosses)
+{
+    const ScenarioRunRecords r = RunScenario(TWO_DC, {}, "two-dc");
+    ASSERT_EQ(r.flows.size(), 32u); // 2 x 4^3 / 4 hosts
+    LastFct(r);                     // every write finished
+    // The long hauls are the 400 Gb/s cables; both, in both directions, carry a share.
+    std::ifstream in(r.dir + "/links.csv");
+    std::string line;
+    std::getline(in, line);
+    uint32_t longHauls = 0;
+    uint64_t least = UINT64_MAX;
+    while (std::getline(in, line))
+    {
+        std::stringstream row(line);
+        std::string node;
+        std::string device;
+        std::string peer;
+        std::string rate;
+        std::string tx;
+        std::getline(row, node, ',');
+        std::getline(row, device, ',');
+        std::getline(row, peer, ',');
+        std::getline(row, rate, ',');
+        std::getline(row, tx, ',');
+        if (rate == "400000000000")
+        {
+            ++longHauls;
+            least = std::min<uint64_t>(least, std::stoull(tx));
+        }
+    }
+    EXPECT_EQ(longHauls, 4u); // 2 links x 2 directions
+    EXPECT_GT(least, 1000000u);
+    // A write across pays the long haul both ways: its data's one-way trip and the last
+    // ACK's, 2 x (50 us + 8 x 1 us of data-centre cables), beyond the 84 us that 1 MB takes at
+    // 100 Gb/s.
+    for (const FlowRecord& f : r.flows)
+    {
+        const bool crosses = (f.src < 16) != (f.dst < 16);
+        if (crosses)
+        {
+            EXPECT_GE((f.end - f.start).GetSeconds(), 2 * (50e-6 + 8e-6) + 1e6 * 8 / 100e9);
+            EXPECT_GE(f.idealFct.GetSeconds(), 2 * (50e-6 + 8e-6) + 1e6 * 8 / 100e9);
+        }
+        else
+        {
+            EXPECT_LT(f.idealFct.GetSeconds(), 2 * 50e-6);
+        }
+    }
+}
+
+TEST(TwoDc, A100KmLongHaulAt400GbpsDoesNotFitTheSwitchesHeadroom)
+{
+    // 500 us one way (100 km): 50 MB of headroom for the long haul's lossless priority, more
+    // than the switches' 12 MB buffer; the runner stops with the error that names it.
+    const std::string dir = std::string(::testing::TempDir()) + "/two-dc-100km";
+    auto run = [&dir]() {
+        ScenarioRunner runner(
+            Scenario::Parse(TWO_DC, "two-dc.json", {"fabric.longHaulDelay=500us"}),
+            dir);
+        runner.Execute(nullptr, nullptr);
+    };
+    EXPECT_CONFIG_ERROR(run(), "ns3::RoceSwitchMmu::BufferSize");
+    Simulator::Destroy();
 }

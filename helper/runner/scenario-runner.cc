@@ -39,6 +39,7 @@
 #include "ns3/string.h"
 #include "ns3/three-tier-helper.h"
 #include "ns3/torus-helper.h"
+#include "ns3/two-dc-helper.h"
 #include "ns3/uinteger.h"
 #include "ns3/workload-kind.h"
 
@@ -173,6 +174,13 @@ MakeFabricHelper(const Scenario& s)
     else if (kind == "fat-tree")
     {
         helper = std::make_unique<FatTreeHelper>(s.Int("fabric.k"));
+    }
+    else if (kind == "two-dc")
+    {
+        auto t = std::make_unique<TwoDcHelper>(s.Int("fabric.k"), s.Int("fabric.dciLinks"));
+        t->SetLongHaulRate(s.Rate("fabric.longHaulRate"));
+        t->SetLongHaulDelay(s.Duration("fabric.longHaulDelay"));
+        helper = std::move(t);
     }
     else if (kind == "rail-optimized")
     {

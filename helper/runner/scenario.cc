@@ -272,11 +272,8 @@ CheckObject(const std::string& path, const JsonValue& given, const std::vector<K
     return out;
 }
 
-const std::vector<std::string> FABRICS = {"spine-leaf",
-                                          "three-tier",
-                                          "fat-tree",
-                                          "rail-optimized",
-                                          "torus"};
+const std::vector<std::string> FABRICS =
+    {"spine-leaf", "three-tier", "fat-tree", "rail-optimized", "torus", "two-dc"};
 
 std::vector<Key>
 FabricKeys(const std::string& kind)
@@ -324,6 +321,16 @@ FabricKeys(const std::string& kind)
         keys.push_back(ScenarioKey::Int("nicsPerServer", 8, 1, 64)
                            .Help("NICs (rails) per server; a GPU preset's own"));
         keys.push_back(ScenarioKey::Int("spines", 2, 1, 1024).Help("spines over the rails"));
+    }
+    else if (kind == "two-dc")
+    {
+        keys.push_back(ScenarioKey::Int("k", 4, 2, 128).Help("each data centre's fat-tree radix"));
+        keys.push_back(ScenarioKey::Int("dciLinks", 2, 1, 64)
+                           .Help("long-haul links, one per pair of DCI (border) switches"));
+        keys.push_back(ScenarioKey::Rate("longHaulRate", "400Gbps").Help("their rate"));
+        keys.push_back(
+            ScenarioKey::Duration("longHaulDelay", "50us")
+                .Help("their one-way delay (about 5 us per km of fibre: 50us is 10 km)"));
     }
     else if (kind == "torus")
     {
@@ -1023,7 +1030,7 @@ Scenario::Parse(const std::string& text,
                                 out["fabric"]["dimensions"].dump(),
                                 "a list of 2 or 3 sizes (a 2D or 3D torus)");
     }
-    if (kind == "fat-tree" && out["fabric"]["k"].get<int64_t>() % 2 != 0)
+    if ((kind == "fat-tree" || kind == "two-dc") && out["fabric"]["k"].get<int64_t>() % 2 != 0)
     {
         InterconnectConfigError("fabric.k", out["fabric"]["k"].dump(), "an even integer >= 2");
     }

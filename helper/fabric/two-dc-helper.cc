@@ -1,0 +1,167 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "two-dc-helper.h"
+
+#include "ns3/interconnect-config-error.h"
+
+#include <cstdio>
+
+namespace ns3
+{
+
+TwoDcHelper::TwoDcHelper(uint32_t k, uint32_t dciLinks)
+    : m_k(k),
+      m_dciLinks(dciLinks),
+      m_longHaulRate("400Gbps"),
+      m_longHaulDelay(MicroSeconds(50))
+{
+}
+
+void
+TwoDcHelper::SetLongHaulRate(DataRate rate)
+{
+    if (rate.GetBitRate() == 0)
+    {
+        InterconnectConfigError("TwoDcHelper::LongHaulRate", "0bps", "a rate above 0 bps");
+    }
+    m_longHaulRate = rate;
+}
+
+void
+TwoDcHelper::SetLongHaulDelay(Time delay)
+{
+    if (delay.IsStrictlyNegative())
+    {
+        InterconnectConfigError("TwoDcHelper::LongHaulDelay",
+                                std::to_string(delay.GetNanoSeconds()) + "ns",
+                                "a delay of 0 or more");
+    }
+    m_longHaulDelay = delay;
+}
+
+std::string
+TwoDcHelper::GetName() const
+{
+    return "TwoDcHelper";
+}
+
+std::string
+TwoDcHelper::GetKind() const
+{
+    char rate[32];
+    std::snprintf(rate, sizeof(rate), "%g", static_cast<double>(m_longHaulRate.GetBitRate()) / 1e9);
+    char delay[32];
+    std::snprintf(delay, sizeof(delay), "%g", m_longHaulDelay.GetSeconds() * 1e6);
+    return "two-dc k=" + std::to_string(m_k) + ", " + std::to_string(m_dciLinks) + " x " + rate +
+           " Gb/s long haul of " + delay + " us";
+}
+
+void
+TwoDcHelper::DoCreate(Fabric& fabric) const
+{
+    if (m_k < 2 || m_k % 2 != 0)
+    {
+        InterconnectConfigError("TwoDcHelper::k",
+                                std::to_string(m_k),
+                                "an even number >= 2 (the switches' port count)");
+    }
+    CheckAtLeast("TwoDcHelper::dciLinks", m_dciLinks, 1);
+    const uint32_t half = m_k / 2;
+    const uint32_t hostsPerPod = half * half;
+    const uint32_t hosts = m_k * hostsPerPod;
+    for (uint32_t dc = 0; dc < 2; ++dc)
+    {
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            fabric.AddHost("dc" + std::to_string(dc) + "-host" + std::to_string(h),
+                           static_cast<int32_t>(dc * m_k + h / hostsPerPod));
+        }
+    }
+    std::vector<uint32_t> dcis[2];
+    for (uint32_t dc = 0; dc < 2; ++dc)
+    {
+        const std::string prefix = "dc" + std::to_string(dc) + "-";
+        std::vector<std::vector<uint32_t>> edge(m_k);
+        std::vector<std::vector<uint32_t>> aggregation(m_k);
+        for (uint32_t p = 0; p < m_k; ++p)
+        {
+            const auto group = static_cast<int32_t>(dc * m_k + p);
+            const std::string pod = std::to_string(p) + "-";
+            for (uint32_t i = 0; i < half; ++i)
+            {
+                edge[p].push_back(
+                    fabric.AddSwitch(prefix + "edge" + pod + std::to_string(i), "edge", group));
+            }
+            for (uint32_t i = 0; i < half; ++i)
+            {
+                aggregation[p].push_back(
+                    fabric.AddSwitch(prefix + "aggregation" + pod + std::to_string(i),
+                                     "aggregation",
+                                     group));
+            }
+        }
+        std::vector<uint32_t> core;
+        for (uint32_t c = 0; c < hostsPerPod; ++c)
+        {
+            core.push_back(fabric.AddSwitch(prefix + "core" + std::to_string(c), "core"));
+        }
+        for (uint32_t d = 0; d < m_dciLinks; ++d)
+        {
+            dcis[dc].push_back(fabric.AddSwitch(prefix + "dci" + std::to_string(d), "dci"));
+        }
+        // The fat-tree, as FatTreeHelper joins it.
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            fabric.AddLink(dc * hosts + h,
+                           edge[h / hostsPerPod][h % hostsPerPod / half],
+                           m_hostRate,
+                           m_delay);
+        }
+        for (uint32_t p = 0; p < m_k; ++p)
+        {
+            for (uint32_t e = 0; e < half; ++e)
+            {
+                for (uint32_t a = 0; a < half; ++a)
+                {
+                    fabric.AddLink(edge[p][e], aggregation[p][a], m_fabricRate, m_delay);
+                }
+            }
+            for (uint32_t a = 0; a < half; ++a)
+            {
+                for (uint32_t j = 0; j < half; ++j)
+                {
+                    fabric.AddLink(aggregation[p][a], core[a * half + j], m_fabricRate, m_delay);
+                }
+            }
+        }
+        // Every DCI switch reaches every core of its data centre.
+        for (uint32_t d = 0; d < m_dciLinks; ++d)
+        {
+            for (uint32_t c : core)
+            {
+                fabric.AddLink(c, dcis[dc][d], m_fabricRate, m_delay);
+            }
+        }
+    }
+    for (uint32_t d = 0; d < m_dciLinks; ++d)
+    {
+        fabric.AddLink(dcis[0][d], dcis[1][d], m_longHaulRate, m_longHaulDelay);
+    }
+}
+
+bool
+TwoDcHelper::EstimateSize(Size& size) const
+{
+    const double k = m_k;
+    const double n = m_dciLinks;
+    size = Size{2 * k * k * k / 4,
+                2 * (5 * k * k / 4 + n),
+                2 * (3 * k * k * k / 4 + n * k * k / 4) + n};
+    return true;
+}
+
+} // namespace ns3
