@@ -161,28 +161,14 @@ TEST(TwoDc, TwoFatTreesJoinedByLongHaulsThatCarryWhatCrosses)
     ASSERT_EQ(r.flows.size(), 32u); // 2 x 4^3 / 4 hosts
     LastFct(r);                     // every write finished
     // The long hauls are the 400 Gb/s cables; both, in both directions, carry a share.
-    std::ifstream in(r.dir + "/links.csv");
-    std::string line;
-    std::getline(in, line);
     uint32_t longHauls = 0;
     uint64_t least = UINT64_MAX;
-    while (std::getline(in, line))
+    for (const LinkRow& l : ReadLinksCsv(r))
     {
-        std::stringstream row(line);
-        std::string node;
-        std::string device;
-        std::string peer;
-        std::string rate;
-        std::string tx;
-        std::getline(row, node, ',');
-        std::getline(row, device, ',');
-        std::getline(row, peer, ',');
-        std::getline(row, rate, ',');
-        std::getline(row, tx, ',');
-        if (rate == "400000000000")
+        if (l.rate == 400000000000ULL)
         {
             ++longHauls;
-            least = std::min<uint64_t>(least, std::stoull(tx));
+            least = std::min(least, l.tx);
         }
     }
     EXPECT_EQ(longHauls, 4u); // 2 links x 2 directions

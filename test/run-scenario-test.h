@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,44 @@ ReadSummary(const ScenarioRunRecords& r)
 {
     std::ifstream in(r.dir + "/summary.json");
     return nlohmann::json::parse(in);
+}
+
+/// One row of links.csv.
+struct LinkRow
+{
+    uint32_t node;   //!< the node
+    uint32_t device; //!< its device
+    uint32_t peer;   //!< the node at the other end
+    uint64_t rate;   //!< bit/s
+    uint64_t tx;     //!< bytes sent
+};
+
+/**
+ * @param r a run's records
+ * @return its links.csv
+ */
+inline std::vector<LinkRow>
+ReadLinksCsv(const ScenarioRunRecords& r)
+{
+    std::vector<LinkRow> rows;
+    std::ifstream in(r.dir + "/links.csv");
+    std::string line;
+    std::getline(in, line); // header
+    while (std::getline(in, line))
+    {
+        std::stringstream row(line);
+        std::string field[5];
+        for (auto& f : field)
+        {
+            std::getline(row, f, ',');
+        }
+        rows.push_back(LinkRow{static_cast<uint32_t>(std::stoul(field[0])),
+                               static_cast<uint32_t>(std::stoul(field[1])),
+                               static_cast<uint32_t>(std::stoul(field[2])),
+                               std::stoull(field[3]),
+                               std::stoull(field[4])});
+    }
+    return rows;
 }
 
 /**

@@ -47,23 +47,9 @@ std::map<std::pair<int, int>, uint64_t>
 ReadLinkBytes(const ScenarioRunRecords& r)
 {
     std::map<std::pair<int, int>, uint64_t> bytes;
-    std::ifstream in(r.dir + "/links.csv");
-    std::string line;
-    std::getline(in, line); // header
-    while (std::getline(in, line))
+    for (const LinkRow& l : ReadLinksCsv(r))
     {
-        std::stringstream row(line);
-        std::string node;
-        std::string device;
-        std::string peer;
-        std::string rate;
-        std::string tx;
-        std::getline(row, node, ',');
-        std::getline(row, device, ',');
-        std::getline(row, peer, ',');
-        std::getline(row, rate, ',');
-        std::getline(row, tx, ',');
-        bytes[{std::stoi(node), std::stoi(device)}] = std::stoull(tx);
+        bytes[{static_cast<int>(l.node), static_cast<int>(l.device)}] = l.tx;
     }
     return bytes;
 }

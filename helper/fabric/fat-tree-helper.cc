@@ -40,30 +40,47 @@ FatTreeHelper::DoCreate(Fabric& fabric) const
     const uint32_t half = m_k / 2;
     const uint32_t hostsPerPod = half * half;
     const Pods pods = AddPods(fabric, m_k, hostsPerPod, "edge", half, half, hostsPerPod);
+    JoinFatTree(fabric, m_k, 0, pods, m_hostRate, m_fabricRate, m_delay);
+}
+
+void
+FatTreeHelper::JoinFatTree(Fabric& fabric,
+                           uint32_t k,
+                           uint32_t firstHost,
+                           const Pods& pods,
+                           DataRate hostRate,
+                           DataRate fabricRate,
+                           Time delay)
+{
+    const uint32_t half = k / 2;
+    const uint32_t hostsPerPod = half * half;
     const auto& edge = pods.lower;
     const auto& aggregation = pods.upper;
     const auto& core = pods.cores;
-    for (uint32_t h = 0; h < m_k * hostsPerPod; ++h)
+    for (uint32_t h = 0; h < k * hostsPerPod; ++h)
     {
-        fabric.AddLink(h, edge[h / hostsPerPod][h % hostsPerPod / half], m_hostRate, m_delay);
+        fabric.AddLink(firstHost + h,
+                       edge[h / hostsPerPod][h % hostsPerPod / half],
+                       hostRate,
+                       delay);
     }
-    for (uint32_t p = 0; p < m_k; ++p)
+    for (uint32_t p = 0; p < k; ++p)
     {
         for (uint32_t e = 0; e < half; ++e)
         {
             for (uint32_t a = 0; a < half; ++a)
             {
-                fabric.AddLink(edge[p][e], aggregation[p][a], m_fabricRate, m_delay);
+                fabric.AddLink(edge[p][e], aggregation[p][a], fabricRate, delay);
             }
         }
     }
-    for (uint32_t p = 0; p < m_k; ++p)
+    for (uint32_t p = 0; p < k; ++p)
     {
         for (uint32_t a = 0; a < half; ++a)
         {
             for (uint32_t j = 0; j < half; ++j)
             {
-                fabric.AddLink(aggregation[p][a], core[a * half + j], m_fabricRate, m_delay);
+                fabric.AddLink(aggregation[p][a], core[a * half + j], fabricRate, delay);
             }
         }
     }

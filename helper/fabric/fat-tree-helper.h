@@ -34,6 +34,24 @@ class FatTreeHelper : public FabricHelper
      */
     explicit FatTreeHelper(uint32_t k);
 
+    /**
+     * Join a fat-tree's hosts and switches (as this helper's DoCreate does; TwoDcHelper joins two).
+     * @param fabric the fabric
+     * @param k the radix
+     * @param firstHost the node id of its first host (its k^3/4 hosts are consecutive)
+     * @param pods its switches, as AddPods would make them
+     * @param hostRate the host links' rate
+     * @param fabricRate the switch links' rate
+     * @param delay every link's delay
+     */
+    static void JoinFatTree(Fabric& fabric,
+                            uint32_t k,
+                            uint32_t firstHost,
+                            const Pods& pods,
+                            DataRate hostRate,
+                            DataRate fabricRate,
+                            Time delay);
+
   protected:
     std::string GetName() const override;
     std::string GetKind() const override;

@@ -6,6 +6,7 @@
 
 #include "two-dc-helper.h"
 
+#include "ns3/fat-tree-helper.h"
 #include "ns3/interconnect-config-error.h"
 
 #include <cstdio>
@@ -85,63 +86,45 @@ TwoDcHelper::DoCreate(Fabric& fabric) const
     for (uint32_t dc = 0; dc < 2; ++dc)
     {
         const std::string prefix = "dc" + std::to_string(dc) + "-";
-        std::vector<std::vector<uint32_t>> edge(m_k);
-        std::vector<std::vector<uint32_t>> aggregation(m_k);
+        Pods pods;
+        pods.lower.resize(m_k);
+        pods.upper.resize(m_k);
         for (uint32_t p = 0; p < m_k; ++p)
         {
             const auto group = static_cast<int32_t>(dc * m_k + p);
             const std::string pod = std::to_string(p) + "-";
             for (uint32_t i = 0; i < half; ++i)
             {
-                edge[p].push_back(
+                pods.lower[p].push_back(
                     fabric.AddSwitch(prefix + "edge" + pod + std::to_string(i), "edge", group));
             }
             for (uint32_t i = 0; i < half; ++i)
             {
-                aggregation[p].push_back(
+                pods.upper[p].push_back(
                     fabric.AddSwitch(prefix + "aggregation" + pod + std::to_string(i),
                                      "aggregation",
                                      group));
             }
         }
-        std::vector<uint32_t> core;
         for (uint32_t c = 0; c < hostsPerPod; ++c)
         {
-            core.push_back(fabric.AddSwitch(prefix + "core" + std::to_string(c), "core"));
+            pods.cores.push_back(fabric.AddSwitch(prefix + "core" + std::to_string(c), "core"));
         }
         for (uint32_t d = 0; d < m_dciLinks; ++d)
         {
             dcis[dc].push_back(fabric.AddSwitch(prefix + "dci" + std::to_string(d), "dci"));
         }
-        // The fat-tree, as FatTreeHelper joins it.
-        for (uint32_t h = 0; h < hosts; ++h)
-        {
-            fabric.AddLink(dc * hosts + h,
-                           edge[h / hostsPerPod][h % hostsPerPod / half],
-                           m_hostRate,
-                           m_delay);
-        }
-        for (uint32_t p = 0; p < m_k; ++p)
-        {
-            for (uint32_t e = 0; e < half; ++e)
-            {
-                for (uint32_t a = 0; a < half; ++a)
-                {
-                    fabric.AddLink(edge[p][e], aggregation[p][a], m_fabricRate, m_delay);
-                }
-            }
-            for (uint32_t a = 0; a < half; ++a)
-            {
-                for (uint32_t j = 0; j < half; ++j)
-                {
-                    fabric.AddLink(aggregation[p][a], core[a * half + j], m_fabricRate, m_delay);
-                }
-            }
-        }
+        FatTreeHelper::JoinFatTree(fabric,
+                                   m_k,
+                                   dc * hosts,
+                                   pods,
+                                   m_hostRate,
+                                   m_fabricRate,
+                                   m_delay);
         // Every DCI switch reaches every core of its data centre.
         for (uint32_t d = 0; d < m_dciLinks; ++d)
         {
-            for (uint32_t c : core)
+            for (uint32_t c : pods.cores)
             {
                 fabric.AddLink(c, dcis[dc][d], m_fabricRate, m_delay);
             }
