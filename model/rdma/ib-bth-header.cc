@@ -281,6 +281,12 @@ IbBthHeader::IsWrite(uint8_t opcode)
 }
 
 bool
+IbBthHeader::CarriesData(uint8_t opcode)
+{
+    return IsSend(opcode) || IsWrite(opcode) || IsReadResponse(opcode);
+}
+
+bool
 IbBthHeader::IsReadResponse(uint8_t opcode)
 {
     return opcode >= RC_READ_RESPONSE_FIRST && opcode <= RC_READ_RESPONSE_ONLY;

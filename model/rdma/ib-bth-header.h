@@ -192,6 +192,12 @@ class IbBthHeader : public Header
     static bool IsReadResponse(uint8_t opcode);
     /**
      * @param opcode a BTH opcode
+     * @return true for the RC opcodes that carry data: SEND, RDMA WRITE and READ Response (not
+     *         READ Request, ACKNOWLEDGE or CNP)
+     */
+    static bool CarriesData(uint8_t opcode);
+    /**
+     * @param opcode a BTH opcode
      * @return the name of its constant here (e.g. "RC_WRITE_ONLY", "ROCE_CNP"), or
      *         "UNKNOWN_0xNN" for an opcode without one
      */

@@ -471,7 +471,7 @@ RdmaChannelAdapter::ReceiveTransport(const RdmaTransportHeaders& headers,
         ++m_trimmedReceived;
         // A trimmed request is answered by a NAK naming it; a trimmed READ response is lost
         // (the requester finds the gap from the next one, or its timeout does).
-        if (!IbBthHeader::IsReadResponse(opcode) && opcode != IbBthHeader::RC_READ_REQUEST)
+        if (IbBthHeader::CarriesData(opcode) && !IbBthHeader::IsReadResponse(opcode))
         {
             SendAck(qp, qp->ReceiveTrimmed(bth.GetPsn()), nullptr);
         }

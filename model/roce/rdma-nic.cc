@@ -328,9 +328,8 @@ RdmaNic::PortReceive(uint32_t /* port */, const Ptr<Packet>& packet, uint16_t ty
     // data packet that a priority remap moved to the same DSCP still has its payload).
     const uint8_t dscp = b[1] >> 2;
     const uint8_t opcode = headers.bth.GetOpcode();
-    const bool trimmed =
-        dscp == m_trimmedDscp && dscp != m_dscp && packet->GetSize() <= ICRC &&
-        (opcode < IbBthHeader::RC_READ_REQUEST || IbBthHeader::IsReadResponse(opcode));
+    const bool trimmed = dscp == m_trimmedDscp && dscp != m_dscp && packet->GetSize() <= ICRC &&
+                         IbBthHeader::CarriesData(opcode);
     ReceiveTransport(headers, packet, ce, trimmed);
     return true;
 }

@@ -9,9 +9,7 @@
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/ethernet-header.h"
-#include "ns3/ib-aeth-header.h"
 #include "ns3/ib-bth-header.h"
-#include "ns3/ib-reth-header.h"
 #include "ns3/interconnect-compat.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-l3-protocol.h"
@@ -19,6 +17,7 @@
 #include "ns3/node.h"
 #include "ns3/pointer.h"
 #include "ns3/rdma-int-tag.h"
+#include "ns3/rdma-transport.h"
 #include "ns3/simulator.h"
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
@@ -431,22 +430,18 @@ RoceSwitch::PortReceive(uint32_t inPort, const Ptr<Packet>& packet, uint16_t typ
 bool
 RoceSwitch::Trim(const Ptr<Packet>& packet, uint32_t inPort, uint32_t outPort, uint32_t ihl)
 {
-    uint8_t b[64];
-    const uint32_t udp = ihl;
-    if (packet->CopyData(b, std::min<uint32_t>(sizeof(b), ihl + 8 + IbBthHeader::SIZE)) <
-        ihl + 8 + IbBthHeader::SIZE)
-    {
-        return false;
-    }
-    const uint8_t opcode = b[udp + 8];
-    const uint32_t keep = ihl + 8 + IbBthHeader::SIZE +
-                          (IbBthHeader::HasReth(opcode) ? IbRethHeader::SIZE : 0) +
-                          (IbBthHeader::HasAeth(opcode) ? IbAethHeader::SIZE : 0);
+    // The transport headers, read as the NIC reads them (IPv4 up to 60 bytes, UDP 8, then BTH
+    // with its RETH or AETH).
+    uint8_t b[60 + 8 + RdmaPackedHeader::CAPACITY];
+    const uint32_t copied = packet->CopyData(b, std::min<uint32_t>(sizeof(b), packet->GetSize()));
+    RdmaTransportHeaders headers;
+    const uint32_t transport =
+        copied > ihl + 8 ? headers.ReadFrom(b + ihl + 8, copied - ihl - 8) : 0;
+    const uint32_t keep = ihl + 8 + transport;
     const uint32_t icrc = 4;
-    // Only what carries data: WRITE and SEND packets (RC opcodes below READ REQUEST) and READ
-    // responses; never an ACK, a CNP or a READ request.
-    const bool data = opcode < IbBthHeader::RC_READ_REQUEST || IbBthHeader::IsReadResponse(opcode);
-    if (!data || packet->GetSize() <= keep + icrc)
+    // Only what carries data (WRITE, SEND, READ responses); never an ACK, a CNP, a READ request.
+    if (transport == 0 || !IbBthHeader::CarriesData(headers.bth.GetOpcode()) ||
+        packet->GetSize() <= keep + icrc)
     {
         return false;
     }
