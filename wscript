@@ -165,6 +165,7 @@ HEADERS = [
     'model/roce/roce-switch-mmu.h',
     'model/roce/roce-switch.h',
     'model/interconnect-events.h',
+    'model/packet-ref.h',
     'model/ring-queue.h',
     'model/wire-clock.h',
 ]

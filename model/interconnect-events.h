@@ -15,6 +15,8 @@
 #include "ns3/ring-queue.h"
 #include "ns3/simulator.h"
 
+#include <memory>
+
 namespace ns3
 {
 
@@ -134,20 +136,28 @@ class ArrivalQueue
     /**
      * Queue a frame.
      * @param item the frame
+     * @param now the current time step
      * @param delay when it arrives, from now
      * @param sequence its number on the cable's direction
      * @param context the receiving node's id
      * @param device the receiving device's index on its node
      */
-    void Push(Item item, Time delay, uint64_t sequence, uint32_t context, uint32_t device)
+    void Push(Item item,
+              int64_t now,
+              Time delay,
+              uint64_t sequence,
+              uint32_t context,
+              uint32_t device)
     {
-        const int64_t arrival = Simulator::Now().GetTimeStep() + delay.GetTimeStep();
+        const int64_t arrival = now + delay.GetTimeStep();
         if (!m_frames.empty() && arrival < m_frames.back().arrival)
         {
             CanonicalScheduler::KeyNextEvent(device, sequence);
             Owner* owner = m_owner;
-            Simulator::ScheduleWithContext(context, delay, [owner, item]() mutable {
-                (owner->*ARRIVE)(item);
+            // (Shared: an event's function is copied, and an Item may only move.)
+            auto held = std::make_shared<Item>(std::move(item));
+            Simulator::ScheduleWithContext(context, delay, [owner, held]() {
+                (owner->*ARRIVE)(*held);
             });
             return;
         }
@@ -156,7 +166,7 @@ class ArrivalQueue
         m_frames.push_back(Entry{std::move(item), arrival, sequence});
         if (m_frames.size() == 1)
         {
-            ScheduleFirst();
+            ScheduleFirst(now);
         }
     }
 
@@ -176,13 +186,12 @@ class ArrivalQueue
         uint64_t sequence; //!< its number on the cable's direction
     };
 
-    /// Schedule the first frame's arrival.
-    void ScheduleFirst()
+    /// Schedule the first frame's arrival. @param now the current time step
+    void ScheduleFirst(int64_t now)
     {
         const Entry& first = m_frames.front();
         CanonicalScheduler::KeyNextEvent(m_device, first.sequence);
-        m_event.ScheduleWithContext(m_context,
-                                    TimeStep(first.arrival - Simulator::Now().GetTimeStep()));
+        m_event.ScheduleWithContext(m_context, TimeStep(first.arrival - now));
     }
 
     /// The first frame arrives: the next one's event first, as if scheduled long ago.
@@ -192,7 +201,7 @@ class ArrivalQueue
         m_frames.pop_front();
         if (!m_frames.empty())
         {
-            ScheduleFirst();
+            ScheduleFirst(first.arrival); // this event runs at the frame's arrival
         }
         (m_owner->*ARRIVE)(first.item);
     }

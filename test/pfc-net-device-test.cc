@@ -243,12 +243,24 @@ TEST_F(PfcNetDeviceTest, FramesInFlightArriveAtTheirOwnTimesInAnyOrder)
             v->emplace_back(p->GetSize(), Simulator::Now());
         }).Bind(&arrived));
     const uint16_t ipv4 = 0x0800;
-    b->ScheduleReceive(MicroSeconds(5), 0, Frame(100), ipv4);
-    b->ScheduleReceive(MicroSeconds(5), 1, Frame(101), ipv4); // same time: in sequence order
-    b->ScheduleReceive(MicroSeconds(7), 2, Frame(102), ipv4);
-    b->ScheduleReceive(MicroSeconds(3), 3, Frame(103), ipv4); // earlier than those queued
+    b->ScheduleReceive(Simulator::Now().GetTimeStep(), MicroSeconds(5), 0, Frame(100), ipv4);
+    b->ScheduleReceive(Simulator::Now().GetTimeStep(),
+                       MicroSeconds(5),
+                       1,
+                       Frame(101),
+                       ipv4); // same time: in sequence order
+    b->ScheduleReceive(Simulator::Now().GetTimeStep(), MicroSeconds(7), 2, Frame(102), ipv4);
+    b->ScheduleReceive(Simulator::Now().GetTimeStep(),
+                       MicroSeconds(3),
+                       3,
+                       Frame(103),
+                       ipv4); // earlier than those queued
     Simulator::Schedule(MicroSeconds(6), [this]() {
-        b->ScheduleReceive(MicroSeconds(2), 4, Frame(104), ipv4); // due at 8 us, after 102
+        b->ScheduleReceive(Simulator::Now().GetTimeStep(),
+                           MicroSeconds(2),
+                           4,
+                           Frame(104),
+                           ipv4); // due at 8 us, after 102
     });
     Simulator::Run();
     const std::vector<std::pair<uint32_t, Time>> expected = {{103, MicroSeconds(3)},

@@ -37,6 +37,7 @@ PfcRemoteChannel::GetTypeId()
 void
 PfcRemoteChannel::TransmitStart(const Ptr<Packet>& packet,
                                 const Ptr<PfcNetDevice>& src,
+                                int64_t now,
                                 Time txTime,
                                 uint16_t etherType)
 {
@@ -51,21 +52,26 @@ PfcRemoteChannel::TransmitStart(const Ptr<Packet>& packet,
     const Time onWire = OnWire(txTime);
     if (IsOnThisRank(dst->GetNode()))
     {
-        ScheduleArrival(dst, onWire + m_delay, sequence, packet, etherType);
+        ScheduleArrival(dst, now, onWire + m_delay, sequence, packet, etherType);
         return;
     }
     RemoteLinkTag tag;
     tag.info = etherType;
     tag.sequence = sequence;
     tag.remaining = onWire.GetTimeStep();
-    SendToRank(packet, tag, dst, Simulator::Now() + m_delay);
+    SendToRank(packet, tag, dst, TimeStep(now) + m_delay);
 }
 
 void
 PfcRemoteChannel::Receive(Ptr<PfcNetDevice> device, Ptr<Packet> packet)
 {
     const RemoteLinkTag tag = TakeRemoteLinkTag(packet);
-    ScheduleArrival(device, TimeStep(tag.remaining), tag.sequence, packet, tag.info);
+    ScheduleArrival(device,
+                    Simulator::Now().GetTimeStep(),
+                    TimeStep(tag.remaining),
+                    tag.sequence,
+                    packet,
+                    tag.info);
 }
 
 void

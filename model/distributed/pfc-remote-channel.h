@@ -42,6 +42,7 @@ class PfcRemoteChannel : public PfcChannel
 
     void TransmitStart(const Ptr<Packet>& packet,
                        const Ptr<PfcNetDevice>& src,
+                       int64_t now,
                        Time txTime,
                        uint16_t etherType) override;
 

@@ -561,7 +561,12 @@ IbNetDevice::ScheduleReceive(Time delay,
                              uint8_t vl,
                              bool flowControl)
 {
-    m_arrivals.Push(Arriving{packet, vl, flowControl}, delay, sequence, m_node->GetId(), m_ifIndex);
+    m_arrivals.Push(Arriving{packet, vl, flowControl},
+                    Simulator::Now().GetTimeStep(),
+                    delay,
+                    sequence,
+                    m_node->GetId(),
+                    m_ifIndex);
 }
 
 void

@@ -478,7 +478,7 @@ RdmaChannelAdapter::ReceiveTransport(const RdmaTransportHeaders& headers,
         return;
     }
     RdmaIntTag intTag;
-    const bool hasInt = packet->PeekPacketTag(intTag);
+    const bool hasInt = packet->GetPacketTagIterator().HasNext() && packet->PeekPacketTag(intTag);
     const bool request =
         opcode != IbBthHeader::RC_ACKNOWLEDGE && !IbBthHeader::IsReadResponse(opcode);
     if (marked && opcode != IbBthHeader::RC_ACKNOWLEDGE)

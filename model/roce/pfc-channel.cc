@@ -65,6 +65,7 @@ PfcChannel::Attach(Ptr<PfcNetDevice> device)
 void
 PfcChannel::TransmitStart(const Ptr<Packet>& packet,
                           const Ptr<PfcNetDevice>& src,
+                          int64_t now,
                           Time txTime,
                           uint16_t etherType)
 {
@@ -72,6 +73,7 @@ PfcChannel::TransmitStart(const Ptr<Packet>& packet,
     NS_ASSERT_MSG(m_nDevices == 2, "PfcChannel: transmitting on a cable with one end");
     const std::size_t from = DirectionFrom(src);
     ScheduleArrival(m_device[1 - from],
+                    now,
                     OnWire(txTime) + m_delay,
                     m_sent[from]++,
                     packet,
@@ -80,12 +82,13 @@ PfcChannel::TransmitStart(const Ptr<Packet>& packet,
 
 void
 PfcChannel::ScheduleArrival(const Ptr<PfcNetDevice>& dst,
+                            int64_t now,
                             Time delay,
                             uint64_t sequence,
-                            Ptr<Packet> packet,
+                            const Ptr<Packet>& packet,
                             uint16_t etherType)
 {
-    dst->ScheduleReceive(delay, sequence, std::move(packet), etherType);
+    dst->ScheduleReceive(now, delay, sequence, packet, etherType);
 }
 
 Time

@@ -49,11 +49,13 @@ class PfcChannel : public Channel
      * Carry a frame from one end to the other.
      * @param packet the frame's payload (its Ethernet header is implicit)
      * @param src the sending device
+     * @param now the current time step (the sender has it: one Simulator::Now per frame)
      * @param txTime the time the sender takes to put the frame on the wire
      * @param etherType the frame's EtherType
      */
     virtual void TransmitStart(const Ptr<Packet>& packet,
                                const Ptr<PfcNetDevice>& src,
+                               int64_t now,
                                Time txTime,
                                uint16_t etherType);
 
@@ -72,15 +74,17 @@ class PfcChannel : public Channel
     /**
      * Deliver a frame to a device now, keyed for CanonicalScheduler.
      * @param dst the receiving device
+     * @param now the current time step
      * @param delay time until the frame's last bit has arrived
      * @param sequence the frame's number on its direction of the cable
      * @param packet the frame
      * @param etherType its EtherType
      */
     static void ScheduleArrival(const Ptr<PfcNetDevice>& dst,
+                                int64_t now,
                                 Time delay,
                                 uint64_t sequence,
-                                Ptr<Packet> packet,
+                                const Ptr<Packet>& packet,
                                 uint16_t etherType);
 
   protected:

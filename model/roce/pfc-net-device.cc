@@ -161,7 +161,8 @@ PfcNetDevice::GetTypeId()
 }
 
 PfcNetDevice::PfcNetDevice()
-    : m_owner(nullptr),
+    : m_busyUntil(0),
+      m_owner(nullptr),
       m_ownerPort(0),
       m_queueLimit(0),
       m_scheduler(STRICT_PRIORITY),
@@ -333,7 +334,7 @@ PfcNetDevice::WithEthernetHeader(Ptr<const Packet> frame, uint16_t etherType, bo
 }
 
 bool
-PfcNetDevice::Enqueue(Ptr<Packet> packet, uint8_t priority, uint32_t tag)
+PfcNetDevice::Enqueue(const Ptr<Packet>& packet, uint8_t priority, uint32_t tag)
 {
     NS_LOG_FUNCTION(this << packet << +priority << tag);
     NS_ASSERT_MSG(priority < N_PRIORITIES, "priority " << +priority << " out of 0..7");
@@ -355,7 +356,7 @@ PfcNetDevice::Enqueue(Ptr<Packet> packet, uint8_t priority, uint32_t tag)
     }
     m_queueBytes[priority] += packet->GetSize() + ETHERNET_HEADER;
     m_queueBytesTrace(priority, m_queueBytes[priority]);
-    m_queue[priority].push_back(Item{std::move(packet), tag});
+    m_queue[priority].push_back(Item{PacketRef(packet), tag});
     m_queuedMask |= 1u << priority;
     TryTransmit();
     return true;
@@ -412,17 +413,18 @@ PfcNetDevice::TryTransmit()
     {
         return; // no wire, or called back from the owner while a frame starts
     }
-    if (Simulator::Now() < m_busyUntil)
+    const int64_t now = Simulator::Now().GetTimeStep();
+    if (now < m_busyUntil)
     {
-        ArmCompletion(); // a frame waits for the one on the wire
+        ArmCompletion(now); // a frame waits for the one on the wire
         return;
     }
     if (!m_controlQueue.empty())
     {
-        Ptr<Packet> frame = m_controlQueue.front();
+        const Ptr<Packet> frame = m_controlQueue.front().Release();
         m_controlQueue.pop_front();
-        StartTransmission(frame, PfcHeader::ETHERTYPE);
-        ArmCompletion();
+        StartTransmission(frame, PfcHeader::ETHERTYPE, now);
+        ArmCompletion(now);
         return;
     }
     const uint8_t p = PickPriority();
@@ -430,13 +432,15 @@ PfcNetDevice::TryTransmit()
     {
         return;
     }
-    Item item = std::move(m_queue[p].front());
+    // The queue's reference becomes the frame's, uncounted (PacketRef).
+    const Ptr<Packet> frame = m_queue[p].front().packet.Release();
+    const uint32_t tag = m_queue[p].front().tag;
     m_queue[p].pop_front();
     if (m_queue[p].empty())
     {
         m_queuedMask &= ~(1u << p);
     }
-    const uint32_t bytes = item.packet->GetSize() + ETHERNET_HEADER;
+    const uint32_t bytes = frame->GetSize() + ETHERNET_HEADER;
     m_queueBytes[p] -= bytes;
     m_queueBytesTrace(p, m_queueBytes[p]);
     if (m_scheduler == DWRR &&
@@ -451,19 +455,19 @@ PfcNetDevice::TryTransmit()
     m_txBusy = true;
     if (m_owner)
     {
-        m_owner->PortDequeue(m_ownerPort, item.packet, p, item.tag);
+        m_owner->PortDequeue(m_ownerPort, frame, p, tag);
     }
     else if (!m_dequeueCallback.IsNull())
     {
-        m_dequeueCallback(this, item.packet, p, item.tag);
+        m_dequeueCallback(this, frame, p, tag);
     }
-    StartTransmission(item.packet, Ipv4L3Protocol::PROT_NUMBER);
+    StartTransmission(frame, Ipv4L3Protocol::PROT_NUMBER, now);
     m_txBusy = false;
-    ArmCompletion();
+    ArmCompletion(now);
 }
 
 void
-PfcNetDevice::ArmCompletion()
+PfcNetDevice::ArmCompletion(int64_t now)
 {
     if (m_completionPending)
     {
@@ -472,12 +476,12 @@ PfcNetDevice::ArmCompletion()
     if (m_queuedMask != 0 || !m_controlQueue.empty())
     {
         m_completionPending = true;
-        m_completionEvent.Schedule(m_busyUntil - Simulator::Now());
+        m_completionEvent.Schedule(TimeStep(m_busyUntil - now));
     }
 }
 
 void
-PfcNetDevice::StartTransmission(const Ptr<Packet>& frame, uint16_t etherType)
+PfcNetDevice::StartTransmission(const Ptr<Packet>& frame, uint16_t etherType, int64_t now)
 {
     NS_LOG_FUNCTION(this << frame << etherType);
     ++m_framesSent;
@@ -485,18 +489,16 @@ PfcNetDevice::StartTransmission(const Ptr<Packet>& frame, uint16_t etherType)
     m_txBytes += wireBytes;
     // Back-to-back frames end at their exact cumulative wire time, rounded (WireClock); the
     // channel delivers even a frame that took 0 steps one step after its start.
-    const int64_t now = Simulator::Now().GetTimeStep();
     const int64_t end = m_wireClock.Send(now, wireBytes);
-    const Time txTime = TimeStep(end - now);
     // No completion event per frame: one is scheduled only when a frame waits (ArmCompletion).
-    m_busyUntil = TimeStep(end);
+    m_busyUntil = end;
     if (!m_phyTxBeginTrace.IsEmpty() || !m_snifferTrace.IsEmpty())
     {
         Ptr<const Packet> seen = WithEthernetHeader(frame, etherType, true);
         m_phyTxBeginTrace(seen);
         m_snifferTrace(seen);
     }
-    m_channel->TransmitStart(frame, this, txTime, etherType);
+    m_channel->TransmitStart(frame, this, now, TimeStep(end - now), etherType);
 }
 
 void
@@ -516,7 +518,7 @@ PfcNetDevice::SendPfcFrame(uint8_t priority, uint16_t quanta)
     frame->AddHeader(pfc);
     ++m_pfcSent[priority];
     m_pfcTxTrace(priority, quanta);
-    m_controlQueue.push_back(frame);
+    m_controlQueue.push_back(PacketRef(frame));
     TryTransmit();
 }
 
@@ -679,7 +681,7 @@ PfcNetDevice::WatchdogCheck(uint8_t priority)
     for (const Item& item : queued)
     {
         ++m_watchdogDrops;
-        DropFrame(item.packet, priority, item.tag);
+        DropFrame(item.packet.Share(), priority, item.tag);
     }
     m_watchdogTrace(priority, true);
 }
@@ -768,7 +770,10 @@ PfcNetDevice::Receive(Ptr<Packet> packet, uint16_t type)
         ReceivePfc(packet);
         return;
     }
-    m_macRxTrace(packet);
+    if (!m_macRxTrace.IsEmpty())
+    {
+        m_macRxTrace(packet);
+    }
     if (m_owner && m_owner->PortReceive(m_ownerPort, packet, type))
     {
         return;
@@ -790,18 +795,20 @@ PfcNetDevice::Receive(Ptr<Packet> packet, uint16_t type)
 }
 
 void
-PfcNetDevice::ScheduleReceive(Time delay,
+PfcNetDevice::ScheduleReceive(int64_t now,
+                              Time delay,
                               uint64_t sequence,
                               const Ptr<Packet>& packet,
                               uint16_t etherType)
 {
-    m_arrivals.Push(Arriving{packet, etherType}, delay, sequence, m_nodeId, m_ifIndex);
+    m_arrivals
+        .Push(Arriving{PacketRef(packet), etherType}, now, delay, sequence, m_nodeId, m_ifIndex);
 }
 
 void
 PfcNetDevice::Arrive(Arriving& frame)
 {
-    Receive(std::move(frame.packet), frame.etherType);
+    Receive(frame.packet.Release(), frame.etherType);
 }
 
 void

@@ -14,6 +14,7 @@
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
+#include "ns3/packet-ref.h"
 #include "ns3/packet.h"
 #include "ns3/traced-callback.h"
 #include "ns3/wire-clock.h"
@@ -190,7 +191,7 @@ class PfcNetDevice : public NetDevice
      * @param tag handed back to the dequeue callback
      * @return false if the packet was dropped (QueueLimit reached)
      */
-    bool Enqueue(Ptr<Packet> packet, uint8_t priority, uint32_t tag);
+    bool Enqueue(const Ptr<Packet>& packet, uint8_t priority, uint32_t tag);
 
     /**
      * Start or stop pausing the peer on a priority (see the class description).
@@ -242,12 +243,14 @@ class PfcNetDevice : public NetDevice
      * brings arrive in the order it sent them, so they wait in one queue with one pending
      * event for the first (htsim's pipes do the same), instead of an event each; a frame due
      * before the last one queued (not one cable's) gets an event of its own.
+     * @param now the current time step
      * @param delay when it arrives, from now
      * @param sequence its number on the cable's direction (CanonicalScheduler's key)
      * @param packet the frame
      * @param etherType its EtherType
      */
-    void ScheduleReceive(Time delay,
+    void ScheduleReceive(int64_t now,
+                         Time delay,
                          uint64_t sequence,
                          const Ptr<Packet>& packet,
                          uint16_t etherType);
@@ -346,8 +349,8 @@ class PfcNetDevice : public NetDevice
     /// A frame waiting in an egress queue.
     struct Item
     {
-        Ptr<Packet> packet; //!< the frame's IPv4 packet (no Ethernet header object)
-        uint32_t tag;       //!< the owner's tag
+        PacketRef packet; //!< the frame's IPv4 packet (no Ethernet header object)
+        uint32_t tag;     //!< the owner's tag
     };
 
     /// Start the next frame if the wire is free and a frame may go.
@@ -355,11 +358,17 @@ class PfcNetDevice : public NetDevice
     /// The wire is free again and a frame waits.
     void TransmitComplete();
     /// Schedule TransmitComplete for the end of the frame on the wire if another frame waits.
-    void ArmCompletion();
+    /// @param now the current time step
+    void ArmCompletion(int64_t now);
     /// @return the priority to serve next, or N_PRIORITIES if none may send
     uint8_t PickPriority();
-    /// Put a frame on the wire.
-    void StartTransmission(const Ptr<Packet>& frame, uint16_t etherType);
+    /**
+     * Put a frame on the wire.
+     * @param frame the frame
+     * @param etherType its EtherType
+     * @param now the current time step (one Simulator::Now per frame sent, not one per call)
+     */
+    void StartTransmission(const Ptr<Packet>& frame, uint16_t etherType, int64_t now);
     /// @return a copy of the frame with its Ethernet header, as traces and pcap see it
     Ptr<Packet> WithEthernetHeader(Ptr<const Packet> frame, uint16_t etherType, bool sent) const;
     /// Queue a PFC frame for the priority.
@@ -393,7 +402,7 @@ class PfcNetDevice : public NetDevice
     // and the receive path read them: at fabric scale a port's state is out of cache when its
     // next frame comes, and each line it spans is a miss (doc/interconnect.rst, Performance).
     Ptr<PfcChannel> m_channel;  //!< attached cable
-    Time m_busyUntil;           //!< the wire is busy until then
+    int64_t m_busyUntil;        //!< the wire is busy until then (time step)
     PfcPortOwner* m_owner;      //!< fast path for data frames
     uint32_t m_ownerPort;       //!< this port's index at the owner
     uint32_t m_queueLimit;      //!< frames per priority queue before enqueue drops (0 = none)
@@ -408,7 +417,7 @@ class PfcNetDevice : public NetDevice
     DataRate m_rate;                                     //!< line rate
     WireClock m_wireClock;                               //!< frame ends at m_rate, exact
     ReusableEvent m_completionEvent;                     //!< runs TransmitComplete
-    RingQueue<Ptr<Packet>> m_controlQueue;               //!< PFC frames to send next
+    RingQueue<PacketRef> m_controlQueue;                 //!< PFC frames to send next
     TracedCallback<Ptr<const Packet>> m_macTxTrace;      //!< frame queued for transmission
     TracedCallback<uint8_t, uint32_t> m_queueBytesTrace; //!< an egress queue's bytes changed
     TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace; //!< frame starts on the wire
@@ -418,7 +427,7 @@ class PfcNetDevice : public NetDevice
     /// A frame on the cable to this port.
     struct Arriving
     {
-        Ptr<Packet> packet; //!< the frame
+        PacketRef packet;   //!< the frame
         uint16_t etherType; //!< its EtherType
     };
 

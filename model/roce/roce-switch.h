@@ -230,14 +230,14 @@ class RoceSwitch : public Object, public PfcPortOwner
     /// Buffer manager's XOFF/XON decision.
     void Pause(uint32_t inPort, uint8_t priority, bool pause);
     /// Queue an admitted packet on its egress port.
-    void Forward(Ptr<Packet> packet,
+    void Forward(const Ptr<Packet>& packet,
                  uint32_t inPort,
                  uint32_t outPort,
                  uint8_t priority,
                  RoceSwitchMmu::Pool pool);
     /// Set CE in the IPv4 header of a frame (frames carry no Ethernet header object) that is
     /// ECN-capable.
-    static bool MarkCe(Ptr<Packet> frame);
+    static bool MarkCe(const Ptr<Packet>& frame);
     /**
      * Trim a RoCEv2 packet to its headers (IPv4, UDP, BTH, RETH or AETH, and 4 bytes where the
      * ICRC was), mark it with TrimDscp and queue it on TrimDscp / 8 (NDP's and UEC 1.0's
