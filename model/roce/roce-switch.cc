@@ -22,6 +22,8 @@
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 
+#include <limits>
+
 namespace ns3
 {
 
@@ -157,6 +159,8 @@ RoceSwitch::DoDispose()
     m_mmu = nullptr;
     m_portSets.clear();
     m_portSetIndex.clear();
+    m_portSpans.clear();
+    m_portData.clear();
     m_routeSlot.clear();
     m_sprayNext.clear();
     Object::DoDispose();
@@ -204,8 +208,15 @@ RoceSwitch::SetRoute(Ipv4Address destination, const std::vector<uint32_t>& ports
     auto set = m_portSetIndex.find(ports);
     if (set == m_portSetIndex.end())
     {
+        NS_ABORT_MSG_IF(m_portSets.size() >= std::numeric_limits<uint16_t>::max(),
+                        "RoceSwitch::SetRoute: more than "
+                            << std::numeric_limits<uint16_t>::max() - 1
+                            << " distinct port sets in one switch (" << destination << ")");
         set = m_portSetIndex.emplace(ports, static_cast<uint32_t>(m_portSets.size())).first;
         m_portSets.push_back(ports);
+        m_portSpans.push_back(PortSpan{static_cast<uint32_t>(m_portData.size()),
+                                       static_cast<uint32_t>(ports.size())});
+        m_portData.insert(m_portData.end(), ports.begin(), ports.end());
     }
     if (m_routeSlot.empty())
     {
@@ -229,7 +240,7 @@ RoceSwitch::SetRoute(Ipv4Address destination, const std::vector<uint32_t>& ports
         m_routeSlot.resize(offset + 1, 0);
         m_sprayNext.resize(offset + 1, 0);
     }
-    m_routeSlot[offset] = set->second + 1;
+    m_routeSlot[offset] = static_cast<uint16_t>(set->second + 1);
     m_sprayNext[offset] = 0;
 }
 
@@ -307,8 +318,9 @@ RoceSwitch::SelectPortOf(uint32_t src,
     {
         return static_cast<uint32_t>(m_ports.size());
     }
-    const std::vector<uint32_t>& ports = m_portSets[m_routeSlot[offset] - 1];
-    if (ports.size() == 1)
+    const PortSpan set = m_portSpans[m_routeSlot[offset] - 1];
+    const uint32_t* ports = m_portData.data() + set.first;
+    if (set.count == 1)
     {
         return ports[0];
     }
@@ -316,11 +328,11 @@ RoceSwitch::SelectPortOf(uint32_t src,
     {
         uint32_t& next = m_sprayNext[offset];
         const uint32_t port = ports[next];
-        next = static_cast<uint32_t>((next + 1) % ports.size());
+        next = (next + 1) % set.count;
         return port;
     }
     const uint64_t h = FlowHash(m_seed, src, dst, protocol, srcPort, dstPort);
-    return ports[h % ports.size()];
+    return ports[h % set.count];
 }
 
 bool

@@ -15,6 +15,7 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
+#include <boost/container/small_vector.hpp>
 #include <map>
 #include <vector>
 
@@ -260,13 +261,28 @@ class RoceSwitch : public Object, public PfcPortOwner
     Ptr<RoceSwitchMmu> m_mmu;               //!< buffer manager
     /// The routes. A fabric's many destinations share a few port sets (on a fat-tree's edge
     /// switch: one per host below, and the uplinks for all the others), so each set is kept
-    /// once and a destination's slot names it: the forwarding path reads a 4-byte slot and a
+    /// once and a destination's slot names it: the forwarding path reads a 2-byte slot and a
     /// set that stays in cache, not a table of hosts x switches of vectors.
     /// m_portSets[m_routeSlot[address - m_routeBase] - 1] (slot 0: none). Host addresses are
-    /// dense, so this is an array lookup, not a hash.
+    /// dense, so this is an array lookup, not a hash. (The slots of a k=16 fat-tree's 320
+    /// switches for its 1 024 hosts take 640 kB, within a core's second-level cache; they took
+    /// twice that as 4-byte slots, and the route was a tenth of that fabric's run.)
     std::vector<std::vector<uint32_t>> m_portSets;
     std::map<std::vector<uint32_t>, uint32_t> m_portSetIndex; //!< set -> index (building only)
-    std::vector<uint32_t> m_routeSlot; //!< address - m_routeBase -> port set index + 1
+    std::vector<uint16_t> m_routeSlot; //!< address - m_routeBase -> port set index + 1
+
+    /// A port set as the forwarding path reads it: its members in m_portData.
+    struct PortSpan
+    {
+        uint32_t first; //!< index of its first member in m_portData
+        uint32_t count; //!< its members
+    };
+
+    // In the switch object while they are few (Boost's small_vector), so that the forwarding
+    // path finds them on the lines of the switch it has just read, not in an allocation of
+    // their own (a second cache miss per hop at k=16).
+    boost::container::small_vector<PortSpan, 16> m_portSpans; //!< per port set: its members
+    boost::container::small_vector<uint32_t, 32> m_portData;  //!< the sets' members in turn
     std::vector<uint32_t> m_sprayNext; //!< address - m_routeBase -> next member (PacketSpray)
     uint32_t m_routeBase;              //!< the lowest address m_routeSlot covers
 
