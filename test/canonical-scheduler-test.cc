@@ -78,6 +78,22 @@ TEST_F(CanonicalSchedulerTest, ArrivalsRunInDeviceOrderBeforeTheNodesOwnEvents)
     EXPECT_EQ(g_ran, expected);
 }
 
+TEST_F(CanonicalSchedulerTest, AnEventForNowTakesItsPlaceAmongThoseOfNow)
+{
+    // At t = 5 us, node 0's event schedules one for node 1 at the same time: it runs before
+    // node 2's, which was waiting already (node order), and node 1's arrival keyed now runs
+    // before it (arrivals first).
+    Simulator::ScheduleWithContext(2, MicroSeconds(5), &Record, std::string("node2"));
+    Simulator::ScheduleWithContext(0, MicroSeconds(5), []() {
+        Record("node0");
+        Simulator::ScheduleWithContext(1, Time(0), &Record, std::string("node1"));
+        Arrival(1, 0, 9, Time(0), "node1-arrival");
+    });
+    Simulator::Run();
+    const std::vector<std::string> expected = {"node0", "node1-arrival", "node1", "node2"};
+    EXPECT_EQ(g_ran, expected);
+}
+
 TEST_F(CanonicalSchedulerTest, AnArrivalInsertedLateTakesTheSamePlace)
 {
     // The same arrivals, once scheduled at t = 0 and once from an event at t = 3 us (as a frame

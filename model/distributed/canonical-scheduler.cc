@@ -92,12 +92,17 @@ CanonicalScheduler::Insert(const Event& ev)
 void
 CanonicalScheduler::Place(const Entry& e)
 {
-    auto& bucket = m_buckets[BucketOf(e.ts)];
-    bucket.push_back(e);
-    if (&bucket == &m_buckets[0])
+    const std::size_t b = BucketOf(e.ts);
+    auto& bucket = m_buckets[b];
+    if (b == 0)
     {
-        std::push_heap(bucket.begin(), bucket.end(), LaterOrder{});
+        // Bucket 0 is sorted, the next event last: an event of the current time goes in its
+        // place (usually near the end: it was inserted last, and its node's events sort by
+        // insertion order).
+        bucket.insert(std::lower_bound(bucket.begin(), bucket.end(), e, LaterOrder{}), e);
+        return;
     }
+    bucket.push_back(e);
 }
 
 void
@@ -122,7 +127,7 @@ CanonicalScheduler::Refill() const
         m_buckets[BucketOf(e.ts)].push_back(e);
     }
     from.clear();
-    std::make_heap(m_buckets[0].begin(), m_buckets[0].end(), LaterOrder{});
+    std::sort(m_buckets[0].begin(), m_buckets[0].end(), LaterOrder{});
 }
 
 void
@@ -156,7 +161,7 @@ CanonicalScheduler::PeekNext() const
     {
         Refill();
     }
-    const Entry& e = m_buckets[0].front();
+    const Entry& e = m_buckets[0].back();
     Event ev;
     ev.impl = e.impl;
     ev.key.m_ts = e.ts;
@@ -169,9 +174,7 @@ Scheduler::Event
 CanonicalScheduler::RemoveNext()
 {
     const Event ev = PeekNext();
-    auto& now = m_buckets[0];
-    std::pop_heap(now.begin(), now.end(), LaterOrder{});
-    now.pop_back();
+    m_buckets[0].pop_back();
     --m_size;
     return ev;
 }
@@ -188,11 +191,7 @@ CanonicalScheduler::Remove(const Event& ev)
         });
         if (it != bucket.end())
         {
-            bucket.erase(it);
-            if (b == 0)
-            {
-                std::make_heap(bucket.begin(), bucket.end(), LaterOrder{});
-            }
+            bucket.erase(it); // (bucket 0 stays sorted)
             --m_size;
             return;
         }

@@ -37,9 +37,16 @@ namespace ns3
  * time run node by node: they cannot see each other (every link has a delay).
  *
  * Install it with Simulator::SetScheduler (ObjectFactory "ns3::CanonicalScheduler") or the
- * global value SchedulerType before the first event is scheduled; interconnect-run does. A
- * 4-ary heap (shallower than a binary one: fewer levels to sift through on the pop that every
- * event costs); as every event's key is distinct, the order does not depend on the heap.
+ * global value SchedulerType before the first event is scheduled; interconnect-run does.
+ *
+ * The queue is a radix heap on the time (Ahuja et al., J. ACM 1990): bucket b > 0 holds the
+ * events whose time differs from the last time taken first in bit b - 1, and bucket 0 the
+ * events of that time, sorted on the whole key with the next one last. When bucket 0 runs
+ * dry, the lowest non-empty bucket is spread over the buckets below it around its earliest
+ * time, and the new bucket 0 is sorted once (a fat-tree's frames move in step: it holds tens of
+ * events at a time, where popping them one by one from a binary heap cost 6% more
+ * instructions on an all-to-all). As every event's key is distinct, the order does not depend
+ * on the structure.
  */
 class CanonicalScheduler : public Scheduler
 {
@@ -125,7 +132,7 @@ class CanonicalScheduler : public Scheduler
     /// An entry before m_last came: the buckets again around its time. @param ts its time
     void Rebase(uint64_t ts);
 
-    mutable std::array<std::vector<Entry>, BUCKETS> m_buckets; //!< bucket 0: a heap on Later
+    mutable std::array<std::vector<Entry>, BUCKETS> m_buckets; //!< bucket 0: sorted on Later
     mutable uint64_t m_last; //!< the time the buckets are relative to: the last one taken
     std::size_t m_size;      //!< events queued
     uint64_t m_inserted;     //!< events inserted so far (the insertion order)
