@@ -78,19 +78,20 @@ TEST_F(CanonicalSchedulerTest, ArrivalsRunInDeviceOrderBeforeTheNodesOwnEvents)
     EXPECT_EQ(g_ran, expected);
 }
 
-TEST_F(CanonicalSchedulerTest, AnEventForNowTakesItsPlaceAmongThoseOfNow)
+TEST_F(CanonicalSchedulerTest, EventsForNowTakeTheirPlaceAmongThoseOfNow)
 {
-    // At t = 5 us, node 0's event schedules one for node 1 at the same time: it runs before
-    // node 2's, which was waiting already (node order), and node 1's arrival keyed now runs
-    // before it (arrivals first).
+    // At t = 5 us, node 0's event schedules events for nodes 3 and 1 at the same time: node 1's
+    // runs before node 2's, which was waiting already (node order), node 1's arrival keyed now
+    // before it (arrivals first), and node 3's after node 2's.
     Simulator::ScheduleWithContext(2, MicroSeconds(5), &Record, std::string("node2"));
     Simulator::ScheduleWithContext(0, MicroSeconds(5), []() {
         Record("node0");
+        Simulator::ScheduleWithContext(3, Time(0), &Record, std::string("node3"));
         Simulator::ScheduleWithContext(1, Time(0), &Record, std::string("node1"));
         Arrival(1, 0, 9, Time(0), "node1-arrival");
     });
     Simulator::Run();
-    const std::vector<std::string> expected = {"node0", "node1-arrival", "node1", "node2"};
+    const std::vector<std::string> expected = {"node0", "node1-arrival", "node1", "node2", "node3"};
     EXPECT_EQ(g_ran, expected);
 }
 

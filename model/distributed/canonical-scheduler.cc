@@ -94,15 +94,16 @@ CanonicalScheduler::Place(const Entry& e)
 {
     const std::size_t b = BucketOf(e.ts);
     auto& bucket = m_buckets[b];
-    if (b == 0)
+    if (b == 0 && !bucket.empty() && Later(e, bucket.back()))
     {
-        // Bucket 0 is sorted, the next event last: an event of the current time goes in its
-        // place (usually near the end: it was inserted last, and its node's events sort by
-        // insertion order).
-        bucket.insert(std::lower_bound(bucket.begin(), bucket.end(), e, LaterOrder{}), e);
+        // Bucket 0 is sorted, the next event last. An event of the current time that does not
+        // run next waits aside until the next peek merges all of them in at once: one insert
+        // in place each would move the bucket each time, and a collective posts thousands of
+        // messages at the current time from one event.
+        m_unsorted.push_back(e);
         return;
     }
-    bucket.push_back(e);
+    bucket.push_back(e); // (bucket 0: the new next event)
 }
 
 void
@@ -140,6 +141,8 @@ CanonicalScheduler::Rebase(uint64_t ts)
         all.insert(all.end(), bucket.begin(), bucket.end());
         bucket.clear();
     }
+    all.insert(all.end(), m_unsorted.begin(), m_unsorted.end());
+    m_unsorted.clear();
     m_last = ts;
     for (const Entry& e : all)
     {
@@ -157,6 +160,16 @@ Scheduler::Event
 CanonicalScheduler::PeekNext() const
 {
     NS_ASSERT(m_size > 0);
+    if (!m_unsorted.empty())
+    {
+        // Events of the current time that came aside: sorted once, merged in.
+        auto& now = m_buckets[0];
+        std::sort(m_unsorted.begin(), m_unsorted.end(), LaterOrder{});
+        const auto sorted = static_cast<std::ptrdiff_t>(now.size());
+        now.insert(now.end(), m_unsorted.begin(), m_unsorted.end());
+        std::inplace_merge(now.begin(), now.begin() + sorted, now.end(), LaterOrder{});
+        m_unsorted.clear();
+    }
     if (m_buckets[0].empty())
     {
         Refill();
@@ -183,9 +196,9 @@ void
 CanonicalScheduler::Remove(const Event& ev)
 {
     // Rare (Simulator::Remove): a linear search for the event.
-    for (std::size_t b = 0; b < BUCKETS; ++b)
+    for (std::size_t b = 0; b <= BUCKETS; ++b)
     {
-        auto& bucket = m_buckets[b];
+        auto& bucket = b < BUCKETS ? m_buckets[b] : m_unsorted;
         auto it = std::find_if(bucket.begin(), bucket.end(), [&ev](const Entry& e) {
             return e.impl == ev.impl && e.uid == ev.key.m_uid;
         });

@@ -45,8 +45,10 @@ namespace ns3
  * dry, the lowest non-empty bucket is spread over the buckets below it around its earliest
  * time, and the new bucket 0 is sorted once (a fat-tree's frames move in step: it holds tens of
  * events at a time, where popping them one by one from a binary heap cost 6% more
- * instructions on an all-to-all). As every event's key is distinct, the order does not depend
- * on the structure.
+ * instructions on an all-to-all). Events for the current time join it at the end if they run
+ * next, else wait aside until the next peek sorts and merges them in together (a collective
+ * posts thousands of messages at once). As every event's key is distinct, the order does not
+ * depend on the structure.
  */
 class CanonicalScheduler : public Scheduler
 {
@@ -89,7 +91,7 @@ class CanonicalScheduler : public Scheduler
         uint32_t uid;    //!< ns-3's event uid
     };
 
-    /// Later as a function object, which the heap algorithms inline.
+    /// Later as a function object, which std::sort and std::inplace_merge inline.
     struct LaterOrder
     {
         /// @return Later(a, b) @param a an entry @param b another
@@ -102,7 +104,7 @@ class CanonicalScheduler : public Scheduler
     /// Buckets: bucket b > 0 holds times whose highest bit differing from m_last is bit b - 1.
     static constexpr std::size_t BUCKETS = 65;
 
-    /// @return whether a runs after b (the heap keeps the smallest on top)
+    /// @return whether a runs after b (bucket 0 is sorted on it: the next event last)
     static bool Later(const Entry& a, const Entry& b)
     {
         if (a.ts != b.ts)
@@ -133,6 +135,9 @@ class CanonicalScheduler : public Scheduler
     void Rebase(uint64_t ts);
 
     mutable std::array<std::vector<Entry>, BUCKETS> m_buckets; //!< bucket 0: sorted on Later
+    /// Events of bucket 0's time inserted since the last peek that do not run next: merged
+    /// into bucket 0 at once by the next peek.
+    mutable std::vector<Entry> m_unsorted;
     mutable uint64_t m_last; //!< the time the buckets are relative to: the last one taken
     std::size_t m_size;      //!< events queued
     uint64_t m_inserted;     //!< events inserted so far (the insertion order)

@@ -209,9 +209,9 @@ RoceSwitch::SetRoute(Ipv4Address destination, const std::vector<uint32_t>& ports
     if (set == m_portSetIndex.end())
     {
         NS_ABORT_MSG_IF(m_portSets.size() >= std::numeric_limits<uint16_t>::max(),
-                        "RoceSwitch::SetRoute: more than "
-                            << std::numeric_limits<uint16_t>::max() - 1
-                            << " distinct port sets in one switch (" << destination << ")");
+                        "RoceSwitch::SetRoute: more than " << std::numeric_limits<uint16_t>::max()
+                                                           << " distinct port sets in one switch ("
+                                                           << destination << ")");
         set = m_portSetIndex.emplace(ports, static_cast<uint32_t>(m_portSets.size())).first;
         m_portSets.push_back(ports);
         m_portSpans.push_back(PortSpan{static_cast<uint32_t>(m_portData.size()),

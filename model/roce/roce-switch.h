@@ -263,10 +263,12 @@ class RoceSwitch : public Object, public PfcPortOwner
     /// switch: one per host below, and the uplinks for all the others), so each set is kept
     /// once and a destination's slot names it: the forwarding path reads a 2-byte slot and a
     /// set that stays in cache, not a table of hosts x switches of vectors.
-    /// m_portSets[m_routeSlot[address - m_routeBase] - 1] (slot 0: none). Host addresses are
-    /// dense, so this is an array lookup, not a hash. (The slots of a k=16 fat-tree's 320
-    /// switches for its 1 024 hosts take 640 kB, within a core's second-level cache; they took
-    /// twice that as 4-byte slots, and the route was a tenth of that fabric's run.)
+    /// The set of a destination is m_portSpans[m_routeSlot[address - m_routeBase] - 1] (slot 0:
+    /// none), its members in m_portData; m_portSets keeps each set whole for GetRoute and for
+    /// building. Host addresses are dense, so this is an array lookup, not a hash. (The slots of a
+    /// k=16 fat-tree's 320 switches for its 1 024 hosts take 640 kB, within a core's second-level
+    /// cache; they took twice that as 4-byte slots, and the route was a tenth of that fabric's
+    /// run.)
     std::vector<std::vector<uint32_t>> m_portSets;
     std::map<std::vector<uint32_t>, uint32_t> m_portSetIndex; //!< set -> index (building only)
     std::vector<uint16_t> m_routeSlot; //!< address - m_routeBase -> port set index + 1
