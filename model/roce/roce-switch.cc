@@ -421,21 +421,7 @@ RoceSwitch::PortReceive(uint32_t inPort, const Ptr<Packet>& packet, uint16_t typ
             ++m_ecnMarks;
         }
     }
-    if (m_latency.IsZero())
-    {
-        Forward(packet, inPort, outPort, priority, pool);
-    }
-    else
-    {
-        Simulator::Schedule(m_latency,
-                            &RoceSwitch::Forward,
-                            this,
-                            packet,
-                            inPort,
-                            outPort,
-                            priority,
-                            pool);
-    }
+    ForwardAfterLatency(packet, inPort, outPort, priority, pool);
     return true;
 }
 
@@ -480,21 +466,7 @@ RoceSwitch::Trim(const Ptr<Packet>& packet, uint32_t inPort, uint32_t outPort, u
     }
     ++m_trimmed;
     m_trimTrace(packet);
-    if (m_latency.IsZero())
-    {
-        Forward(trimmed, inPort, outPort, priority, pool);
-    }
-    else
-    {
-        Simulator::Schedule(m_latency,
-                            &RoceSwitch::Forward,
-                            this,
-                            trimmed,
-                            inPort,
-                            outPort,
-                            priority,
-                            pool);
-    }
+    ForwardAfterLatency(trimmed, inPort, outPort, priority, pool);
     return true;
 }
 
@@ -536,21 +508,7 @@ RoceSwitch::ReceiveRemapped(Ptr<Packet> packet,
     // The priority it arrived on rides in the tag, for Release() at dequeue.
     const uint32_t tagPort =
         inPort | TAG_REMAPPED | (static_cast<uint32_t>(inPriority) << TAG_IN_PRIORITY_SHIFT);
-    if (m_latency.IsZero())
-    {
-        Forward(packet, tagPort, outPort, outPriority, pool);
-    }
-    else
-    {
-        Simulator::Schedule(m_latency,
-                            &RoceSwitch::Forward,
-                            this,
-                            packet,
-                            tagPort,
-                            outPort,
-                            outPriority,
-                            pool);
-    }
+    ForwardAfterLatency(packet, tagPort, outPort, outPriority, pool);
     return true;
 }
 
@@ -594,6 +552,28 @@ uint64_t
 RoceSwitch::GetRemapped() const
 {
     return m_remapped;
+}
+
+void
+RoceSwitch::ForwardAfterLatency(const Ptr<Packet>& packet,
+                                uint32_t inPort,
+                                uint32_t outPort,
+                                uint8_t priority,
+                                RoceSwitchMmu::Pool pool)
+{
+    if (m_latency.IsZero())
+    {
+        Forward(packet, inPort, outPort, priority, pool);
+        return;
+    }
+    Simulator::Schedule(m_latency,
+                        &RoceSwitch::Forward,
+                        this,
+                        packet,
+                        inPort,
+                        outPort,
+                        priority,
+                        pool);
 }
 
 void

@@ -230,6 +230,13 @@ class RoceSwitch : public Object, public PfcPortOwner
     void ReleaseBuffer(uint32_t outPort, const Ptr<Packet>& frame, uint8_t priority, uint32_t tag);
     /// Buffer manager's XOFF/XON decision.
     void Pause(uint32_t inPort, uint8_t priority, bool pause);
+    /// Queue an admitted packet on its egress port after the switch's ForwardingLatency (at
+    /// once if it is zero).
+    void ForwardAfterLatency(const Ptr<Packet>& packet,
+                             uint32_t inPort,
+                             uint32_t outPort,
+                             uint8_t priority,
+                             RoceSwitchMmu::Pool pool);
     /// Queue an admitted packet on its egress port.
     void Forward(const Ptr<Packet>& packet,
                  uint32_t inPort,
