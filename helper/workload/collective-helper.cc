@@ -189,6 +189,93 @@ CollectiveHelper::RingAllReduce(const std::vector<uint32_t>& hosts,
     Simulator::Schedule(start - Simulator::Now(), InCurrentWorkload([next]() { (*next)(); }));
 }
 
+void
+CollectiveHelper::SetInNetworkReduction(InNetworkReduction* reduction)
+{
+    m_inNetwork = reduction;
+}
+
+uint64_t
+CollectiveHelper::GetInNetworkFallbacks() const
+{
+    return m_fallbacks;
+}
+
+Time
+CollectiveHelper::RingLowerBound(const std::vector<uint32_t>& hosts, uint64_t bytes) const
+{
+    const std::size_t n = hosts.size();
+    Matrix step(n, std::vector<uint64_t>(n, 0));
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        step[i][(i + 1) % n] = (bytes + n - 1) / n;
+    }
+    return LowerBound(hosts, step) * static_cast<int64_t>(2 * (n - 1));
+}
+
+void
+CollectiveHelper::AllReduce(const std::vector<uint32_t>& hosts,
+                            uint64_t bytes,
+                            AllReduceAlgorithm algorithm,
+                            Time start,
+                            std::function<void()> done)
+{
+    const std::size_t n = hosts.size();
+    NS_ABORT_MSG_UNLESS(n >= 2, "CollectiveHelper::AllReduce: at least two hosts");
+    NS_ABORT_MSG_IF(bytes == 0, "CollectiveHelper::AllReduce: an empty vector");
+    NS_ABORT_MSG_IF(algorithm == IN_NETWORK && !m_inNetwork,
+                    "CollectiveHelper::AllReduce: no in-network reduction on this network");
+    NS_ABORT_MSG_IF(algorithm == IN_NETWORK && !m_servers.empty(),
+                    "CollectiveHelper::AllReduce: in-network reduction among hosts only");
+    const std::size_t index = m_records.size();
+    const std::string group = std::to_string(hosts.front()) + "-" + std::to_string(hosts.back());
+    const uint64_t ringBytes = 2 * (n - 1) * n * ((bytes + n - 1) / n); // all members send
+    if (algorithm == RING)
+    {
+        m_records.push_back(CollectiveRecord{"allreduce:ring",
+                                             group,
+                                             ringBytes,
+                                             start,
+                                             Time(0),
+                                             RingLowerBound(hosts, bytes)});
+    }
+    else
+    {
+        m_records.push_back(CollectiveRecord{"allreduce:" + m_inNetwork->GetName(),
+                                             group,
+                                             n * bytes,
+                                             start,
+                                             Time(0),
+                                             m_inNetwork->LowerBound(hosts, bytes)});
+    }
+    auto finish = [this, index, done]() {
+        m_records[index].end = Simulator::Now();
+        if (done)
+        {
+            done();
+        }
+    };
+    if (algorithm == RING)
+    {
+        RingAllReduce(hosts, bytes, start, finish);
+        return;
+    }
+    // The aggregation manager decides when the job starts, with the resources free then.
+    Simulator::Schedule(start - Simulator::Now(),
+                        InCurrentWorkload([this, hosts, bytes, index, ringBytes, finish]() {
+                            if (m_inNetwork->TryStart(hosts, bytes, InCurrentWorkload(finish)))
+                            {
+                                return;
+                            }
+                            ++m_fallbacks;
+                            CollectiveRecord& r = m_records[index];
+                            r.kind += "-fallback-ring";
+                            r.bytes = ringBytes;
+                            r.lowerBound = RingLowerBound(hosts, bytes);
+                            RingAllReduce(hosts, bytes, Simulator::Now(), finish);
+                        }));
+}
+
 std::function<void()>
 CollectiveHelper::InCurrentWorkload(std::function<void()> f) const
 {

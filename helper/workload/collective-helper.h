@@ -7,6 +7,7 @@
 #ifndef COLLECTIVE_HELPER_H
 #define COLLECTIVE_HELPER_H
 
+#include "ns3/in-network-reduction.h"
 #include "ns3/intra-host-helper.h"
 #include "ns3/message-transport.h"
 #include "ns3/moe-traffic.h"
@@ -70,6 +71,13 @@ class CollectiveHelper
     {
         DIRECT,      //!< every GPU to every GPU, across the fabric when in another server
         HIERARCHICAL //!< NVLink to the destination's rail GPU first, then rail-aligned
+    };
+
+    /// How an all-reduce runs (AllReduce).
+    enum AllReduceAlgorithm
+    {
+        RING,      //!< RingAllReduce: 2 (N - 1) steps between neighbours
+        IN_NETWORK //!< the network's in-network reduction (SHARP), or the ring if refused
     };
 
     /// @param network the finalized network to run on (kept by reference)
@@ -145,6 +153,34 @@ class CollectiveHelper
                        uint64_t bytes,
                        Time start,
                        std::function<void()> done = {});
+
+    /**
+     * Give the collectives the network's in-network reduction (kept by pointer; nullptr: none).
+     * @param reduction the service
+     */
+    void SetInNetworkReduction(InNetworkReduction* reduction);
+
+    /**
+     * An all-reduce of `bytes` per member, recorded as one operation: kind "allreduce:ring",
+     * "allreduce:NAME" (the in-network service's name, e.g. sharp), or
+     * "allreduce:NAME-fallback-ring" when the service refused it at its start for lack of
+     * resources (it then runs as the ring; counted by GetInNetworkFallbacks). Its bytes are those
+     * the members send (ring: 2 (N - 1) S in all; in-network: N S), its lower bound that of the
+     * algorithm run (ring: the sum of its steps' bounds).
+     * @param hosts the group (ring order for the ring; at least two)
+     * @param bytes the vector each member reduces
+     * @param algorithm ring or in-network (which needs SetInNetworkReduction)
+     * @param start when
+     * @param done called at completion
+     */
+    void AllReduce(const std::vector<uint32_t>& hosts,
+                   uint64_t bytes,
+                   AllReduceAlgorithm algorithm,
+                   Time start,
+                   std::function<void()> done = {});
+
+    /// @return in-network all-reduces that fell back to the ring
+    uint64_t GetInNetworkFallbacks() const;
 
     /**
      * MoE layers: dispatch, gap, combine, gap; `layers` per iteration.
@@ -227,9 +263,14 @@ class CollectiveHelper
     std::vector<IntraHostServer> m_servers;       //!< GPU servers (empty: host endpoints)
     std::vector<std::vector<uint32_t>> m_nicHost; //!< per server, per GPU: its NIC's host
 
-    MessageTransport& m_network;             //!< the network
-    QueuePairMapping m_mapping;              //!< how the collectives' messages share QPs
-    std::vector<CollectiveRecord> m_records; //!< phases
+    /// The lower bound of a ring all-reduce: its 2 (N - 1) steps' bounds.
+    Time RingLowerBound(const std::vector<uint32_t>& hosts, uint64_t bytes) const;
+
+    MessageTransport& m_network;              //!< the network
+    InNetworkReduction* m_inNetwork{nullptr}; //!< in-network reduction, or nullptr
+    uint64_t m_fallbacks{0};                  //!< in-network all-reduces run as the ring
+    QueuePairMapping m_mapping;               //!< how the collectives' messages share QPs
+    std::vector<CollectiveRecord> m_records;  //!< phases
 };
 
 } // namespace ns3

@@ -12,6 +12,7 @@
 #include "ns3/ib-bth-header.h"
 #include "ns3/interconnect-config-error.h"
 #include "ns3/packet.h"
+#include "ns3/sharp-header.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -71,6 +72,7 @@ IbHostAdapter::DoDispose()
         m_device->SetDequeueCallback(IbNetDevice::IbDequeueCallback());
     }
     m_device = nullptr;
+    m_aggregation = AggregationCallback();
     RdmaChannelAdapter::DoDispose();
 }
 
@@ -134,6 +136,27 @@ IbHostAdapter::Send(uint16_t dlid, uint64_t bytes, uint8_t sl)
         AddLrh(p, nullptr, dlid, sl);
         QueueDatagram(p, vl);
     }
+}
+
+void
+IbHostAdapter::SendAggregation(uint16_t dlid, Ptr<Packet> packet, uint8_t sl)
+{
+    NS_ABORT_MSG_IF(sl > 15, "IbHostAdapter::SendAggregation: SL " << +sl << " (0..15)");
+    NS_ABORT_MSG_IF(packet->GetSize() > m_device->GetMtu(),
+                    "IbHostAdapter::SendAggregation: " << packet->GetSize() << " bytes, MTU "
+                                                       << m_device->GetMtu());
+    packet->AddPaddingAtEnd(ICRC);
+    IbBthHeader bth;
+    bth.SetOpcode(SharpHeader::BTH_OPCODE);
+    packet->AddHeader(bth);
+    AddLrh(packet, nullptr, dlid, sl);
+    QueueDatagram(packet, m_device->GetVlOfSl(sl));
+}
+
+void
+IbHostAdapter::SetAggregationCallback(AggregationCallback callback)
+{
+    m_aggregation = callback;
 }
 
 void
@@ -273,6 +296,19 @@ IbHostAdapter::Receive(Ptr<IbNetDevice> device, Ptr<Packet> packet, uint8_t vl)
     if ((lrh.GetDlid() >> m_lmc) != (m_lid >> m_lmc))
     {
         ++m_misdelivered;
+        return;
+    }
+    if (bth.GetOpcode() == SharpHeader::BTH_OPCODE)
+    {
+        if (m_aggregation.IsNull() ||
+            packet->GetSize() < IbLrhHeader::SIZE + IbBthHeader::SIZE + SharpHeader::SIZE + ICRC)
+        {
+            ++m_misdelivered;
+            return;
+        }
+        packet->RemoveAtStart(IbLrhHeader::SIZE + IbBthHeader::SIZE);
+        packet->RemoveAtEnd(ICRC);
+        m_aggregation(packet);
         return;
     }
     if (bth.GetDestQp() >= FIRST_QPN || bth.GetOpcode() == GetCnpOpcode())

@@ -94,6 +94,22 @@ class IbHostAdapter : public RdmaChannelAdapter
      */
     void Send(uint16_t dlid, uint64_t bytes, uint8_t sl);
 
+    /// Receives the in-network reduction packets (SharpHeader and data) addressed to this host.
+    typedef Callback<void, Ptr<Packet>> AggregationCallback;
+
+    /**
+     * Send an in-network reduction packet (SHARP) to the aggregation node of the host's switch:
+     * LRH, BTH (opcode SharpHeader::BTH_OPCODE), the packet, ICRC. It goes with the raw
+     * datagrams, in turn with the queue pairs of its VL.
+     * @param dlid the switch's LID
+     * @param packet SharpHeader and data (at most the MTU)
+     * @param sl the service level
+     */
+    void SendAggregation(uint16_t dlid, Ptr<Packet> packet, uint8_t sl);
+    /// @param callback gets the aggregation packets that arrive (without one, they are counted
+    /// as misdelivered)
+    void SetAggregationCallback(AggregationCallback callback);
+
     /**
      * Create a reliable-connection queue pair towards a LID; connect it with
      * RdmaQueuePair::Connect, or use ConnectPair. Its Mtu is the port's IB MTU unless set with
@@ -170,15 +186,16 @@ class IbHostAdapter : public RdmaChannelAdapter
     uint32_t GetWireBytes(Ptr<const Packet> packet) const override;
     void Transmit(Ptr<Packet> packet, uint8_t txClass, bool data) override;
 
-    Ptr<IbNetDevice> m_device;       //!< the port
-    uint16_t m_lid;                  //!< its (base) LID
-    uint8_t m_lmc;                   //!< LID mask control
-    uint32_t m_psn;                  //!< next PSN of raw packets
-    std::vector<Message> m_messages; //!< raw messages received
-    std::vector<uint64_t> m_partial; //!< bytes of the message in progress, by SLID x DLID x VL
-    uint64_t m_bytesReceived;        //!< raw payload received
-    uint64_t m_misdelivered;         //!< wrong DLID
-    bool m_qpMtuSet;                 //!< Mtu given by SetQueuePairAttribute
+    Ptr<IbNetDevice> m_device;         //!< the port
+    uint16_t m_lid;                    //!< its (base) LID
+    uint8_t m_lmc;                     //!< LID mask control
+    uint32_t m_psn;                    //!< next PSN of raw packets
+    std::vector<Message> m_messages;   //!< raw messages received
+    std::vector<uint64_t> m_partial;   //!< bytes of the message in progress, by SLID x DLID x VL
+    uint64_t m_bytesReceived;          //!< raw payload received
+    uint64_t m_misdelivered;           //!< wrong DLID
+    AggregationCallback m_aggregation; //!< aggregation packets' receiver
+    bool m_qpMtuSet;                   //!< Mtu given by SetQueuePairAttribute
     TracedCallback<uint16_t, uint64_t> m_messageTrace; //!< (SLID, bytes) of each raw message
 };
 

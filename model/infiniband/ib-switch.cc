@@ -24,6 +24,12 @@ NS_LOG_COMPONENT_DEFINE("IbSwitch");
 
 NS_OBJECT_ENSURE_REGISTERED(IbSwitch);
 
+namespace
+{
+/// Bytes of the invariant CRC that ends every transport packet (IBTA Vol. 1, 7.8).
+constexpr uint32_t ICRC = 4;
+} // namespace
+
 TypeId
 IbSwitch::GetTypeId()
 {
@@ -89,6 +95,11 @@ IbSwitch::DoDispose()
         port->SetDequeueCallback(IbNetDevice::IbDequeueCallback());
     }
     m_ports.clear();
+    if (m_sharp)
+    {
+        m_sharp->SetSendCallback(SharpAggregationNode::SendCallback());
+        m_sharp = nullptr;
+    }
     Object::DoDispose();
 }
 
@@ -152,10 +163,92 @@ IbSwitch::GetFecnMarks() const
 }
 
 void
+IbSwitch::SetAggregationNode(Ptr<SharpAggregationNode> node, uint16_t lid)
+{
+    NS_ABORT_MSG_IF(!node, "IbSwitch::SetAggregationNode: no node");
+    NS_ABORT_MSG_IF(lid == 0 || lid >= 0xC000,
+                    "IbSwitch::SetAggregationNode: LID " << lid << " (1..0xBFFF, unicast)");
+    m_sharp = node;
+    m_lid = lid;
+    node->SetSendCallback(MakeCallback(&IbSwitch::SendAggregation, this));
+}
+
+Ptr<SharpAggregationNode>
+IbSwitch::GetAggregationNode() const
+{
+    return m_sharp;
+}
+
+uint16_t
+IbSwitch::GetLid() const
+{
+    return m_lid;
+}
+
+void
+IbSwitch::ReceiveAggregation(uint32_t inPort,
+                             Ptr<IbNetDevice> device,
+                             Ptr<Packet> packet,
+                             uint8_t vl)
+{
+    // The node copies the packet into its own buffer (its job's reservation): the input
+    // buffer's credits return at once, as a host adapter's do.
+    device->Release(vl, IbNetDevice::Blocks(packet->GetSize()));
+    IbLrhHeader lrh;
+    IbBthHeader bth;
+    if (packet->GetSize() < IbLrhHeader::SIZE + IbBthHeader::SIZE + ICRC)
+    {
+        ++m_noRoute;
+        return;
+    }
+    packet->RemoveHeader(lrh);
+    packet->RemoveHeader(bth);
+    if (bth.GetOpcode() != SharpHeader::BTH_OPCODE)
+    {
+        ++m_noRoute; // management datagrams to the switch are not modelled
+        return;
+    }
+    packet->RemoveAtEnd(ICRC);
+    if (m_latency.IsZero())
+    {
+        m_sharp->Receive(inPort, packet);
+    }
+    else
+    {
+        Simulator::Schedule(m_latency, &SharpAggregationNode::Receive, m_sharp, inPort, packet);
+    }
+}
+
+void
+IbSwitch::SendAggregation(uint32_t port, uint32_t peer, Ptr<Packet> packet, uint8_t sl)
+{
+    Ptr<IbNetDevice> egress = m_ports.at(port);
+    packet->AddPaddingAtEnd(ICRC);
+    IbBthHeader bth;
+    bth.SetOpcode(SharpHeader::BTH_OPCODE);
+    packet->AddHeader(bth);
+    const uint8_t vl = egress->GetVlOfSl(sl);
+    IbLrhHeader lrh;
+    lrh.SetVl(vl);
+    lrh.SetSl(sl);
+    lrh.SetLnh(IbLrhHeader::IBA_LOCAL);
+    lrh.SetDlid(static_cast<uint16_t>(peer));
+    lrh.SetSlid(m_lid);
+    lrh.SetPktLen(static_cast<uint16_t>((packet->GetSize() + IbLrhHeader::SIZE + 3) / 4));
+    packet->AddHeader(lrh);
+    egress->EnqueueVl(packet, vl, AGGREGATION_TAG);
+}
+
+void
 IbSwitch::Receive(uint32_t inPort, Ptr<IbNetDevice> device, Ptr<Packet> packet, uint8_t vl)
 {
     IbLrhHeader lrh;
     packet->PeekHeader(lrh);
+    if (m_sharp && lrh.GetDlid() == m_lid && vl != IbNetDevice::MANAGEMENT_VL)
+    {
+        ReceiveAggregation(inPort, device, packet, vl);
+        return;
+    }
     const uint32_t out = GetLft(lrh.GetDlid());
     if (out == NO_PORT || vl == IbNetDevice::MANAGEMENT_VL)
     {
@@ -215,6 +308,10 @@ IbSwitch::Receive(uint32_t inPort, Ptr<IbNetDevice> device, Ptr<Packet> packet, 
 void
 IbSwitch::Dequeued(uint32_t outPort, Ptr<Packet> packet, uint8_t vl, uint32_t tag)
 {
+    if (tag == AGGREGATION_TAG)
+    {
+        return; // from the aggregation node: no input buffer, no telemetry
+    }
     // The packet left the switch: its blocks leave the input port's buffer.
     m_ports[tag >> 8]->Release(static_cast<uint8_t>(tag & 0xFF),
                                IbNetDevice::Blocks(packet->GetSize()));

@@ -11,6 +11,7 @@
 
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/sharp-aggregation-node.h"
 
 #include <vector>
 
@@ -70,10 +71,35 @@ class IbSwitch : public Object
     /// @return packets marked with FECN
     uint64_t GetFecnMarks() const;
 
+    /**
+     * Give the switch an aggregation node (SHARP), addressed by the switch's own LID: packets to
+     * that LID go to the node instead of the forwarding table, and the node sends through the
+     * switch's ports. Aggregation packets are one hop long (host to its switch, switch to its
+     * parent in the tree, and back), so the LID needs no route.
+     * @param node the node
+     * @param lid the switch's LID (its management port's, in a real subnet)
+     */
+    void SetAggregationNode(Ptr<SharpAggregationNode> node, uint16_t lid);
+    /// @return the aggregation node, or nullptr
+    Ptr<SharpAggregationNode> GetAggregationNode() const;
+    /// @return the switch's LID (0 without an aggregation node)
+    uint16_t GetLid() const;
+
   protected:
     void DoDispose() override;
 
   private:
+    /// The tag of packets the aggregation node sends: no input buffer to release.
+    static constexpr uint32_t AGGREGATION_TAG = 0xFFFFFFFF;
+
+    /// A packet for the aggregation node arrived: its input buffer is free at once.
+    void ReceiveAggregation(uint32_t inPort,
+                            Ptr<IbNetDevice> device,
+                            Ptr<Packet> packet,
+                            uint8_t vl);
+    /// The aggregation node sends: LRH, BTH and ICRC around it, then the port's VL queue.
+    void SendAggregation(uint32_t port, uint32_t peer, Ptr<Packet> packet, uint8_t sl);
+
     /// A packet arrived on a port.
     void Receive(uint32_t inPort, Ptr<IbNetDevice> device, Ptr<Packet> packet, uint8_t vl);
     /// A packet left output port `outPort`: free its input buffer; append INT.
@@ -89,6 +115,8 @@ class IbSwitch : public Object
     uint64_t m_forwarded;                  //!< packets forwarded
     uint64_t m_noRoute;                    //!< dropped without a route
     uint64_t m_fecnMarks;                  //!< FECN marks
+    Ptr<SharpAggregationNode> m_sharp;     //!< aggregation node, or nullptr
+    uint16_t m_lid{0};                     //!< the switch's LID (with an aggregation node)
 };
 
 } // namespace ns3
