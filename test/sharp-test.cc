@@ -8,6 +8,9 @@
 // its closed form, the bytes on the members' links against the ring's, and the fallback when
 // the switches' aggregation units or buffer run out.
 
+#include "config-error-test.h"
+#include "run-scenario-test.h"
+
 #include "ns3/collective-helper.h"
 #include "ns3/core-module.h"
 #include "ns3/fat-tree-helper.h"
@@ -18,7 +21,9 @@
 #include "ns3/sharp-header.h"
 #include "ns3/spine-leaf-helper.h"
 
+#include <fstream>
 #include <gtest/gtest.h>
+#include <iterator>
 #include <memory>
 #include <numeric>
 #include <vector>
@@ -315,4 +320,64 @@ TEST(Sharp, AJobWhoseWindowExceedsTheBufferFallsBack)
     {
         EXPECT_EQ(n.sharp->GetNode(s)->GetBufferInUse(), 0u); // nothing kept of a refusal
     }
+}
+
+TEST(SharpScenario, AScenarioRunsSharpAndItsRecordsCountJobsAndFallbacks)
+{
+    // Two all-reduces at once on one unit per switch: the first in the switches, the second on
+    // the ring; both in collectives.csv and in the summary.
+    const ScenarioRunRecords r = RunScenario(
+        R"({"stopTime": "2ms",
+            "fabric": {"kind": "fat-tree", "k": 4, "hostRate": "200Gbps", "fabricRate": "200Gbps"},
+            "link": {"technology": "infiniband", "mtu": 4096, "linkMtu": 4200},
+            "ib": {"sharpUnits": 1},
+            "workloads": [{"kind": "allreduce", "algorithm": "sharp", "bytes": "256KB"},
+                          {"kind": "allreduce", "algorithm": "sharp", "bytes": "256KB",
+                           "hosts": 8}]})",
+        {},
+        "sharp-scenario");
+    const nlohmann::json summary = ReadSummary(r);
+    ASSERT_TRUE(summary.contains("sharp"));
+    EXPECT_EQ(summary["sharp"]["jobsStarted"], 1);
+    EXPECT_EQ(summary["sharp"]["jobsCompleted"], 1);
+    EXPECT_EQ(summary["sharp"]["jobsRefused"], 1);
+    EXPECT_EQ(summary["sharp"]["fallbacksToRing"], 1);
+    EXPECT_EQ(summary["sharp"]["overflows"], 0);
+    // 256 KB in 63 chunks, reduced on each of the 13 switches of the 16 hosts' tree.
+    EXPECT_EQ(summary["sharp"]["chunksReduced"], 63 * 13);
+    std::ifstream in(r.dir + "/collectives.csv");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("\nallreduce:sharp,0-15,4096000,0,"), std::string::npos) << text;
+    EXPECT_NE(text.find("\nallreduce:sharp-fallback-ring,0-7,"), std::string::npos) << text;
+    // Without SHARP in the run, no such record.
+    const ScenarioRunRecords ring = RunScenario(
+        R"({"stopTime": "2ms",
+            "fabric": {"kind": "fat-tree", "k": 4, "hostRate": "200Gbps", "fabricRate": "200Gbps"},
+            "link": {"technology": "infiniband", "mtu": 4096, "linkMtu": 4200},
+            "workloads": [{"kind": "allreduce", "bytes": "256KB"}]})",
+        {},
+        "sharp-scenario-ring");
+    EXPECT_FALSE(ReadSummary(ring).contains("sharp"));
+}
+
+TEST(SharpScenario, SharpOutsideInfiniBandOrWithBadValuesIsRefusedByName)
+{
+    EXPECT_CONFIG_ERROR(
+        Scenario::Parse(R"({"workloads": [{"kind": "allreduce", "algorithm": "sharp"}]})",
+                        "t.json",
+                        {}),
+        "workloads.0.algorithm = sharp: accepted: ring, or sharp with link.technology "
+        "infiniband");
+    EXPECT_CONFIG_ERROR(
+        Scenario::Parse(R"({"workloads": [{"kind": "allreduce", "algorithm": "tree"}]})",
+                        "t.json",
+                        {}),
+        "workloads.0.algorithm = \"tree\": accepted: one of ring, sharp");
+    EXPECT_CONFIG_ERROR(
+        Scenario::Parse(R"({"ib": {"sharpAggregationRate": "fast"}})", "t.json", {}),
+        "ib.sharpAggregationRate = fast");
+    EXPECT_CONFIG_ERROR(Scenario::Parse(R"({"ib": {"sharpUnits": 0}})", "t.json", {}),
+                        "ib.sharpUnits = 0");
+    EXPECT_CONFIG_ERROR(Scenario::Parse(R"({"ib": {"sharpWindow": 0}})", "t.json", {}),
+                        "ib.sharpWindow = 0");
 }

@@ -656,6 +656,29 @@ ScenarioRunner::BuildInfiniBand(const std::string& cc)
     m_ib->SetQueuePairAttribute("Transport", StringValue(s.String("nic.transport")));
     m_ib->SetQueuePairAttribute("IrnRtoLow", TimeValue(s.Duration("nic.irnRtoLow")));
     m_ib->SetQueuePairAttribute("IrnRtoLowPackets", UintegerValue(s.Int("nic.irnRtoLowPackets")));
+    // SHARP's aggregation nodes, when a workload asks for them (none otherwise: runs without
+    // SHARP build the same subnet as before it existed).
+    bool sharp = false;
+    for (std::size_t i = 0; i < s.NumWorkloads(); ++i)
+    {
+        const std::string w = "workloads." + std::to_string(i) + ".";
+        sharp =
+            sharp || (s.String(w + "kind") == "allreduce" && s.String(w + "algorithm") == "sharp");
+    }
+    if (sharp)
+    {
+        m_sharp = std::make_unique<SharpAggregationManager>(m_ib->GetSubnet());
+        m_sharp->SetNodeAttribute("Units", UintegerValue(s.Int("ib.sharpUnits")));
+        m_sharp->SetNodeAttribute("BufferSize", UintegerValue(s.Bytes("ib.sharpBufferSize")));
+        const std::string rate = s.String("ib.sharpAggregationRate");
+        const DataRate line = std::max(DataRate(s.String("fabric.hostRate")),
+                                       DataRate(s.String("fabric.fabricRate")));
+        m_sharp->SetNodeAttribute("AggregationRate",
+                                  DataRateValue(rate == "line" ? line : DataRate(rate)));
+        m_sharp->SetWindow(static_cast<uint32_t>(s.Int("ib.sharpWindow")));
+        m_sharp->SetServiceLevel(static_cast<uint8_t>(s.Int("ib.sl")));
+        m_sharp->Install();
+    }
 }
 
 void
@@ -856,6 +879,7 @@ ScenarioRunner::BuildNetwork()
         }
     }
     m_collectives = std::make_unique<CollectiveHelper>(*m_network);
+    m_collectives->SetInNetworkReduction(m_sharp.get());
     if (!m_autoMapping)
     {
         m_collectives->SetQueuePairMapping(mapping);
@@ -1337,6 +1361,31 @@ ScenarioRunner::WriteSummaries()
                  st.dropsWatchdog,
                  deadlocks.c_str());
     std::fprintf(f, "  \"creditStallNs\": %" PRIu64 ",\n", st.creditStallNs);
+    if (m_sharp)
+    {
+        // SHARP's jobs, and what its switches held (only in runs that use it).
+        uint64_t reductions = 0;
+        uint64_t peakHeld = 0;
+        uint64_t overflows = 0;
+        for (uint32_t i = 0; i < m_ib->GetSubnet().switches.size(); ++i)
+        {
+            reductions += m_sharp->GetNode(i)->GetReductions();
+            peakHeld = std::max(peakHeld, m_sharp->GetNode(i)->GetPeakHeld());
+            overflows += m_sharp->GetNode(i)->GetOverflows();
+        }
+        std::fprintf(f,
+                     "  \"sharp\": {\"jobsStarted\": %" PRIu64 ", \"jobsCompleted\": %" PRIu64
+                     ", \"jobsRefused\": %" PRIu64 ", \"fallbacksToRing\": %" PRIu64
+                     ", \"chunksReduced\": %" PRIu64 ", \"peakHeldBytes\": %" PRIu64
+                     ", \"overflows\": %" PRIu64 "},\n",
+                     m_sharp->GetJobsStarted(),
+                     m_sharp->GetJobsCompleted(),
+                     m_sharp->GetJobsRefused(),
+                     m_collectives->GetInNetworkFallbacks(),
+                     reductions,
+                     peakHeld,
+                     overflows);
+    }
     std::fprintf(f,
                  "  \"ecnMarks\": %" PRIu64 ",\n  \"cnps\": %" PRIu64
                  ",\n  \"retransmittedPackets\": %" PRIu64 ",\n  \"retransmittedBytes\": %" PRIu64
@@ -1382,6 +1431,23 @@ ScenarioRunner::WriteSummaries()
         const Time taken = r.end.IsZero() ? std::max(end - r.start, r.lowerBound) : r.end - r.start;
         worstPhase = std::max(worstPhase, taken.GetDouble() / r.lowerBound.GetDouble());
     }
+    // The collectives' span, from the first one's start to the last one's end: an all-reduce's
+    // or an iteration's time, for sweeps to plot (empty without collectives or with one
+    // unfinished: it is then not known).
+    std::string collectiveSpan;
+    if (!m_collectives->GetRecords().empty())
+    {
+        Time first = Time::Max();
+        Time last;
+        bool finished = true;
+        for (const auto& r : m_collectives->GetRecords())
+        {
+            first = std::min(first, r.start);
+            last = std::max(last, r.end);
+            finished = finished && !r.end.IsZero();
+        }
+        collectiveSpan = finished ? std::to_string((last - first).GetNanoSeconds()) : "";
+    }
     // A percentile, or n/a when no flow started.
     auto figure = [&all](double v) {
         char text[32];
@@ -1395,12 +1461,13 @@ ScenarioRunner::WriteSummaries()
                  "slowdown_p99,collective_phases,collective_phases_unfinished,"
                  "collective_ratio_max,drops,pfc_frames,"
                  "paused_ns,ecn_marks,cnps,retransmitted,retransmitted_bytes,packet_hops,events,"
-                 "simulated_ns,spurious_retransmissions,timeouts,trimmed,watchdog_trips\n");
+                 "simulated_ns,spurious_retransmissions,timeouts,trimmed,watchdog_trips,"
+                 "collective_time_ns\n");
     std::fprintf(f,
                  "%s,%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%s,%s,%" PRIu64
                  ",%" PRIu64 ",%.4f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
                  ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64
-                 ",%" PRIu64 ",%" PRIu64 "\n",
+                 ",%" PRIu64 ",%" PRIu64 ",%s\n",
                  CsvQuote(s.String("name")).c_str(),
                  s.Int("seed"),
                  s.Int("run"),
@@ -1427,7 +1494,8 @@ ScenarioRunner::WriteSummaries()
                  st.spurious,
                  st.timeouts,
                  st.trimmed,
-                 st.watchdogTrips);
+                 st.watchdogTrips,
+                 collectiveSpan.c_str());
     CloseOutputFile(f, out + "/summary.csv");
     f = OpenOutputFile(out + "/timing.json");
     std::fprintf(f,

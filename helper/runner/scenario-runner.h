@@ -17,6 +17,7 @@
 #include "ns3/nstime.h"
 #include "ns3/roce-helper.h"
 #include "ns3/roce-time-series.h"
+#include "ns3/sharp-aggregation-manager.h"
 
 #include <chrono>
 #include <map>
@@ -157,13 +158,14 @@ class ScenarioRunner
     uint32_t m_nicsPerServer; //!< compute NICs per GPU server (0: no servers)
     uint32_t m_gpusPerServer; //!< GPUs per server
 
-    RoceHelper m_roce;                               //!< the Ethernet network (RoCEv2, iWARP)
-    std::unique_ptr<MessageTransport> m_ethernet;    //!< RoceTransport or IwarpTransport
-    std::unique_ptr<FabricHelper> m_fabricHelper;    //!< the topology
-    std::unique_ptr<IbRcTransport> m_ib;             //!< InfiniBand
-    Fabric m_fabric;                                 //!< the built fabric
-    MessageTransport* m_network;                     //!< the transport of the messages
-    std::unique_ptr<CollectiveHelper> m_collectives; //!< collectives and MoE layers
+    RoceHelper m_roce;                                //!< the Ethernet network (RoCEv2, iWARP)
+    std::unique_ptr<MessageTransport> m_ethernet;     //!< RoceTransport or IwarpTransport
+    std::unique_ptr<FabricHelper> m_fabricHelper;     //!< the topology
+    std::unique_ptr<IbRcTransport> m_ib;              //!< InfiniBand
+    std::unique_ptr<SharpAggregationManager> m_sharp; //!< SHARP (an allreduce asks for it)
+    Fabric m_fabric;                                  //!< the built fabric
+    MessageTransport* m_network;                      //!< the transport of the messages
+    std::unique_ptr<CollectiveHelper> m_collectives;  //!< collectives and MoE layers
 
     struct Monitors;                               //!< what the run records as it goes
     std::unique_ptr<Monitors> m_monitors;          //!< the monitors

@@ -610,7 +610,20 @@ IbKeys()
                 .Help("virtual cut-through switches")
                 .Sets("ns3::IbSwitch::CutThrough"),
             ScenarioKey::Choice("routing", "auto", {"auto", "up-down"})
-                .Help("auto: min-hop on Clos, dimension order with VL datelines on tori")};
+                .Help("auto: min-hop on Clos, dimension order with VL datelines on tori"),
+            ScenarioKey::Int("sharpUnits", 8, 1, 1 << 16)
+                .Help("SHARP: aggregation units of a switch (jobs at once; more fall back to "
+                      "the ring)")
+                .Sets("ns3::SharpAggregationNode::Units"),
+            ScenarioKey::Bytes("sharpBufferSize", "4MiB", 1)
+                .Help("SHARP: aggregation buffer of a switch, shared by its jobs")
+                .Sets("ns3::SharpAggregationNode::BufferSize"),
+            ScenarioKey::Text("sharpAggregationRate", "line")
+                .Help("SHARP: data rate a unit reduces at (line: the fastest link's)")
+                .Sets("ns3::SharpAggregationNode::AggregationRate", false),
+            ScenarioKey::Int("sharpWindow", 64, 1, 1 << 20)
+                .Help("SHARP: chunks a member may have outstanding; a job reserves this many "
+                      "chunks of buffer on every switch of its tree")};
 }
 
 /// The server section (GPU servers; the presets by name).
@@ -1123,6 +1136,11 @@ Scenario::Parse(const std::string& text,
 
     // InfiniBand (link.technology "infiniband"; kept but unused otherwise).
     out["ib"] = CheckObject("ib", given.value("ib", JsonValue::object()), IbKeys());
+    if (out["ib"]["sharpAggregationRate"] != "line")
+    {
+        CommandLineValues::Rate("ib.sharpAggregationRate",
+                                out["ib"]["sharpAggregationRate"].get<std::string>());
+    }
     if (out["link"]["technology"].get<std::string>() == "infiniband")
     {
         if (kind == "torus" && out["ib"]["routing"].get<std::string>() == "auto" &&
@@ -1209,6 +1227,15 @@ Scenario::Parse(const std::string& text,
             InterconnectConfigError(path + ".algorithm",
                                     "hierarchical",
                                     "direct, unless server.preset names a GPU server");
+        }
+        if (checked.contains("algorithm") && checked["algorithm"] == "sharp" &&
+            (out["link"]["technology"] != "infiniband" || gpuServers))
+        {
+            InterconnectConfigError(path + ".algorithm",
+                                    "sharp",
+                                    "ring, or sharp with link.technology infiniband and "
+                                    "server.preset none (SHARP runs in InfiniBand switches, "
+                                    "among hosts)");
         }
     }
 

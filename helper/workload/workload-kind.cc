@@ -297,6 +297,49 @@ class RingAllReduceKind : public WorkloadKind
     }
 };
 
+/// An all-reduce among a group, as one operation: the ring, or SHARP in the switches.
+class AllReduceKind : public WorkloadKind
+{
+  public:
+    std::string GetName() const override
+    {
+        return "allreduce";
+    }
+
+    std::vector<ScenarioKey> GetKeys() const override
+    {
+        return {ScenarioKey::Bytes("bytes", "16MB", 1).Help("the vector each member reduces"),
+                HostsKey(),
+                ScenarioKey::Choice("algorithm", "ring", {"ring", "sharp"})
+                    .Help("ring: 2 (N - 1) steps; sharp: in the InfiniBand switches (the ring "
+                          "when their resources are short)")};
+    }
+
+    void Post(const WorkloadContext& c) const override
+    {
+        const std::vector<uint32_t> group = c.group(c.prefix + "hosts");
+        if (group.size() < 2)
+        {
+            InterconnectConfigError(c.prefix + "hosts",
+                                    std::to_string(group.size()) + " member",
+                                    "a group of at least two");
+        }
+        const uint64_t bytes = c.scenario.Bytes(c.prefix + "bytes");
+        if (bytes > (uint64_t(1) << 40))
+        {
+            InterconnectConfigError(c.prefix + "bytes",
+                                    std::to_string(bytes),
+                                    "a vector of at most 1 TiB");
+        }
+        c.collectives.AllReduce(group,
+                                bytes,
+                                c.scenario.String(c.prefix + "algorithm") == "sharp"
+                                    ? CollectiveHelper::IN_NETWORK
+                                    : CollectiveHelper::RING,
+                                c.start);
+    }
+};
+
 /// Mixture-of-experts layers: dispatch, compute gap, combine, compute gap per layer.
 class MoeKind : public WorkloadKind
 {
@@ -360,6 +403,7 @@ Kinds()
         std::make_shared<AllToAllKind>(),
         std::make_shared<RingAllReduceKind>(),
         std::make_shared<MoeKind>(),
+        std::make_shared<AllReduceKind>(),
     };
     return kinds;
 }
