@@ -268,13 +268,10 @@ SharpAggregationManager::Pump(uint16_t job, Member& m)
         const uint64_t offset = uint64_t(m.nextSend) * GetChunkBytes();
         const auto data =
             static_cast<uint32_t>(std::min<uint64_t>(GetChunkBytes(), j.bytes - offset));
-        Ptr<Packet> p = Create<Packet>(data);
-        SharpHeader h;
-        h.SetOpcode(SharpHeader::REDUCE);
-        h.SetJob(job);
-        h.SetSequence(m.nextSend);
-        p->AddHeader(h);
-        m_subnet.adapters[m.host]->SendAggregation(m.switchLid, p, m_sl);
+        m_subnet.adapters[m.host]->SendAggregation(
+            m.switchLid,
+            SharpAggregationNode::Chunk(SharpHeader::REDUCE, job, m.nextSend, data),
+            m_sl);
         ++m.nextSend;
     }
 }

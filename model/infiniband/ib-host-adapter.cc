@@ -163,13 +163,7 @@ void
 IbHostAdapter::AddLrh(Ptr<Packet> packet, RdmaPackedHeader* packed, uint16_t dlid, uint8_t sl) const
 {
     const uint32_t inner = packet->GetSize() + (packed ? packed->GetSerializedSize() : 0);
-    IbLrhHeader lrh;
-    lrh.SetVl(m_device->GetVlOfSl(sl));
-    lrh.SetSl(sl);
-    lrh.SetLnh(IbLrhHeader::IBA_LOCAL);
-    lrh.SetDlid(dlid);
-    lrh.SetSlid(m_lid);
-    lrh.SetPktLen(static_cast<uint16_t>((inner + IbLrhHeader::SIZE + 3) / 4));
+    const IbLrhHeader lrh = IbLrhHeader::Local(m_device->GetVlOfSl(sl), sl, dlid, m_lid, inner);
     if (packed)
     {
         lrh.Write(packed->Prepend(IbLrhHeader::SIZE));

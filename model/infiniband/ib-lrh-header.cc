@@ -40,6 +40,19 @@ IbLrhHeader::IbLrhHeader()
 {
 }
 
+IbLrhHeader
+IbLrhHeader::Local(uint8_t vl, uint8_t sl, uint16_t dlid, uint16_t slid, uint32_t inner)
+{
+    IbLrhHeader lrh;
+    lrh.SetVl(vl);
+    lrh.SetSl(sl);
+    lrh.SetLnh(IBA_LOCAL);
+    lrh.SetDlid(dlid);
+    lrh.SetSlid(slid);
+    lrh.SetPktLen(static_cast<uint16_t>((inner + SIZE + 3) / 4));
+    return lrh;
+}
+
 void
 IbLrhHeader::SetVl(uint8_t vl)
 {

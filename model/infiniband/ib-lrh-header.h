@@ -62,6 +62,13 @@ class IbLrhHeader : public Header
 
     IbLrhHeader();
 
+    /**
+     * @param vl the VL @param sl the SL @param dlid destination LID @param slid source LID
+     * @param inner bytes after the LRH, to the ICRC included
+     * @return the LRH of a local (IBA_LOCAL: BTH next) packet, its PktLen from `inner`
+     */
+    static IbLrhHeader Local(uint8_t vl, uint8_t sl, uint16_t dlid, uint16_t slid, uint32_t inner);
+
     /// @param vl virtual lane 0..15
     void SetVl(uint8_t vl);
     /// @return the virtual lane

@@ -228,14 +228,8 @@ IbSwitch::SendAggregation(uint32_t port, uint32_t peer, Ptr<Packet> packet, uint
     bth.SetOpcode(SharpHeader::BTH_OPCODE);
     packet->AddHeader(bth);
     const uint8_t vl = egress->GetVlOfSl(sl);
-    IbLrhHeader lrh;
-    lrh.SetVl(vl);
-    lrh.SetSl(sl);
-    lrh.SetLnh(IbLrhHeader::IBA_LOCAL);
-    lrh.SetDlid(static_cast<uint16_t>(peer));
-    lrh.SetSlid(m_lid);
-    lrh.SetPktLen(static_cast<uint16_t>((packet->GetSize() + IbLrhHeader::SIZE + 3) / 4));
-    packet->AddHeader(lrh);
+    packet->AddHeader(
+        IbLrhHeader::Local(vl, sl, static_cast<uint16_t>(peer), m_lid, packet->GetSize()));
     egress->EnqueueVl(packet, vl, AGGREGATION_TAG);
 }
 

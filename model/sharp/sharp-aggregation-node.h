@@ -101,6 +101,18 @@ class SharpAggregationNode : public Object
      */
     void Receive(uint32_t inPort, Ptr<Packet> packet);
 
+    /**
+     * @param opcode reduce or result
+     * @param job the job
+     * @param sequence the chunk's number
+     * @param bytes its data bytes
+     * @return the chunk's packet: its SharpHeader and data
+     */
+    static Ptr<Packet> Chunk(SharpHeader::Opcode opcode,
+                             uint16_t job,
+                             uint32_t sequence,
+                             uint32_t bytes);
+
     /// @return aggregation units held by jobs
     uint32_t GetUnitsInUse() const;
     /// @return buffer bytes reserved by jobs
@@ -141,11 +153,6 @@ class SharpAggregationNode : public Object
     void Reduced(uint16_t job, uint32_t sequence, uint32_t bytes);
     /// Send a result chunk to every child of a job.
     void SendDown(const Job& j, uint16_t job, uint32_t sequence, uint32_t bytes) const;
-    /// @return a packet of `bytes` data with its SharpHeader
-    static Ptr<Packet> Chunk(SharpHeader::Opcode opcode,
-                             uint16_t job,
-                             uint32_t sequence,
-                             uint32_t bytes);
 
     uint32_t m_units;               //!< aggregation units
     uint64_t m_bufferSize;          //!< buffer bytes
