@@ -20,6 +20,7 @@
 
 #include <fstream>
 #include <gtest/gtest.h>
+#include <map>
 #include <sstream>
 
 using namespace ns3;
@@ -204,4 +205,148 @@ TEST(TwoDc, A100KmLongHaulAt400GbpsDoesNotFitTheSwitchesHeadroom)
     };
     EXPECT_CONFIG_ERROR(run(), "ns3::RoceSwitchMmu::BufferSize");
     Simulator::Destroy();
+}
+
+namespace
+{
+
+/// @return the bytes each direction of the two-dc fabric's long hauls (the 400 Gb/s links) sent
+std::vector<uint64_t>
+LongHaulBytes(const ScenarioRunRecords& r)
+{
+    std::vector<uint64_t> tx;
+    for (const LinkRow& l : ReadLinksCsv(r))
+    {
+        if (l.rate == 400000000000ULL)
+        {
+            tx.push_back(l.tx);
+        }
+    }
+    return tx;
+}
+
+/// Read collectives.csv: kind -> (records, summed time in ns).
+std::map<std::string, std::pair<uint32_t, uint64_t>>
+CollectivePhases(const ScenarioRunRecords& r)
+{
+    std::map<std::string, std::pair<uint32_t, uint64_t>> phases;
+    std::ifstream in(r.dir + "/collectives.csv");
+    std::string line;
+    std::getline(in, line); // header
+    while (std::getline(in, line))
+    {
+        std::vector<std::string> cells;
+        std::stringstream row(line);
+        for (std::string cell; std::getline(row, cell, ',');)
+        {
+            cells.push_back(cell);
+        }
+        auto& p = phases[cells.at(0)];
+        ++p.first;
+        p.second += cells.at(5).empty() ? 0 : std::stoull(cells.at(5));
+    }
+    return phases;
+}
+
+} // namespace
+
+TEST(TwoDc, AHierarchicalAllReduceCrossesTheLongHaulsOnceTheRingTwice)
+{
+    // 2 MB among the 32 hosts. Hierarchical (2 domains: the data centres): every host sends its
+    // 125 KB shard across once, 16 x 125 KB = 2 MB each way. The flat ring crosses at hosts
+    // 15 -> 16 and 31 -> 0, one in each direction, in each of its 62 steps of 62.5 KB: 3.9 MB.
+    const uint64_t s = 2000000;
+    const std::string allReduce =
+        R"("workloads": [{"kind": "allreduce", "bytes": "2MB", "start": "10us", "algorithm": )";
+    std::string json = TWO_DC;
+    const std::string permutation = R"("workloads": [{"kind": "permutation", "size": "1MB"}])";
+    json.replace(json.find(permutation), permutation.size(), allReduce + R"("hierarchical"}])");
+    const ScenarioRunRecords h = RunScenario(json, {}, "two-dc-hierarchical");
+    auto phases = CollectivePhases(h);
+    EXPECT_EQ(phases["allreduce:hierarchical"].first, 1u);
+    EXPECT_EQ(phases["hierarchical:reduce-scatter"].first, 15u); // 16 hosts a data centre
+    EXPECT_EQ(phases["hierarchical:cross"].first, 1u);
+    EXPECT_EQ(phases["hierarchical:all-gather"].first, 15u);
+    // Every phase finished, one after another: the whole is the sum of its phases.
+    EXPECT_EQ(phases["allreduce:hierarchical"].second,
+              phases["hierarchical:reduce-scatter"].second + phases["hierarchical:cross"].second +
+                  phases["hierarchical:all-gather"].second);
+    std::vector<uint64_t> tx = LongHaulBytes(h);
+    ASSERT_EQ(tx.size(), 4u);
+    const uint64_t hierarchical = tx[0] + tx[1] + tx[2] + tx[3];
+    // Data (with its headers: 62 bytes a 4 KB packet) and the other way's ACKs, both ways.
+    EXPECT_GT(hierarchical, 2 * s);
+    EXPECT_LT(hierarchical, 2 * s * 1.05);
+    json.replace(json.find("\"hierarchical\"}]"), 16, "\"ring\"}]");
+    const ScenarioRunRecords ring = RunScenario(json, {"stopTime=20ms"}, "two-dc-ring");
+    EXPECT_EQ(CollectivePhases(ring)["ring-allreduce-step"].first, 62u);
+    EXPECT_GT(CollectivePhases(ring)["allreduce:ring"].second, 0u); // finished
+    tx = LongHaulBytes(ring);
+    ASSERT_EQ(tx.size(), 4u);
+    const uint64_t flat = tx[0] + tx[1] + tx[2] + tx[3];
+    EXPECT_GT(flat, 2 * 62 * (s / 32));
+    EXPECT_LT(flat, 2 * 62 * (s / 32) * 1.05);
+}
+
+TEST(TwoDc, HierarchicalDomainsMustDivideTheGroup)
+{
+    std::string json = TWO_DC;
+    const std::string permutation = R"("workloads": [{"kind": "permutation", "size": "1MB"}])";
+    json.replace(
+        json.find(permutation),
+        permutation.size(),
+        R"("workloads": [{"kind": "allreduce", "algorithm": "hierarchical", "domains": 3}])");
+    const std::string dir = std::string(::testing::TempDir()) + "/two-dc-3-domains";
+    auto run = [&]() {
+        ScenarioRunner runner(Scenario::Parse(json, "two-dc.json", {}), dir);
+        runner.Execute(nullptr, nullptr);
+    };
+    EXPECT_CONFIG_ERROR(run(),
+                        "workloads.0.domains = 3: accepted: a divisor of the group's 32 members");
+    Simulator::Destroy();
+}
+
+TEST(TwoDc, DeepBufferBorderSwitchesTakeA100KmLongHaulsHeadroom)
+{
+    // The 100 km long haul that the 12 MB switches refuse (above) fits border switches of
+    // 128 MB (deep-buffer routers), the others keeping theirs; every write completes, losslessly.
+    const ScenarioRunRecords r =
+        RunScenario(TWO_DC,
+                    {"fabric.longHaulDelay=500us", "fabric.dciBufferSize=128MB", "stopTime=20ms"},
+                    "two-dc-100km-deep");
+    ASSERT_EQ(r.flows.size(), 32u);
+    LastFct(r);
+    const nlohmann::json summary = ReadSummary(r);
+    EXPECT_EQ(summary["drops"]["lossless"], 0);
+    EXPECT_EQ(summary["headroomOverflows"], 0);
+    // On InfiniBand a port's buffer is its credits: the key is refused by name.
+    EXPECT_CONFIG_ERROR(
+        Scenario::Parse(TWO_DC,
+                        "two-dc.json",
+                        {"link.technology=infiniband", "fabric.dciBufferSize=128MB"}),
+        "fabric.dciBufferSize = \"128MB\": accepted: 0 with link.technology infiniband");
+}
+
+TEST(TwoDc, EachOfTheRingsStepsPaysTheLongHaulsRoundTrip)
+{
+    // The flat ring over both data centres: every one of its 62 steps waits for the writes that
+    // cross (15 -> 16 and 31 -> 0), whose data goes over the long haul and whose ACK comes back
+    // over it. 200 us more of fibre each way is 62 x 400 us more all-reduce, to the nanosecond.
+    std::string json = TWO_DC;
+    const std::string permutation = R"("workloads": [{"kind": "permutation", "size": "1MB"}])";
+    json.replace(json.find(permutation),
+                 permutation.size(),
+                 R"("workloads": [{"kind": "allreduce", "algorithm": "ring", "bytes": "2MB",
+                                   "start": "10us"}])");
+    auto time = [&json](const std::string& delay) {
+        const ScenarioRunRecords r = RunScenario(
+            json,
+            {"fabric.longHaulDelay=" + delay, "stopTime=60ms", "fabric.dciBufferSize=64MB"},
+            "two-dc-ring-" + delay);
+        return CollectivePhases(r)["allreduce:ring"].second;
+    };
+    const uint64_t near = time("50us");
+    const uint64_t far = time("250us");
+    ASSERT_GT(near, 0u);
+    EXPECT_EQ(far - near, 62u * 2 * 200000);
 }

@@ -73,6 +73,14 @@ RoceHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& va
 }
 
 void
+RoceHelper::SetLayerMmuAttribute(const std::string& layer,
+                                 const std::string& name,
+                                 const AttributeValue& value)
+{
+    m_layerMmu.emplace_back(layer, name, value.Copy());
+}
+
+void
 RoceHelper::SetMmuAttribute(const std::string& name, const AttributeValue& value)
 {
     m_mmuFactory.Set(name, value);
@@ -576,6 +584,16 @@ RoceHelper::Build(const FabricHelper& helper)
         fabric.BindNode(v,
                         fabric.GetNode(v).kind == FabricNodeKind::HOST ? AddHost(rank[v])
                                                                        : AddSwitch(rank[v]));
+    }
+    for (const auto& [layer, name, value] : m_layerMmu)
+    {
+        for (uint32_t s = 0; s < fabric.GetNSwitches(); ++s)
+        {
+            if (fabric.GetNode(fabric.GetSwitchNodeId(s)).layer == layer)
+            {
+                GetSwitch(s)->GetMmu()->SetAttribute(name, *value);
+            }
+        }
     }
     // Priorities the routing moves traffic to must be lossless too.
     uint32_t extraLossless = 0;

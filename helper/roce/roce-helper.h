@@ -18,6 +18,7 @@
 #include "ns3/run-record.h"
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace ns3
@@ -64,6 +65,16 @@ class RoceHelper
     void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
     /// @param name RoceSwitchMmu attribute for every switch created from now on @param value value
     void SetMmuAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * Set a buffer-manager attribute for the switches of one layer of a fabric Build() builds
+     * (e.g. "dci": a two-dc fabric's border switches with deep buffers), over SetMmuAttribute's.
+     * @param layer the switches' FabricNode layer
+     * @param name a RoceSwitchMmu attribute
+     * @param value its value
+     */
+    void SetLayerMmuAttribute(const std::string& layer,
+                              const std::string& name,
+                              const AttributeValue& value);
     /// @param name RdmaNic attribute for every NIC @param value value
     void SetNicAttribute(const std::string& name, const AttributeValue& value);
     /// @param name RdmaQueuePair attribute for every queue pair @param value value
@@ -216,6 +227,8 @@ class RoceHelper
     ObjectFactory m_mmuFactory;                                              //!< buffer managers
     ObjectFactory m_nicFactory;                                              //!< NICs
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_qpAttributes; //!< QP attributes
+    /// Per fabric layer: buffer-manager attributes (SetLayerMmuAttribute), in order.
+    std::vector<std::tuple<std::string, std::string, Ptr<AttributeValue>>> m_layerMmu;
 
     std::vector<Ptr<Node>> m_nodes;           //!< hosts and switches
     std::vector<bool> m_isSwitch;             //!< per node

@@ -610,6 +610,13 @@ ScenarioRunner::ConfigureEthernet(const std::string& cc)
         roce.SetNicAttribute("CnpInterval", TimeValue(s.Duration("nic.cnpInterval")));
     }
     roce.SetMmuAttribute("BufferSize", UintegerValue(s.Bytes("switch.bufferSize")));
+    if (s.String("fabric.kind") == "two-dc" && s.Bytes("fabric.dciBufferSize") > 0)
+    {
+        // Deep-buffer border routers: their buffer, and the headroom of their long hauls in it.
+        roce.SetLayerMmuAttribute("dci",
+                                  "BufferSize",
+                                  UintegerValue(s.Bytes("fabric.dciBufferSize")));
+    }
     roce.SetMmuAttribute("PfcEnabled", BooleanValue(s.Bool("switch.pfc")));
     roce.SetMmuAttribute("PfcAlpha", DoubleValue(s.Double("switch.pfcAlpha")));
     roce.SetMmuAttribute("EcnEnabled", BooleanValue(s.Bool("switch.ecn")));

@@ -331,6 +331,9 @@ FabricKeys(const std::string& kind)
         keys.push_back(
             ScenarioKey::Duration("longHaulDelay", "50us")
                 .Help("their one-way delay (about 5 us per km of fibre: 50us is 10 km)"));
+        keys.push_back(ScenarioKey::Bytes("dciBufferSize", "0")
+                           .Help("buffer of the DCI (border) switches, deep-buffer routers "
+                                 "(0: switch.bufferSize, as every switch)"));
     }
     else if (kind == "torus")
     {
@@ -1143,6 +1146,13 @@ Scenario::Parse(const std::string& text,
     }
     if (out["link"]["technology"].get<std::string>() == "infiniband")
     {
+        if (kind == "two-dc" && out["fabric"]["dciBufferSize"] != "0")
+        {
+            InterconnectConfigError("fabric.dciBufferSize",
+                                    out["fabric"]["dciBufferSize"].dump(),
+                                    "0 with link.technology infiniband (an InfiniBand port's "
+                                    "buffer is its credits: ib.bufferBlocks)");
+        }
         if (kind == "torus" && out["ib"]["routing"].get<std::string>() == "auto" &&
             out["ib"]["sl"].get<int64_t>() > 1)
         {
@@ -1222,7 +1232,8 @@ Scenario::Parse(const std::string& text,
         out["workloads"].push_back(
             CheckObject(path, w, WorkloadKeys(w["kind"].get<std::string>())));
         const JsonValue& checked = out["workloads"].back();
-        if (checked.contains("algorithm") && checked["algorithm"] == "hierarchical" && !gpuServers)
+        if (checked.contains("algorithm") && checked["algorithm"] == "hierarchical" &&
+            !gpuServers && checked["kind"] != "allreduce")
         {
             InterconnectConfigError(path + ".algorithm",
                                     "hierarchical",

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <numeric>
 
 namespace ns3
 {
@@ -189,6 +190,86 @@ CollectiveHelper::RingAllReduce(const std::vector<uint32_t>& hosts,
     Simulator::Schedule(start - Simulator::Now(), InCurrentWorkload([next]() { (*next)(); }));
 }
 
+CollectiveHelper::PhaseList
+CollectiveHelper::HierarchicalPhases(std::size_t members, uint64_t bytes, uint32_t domains)
+{
+    NS_ABORT_MSG_IF(domains < 2 || members % domains != 0,
+                    "CollectiveHelper::HierarchicalAllReduce: " << members << " members in "
+                                                                << domains << " domains");
+    const std::size_t m = members / domains; // members a domain
+    const uint64_t shard = (bytes + m - 1) / m;
+    auto ring = std::make_shared<Matrix>(members, std::vector<uint64_t>(members, 0));
+    auto cross = std::make_shared<Matrix>(members, std::vector<uint64_t>(members, 0));
+    for (std::size_t d = 0; d < domains; ++d)
+    {
+        for (std::size_t k = 0; k < m; ++k)
+        {
+            const std::size_t i = d * m + k;
+            if (m > 1)
+            {
+                (*ring)[i][d * m + (k + 1) % m] = shard;
+            }
+            for (std::size_t e = 0; e < domains; ++e)
+            {
+                if (e != d)
+                {
+                    (*cross)[i][e * m + k] = shard;
+                }
+            }
+        }
+    }
+    PhaseList phases;
+    for (std::size_t step = 0; step + 1 < m; ++step)
+    {
+        phases.emplace_back("hierarchical:reduce-scatter", ring);
+    }
+    phases.emplace_back("hierarchical:cross", cross);
+    for (std::size_t step = 0; step + 1 < m; ++step)
+    {
+        phases.emplace_back("hierarchical:all-gather", ring);
+    }
+    return phases;
+}
+
+void
+CollectiveHelper::RunPhases(const std::vector<uint32_t>& hosts,
+                            std::shared_ptr<const PhaseList> phases,
+                            Time start,
+                            std::function<void()> done)
+{
+    // As RingAllReduce: the step holds itself weakly; the pending phase holds it.
+    auto index = std::make_shared<std::size_t>(0);
+    auto next = std::make_shared<std::function<void()>>();
+    std::weak_ptr<std::function<void()>> self = next;
+    *next = [this, hosts, phases, index, self, done]() {
+        if (*index == phases->size())
+        {
+            if (done)
+            {
+                done();
+            }
+            return;
+        }
+        const auto& [kind, matrix] = (*phases)[(*index)++];
+        auto again = self.lock();
+        RunMatrix(kind, hosts, *matrix, Simulator::Now(), [again]() { (*again)(); });
+    };
+    Simulator::Schedule(start - Simulator::Now(), InCurrentWorkload([next]() { (*next)(); }));
+}
+
+void
+CollectiveHelper::HierarchicalAllReduce(const std::vector<uint32_t>& hosts,
+                                        uint64_t bytes,
+                                        uint32_t domains,
+                                        Time start,
+                                        std::function<void()> done)
+{
+    RunPhases(hosts,
+              std::make_shared<const PhaseList>(HierarchicalPhases(hosts.size(), bytes, domains)),
+              start,
+              std::move(done));
+}
+
 void
 CollectiveHelper::SetInNetworkReduction(InNetworkReduction* reduction)
 {
@@ -218,7 +299,8 @@ CollectiveHelper::AllReduce(const std::vector<uint32_t>& hosts,
                             uint64_t bytes,
                             AllReduceAlgorithm algorithm,
                             Time start,
-                            std::function<void()> done)
+                            std::function<void()> done,
+                            uint32_t domains)
 {
     const std::size_t n = hosts.size();
     NS_ABORT_MSG_UNLESS(n >= 2, "CollectiveHelper::AllReduce: at least two hosts");
@@ -230,7 +312,23 @@ CollectiveHelper::AllReduce(const std::vector<uint32_t>& hosts,
     const std::size_t index = m_records.size();
     const std::string group = std::to_string(hosts.front()) + "-" + std::to_string(hosts.back());
     const uint64_t ringBytes = 2 * (n - 1) * n * ((bytes + n - 1) / n); // all members send
-    if (algorithm == RING)
+    if (algorithm == HIERARCHICAL_DOMAINS)
+    {
+        const PhaseList phases = HierarchicalPhases(n, bytes, domains);
+        uint64_t sent = 0;
+        Time bound;
+        for (const auto& [kind, matrix] : phases)
+        {
+            for (const auto& row : *matrix)
+            {
+                sent += std::accumulate(row.begin(), row.end(), uint64_t(0));
+            }
+            bound += LowerBound(hosts, *matrix);
+        }
+        m_records.push_back(
+            CollectiveRecord{"allreduce:hierarchical", group, sent, start, Time(0), bound});
+    }
+    else if (algorithm == RING)
     {
         m_records.push_back(CollectiveRecord{"allreduce:ring",
                                              group,
@@ -258,6 +356,11 @@ CollectiveHelper::AllReduce(const std::vector<uint32_t>& hosts,
     if (algorithm == RING)
     {
         RingAllReduce(hosts, bytes, start, finish);
+        return;
+    }
+    if (algorithm == HIERARCHICAL_DOMAINS)
+    {
+        HierarchicalAllReduce(hosts, bytes, domains, start, finish);
         return;
     }
     // The aggregation manager decides when the job starts, with the resources free then.

@@ -76,8 +76,9 @@ class CollectiveHelper
     /// How an all-reduce runs (AllReduce).
     enum AllReduceAlgorithm
     {
-        RING,      //!< RingAllReduce: 2 (N - 1) steps between neighbours
-        IN_NETWORK //!< the network's in-network reduction (SHARP), or the ring if refused
+        RING,                //!< RingAllReduce: 2 (N - 1) steps between neighbours
+        IN_NETWORK,          //!< the network's in-network reduction (SHARP), or the ring if refused
+        HIERARCHICAL_DOMAINS //!< HierarchicalAllReduce: within domains, across them, within again
     };
 
     /// @param network the finalized network to run on (kept by reference)
@@ -155,6 +156,27 @@ class CollectiveHelper
                        std::function<void()> done = {});
 
     /**
+     * A hierarchical all-reduce of `bytes` per member over `domains` equal blocks of consecutive
+     * members (e.g. the data centres of a two-dc fabric, whose hosts are numbered centre by
+     * centre): a reduce-scatter within every domain at once (M - 1 ring steps of S / M, M
+     * members a domain), then one phase across domains in which every member sends its shard
+     * (S / M) to the member of the same rank in every other domain, then an all-gather within
+     * every domain (M - 1 steps). Recorded phases: hierarchical:reduce-scatter,
+     * hierarchical:cross, hierarchical:all-gather. Only the middle phase crosses between
+     * domains, with (D - 1) S / M from each member: what a long haul between data centres carries.
+     * @param hosts the group (a multiple of `domains` members)
+     * @param bytes the vector each member reduces
+     * @param domains blocks (at least 2)
+     * @param start when
+     * @param done called at completion
+     */
+    void HierarchicalAllReduce(const std::vector<uint32_t>& hosts,
+                               uint64_t bytes,
+                               uint32_t domains,
+                               Time start,
+                               std::function<void()> done = {});
+
+    /**
      * Give the collectives the network's in-network reduction (kept by pointer; nullptr: none).
      * @param reduction the service
      */
@@ -169,15 +191,18 @@ class CollectiveHelper
      * algorithm run (ring: the sum of its steps' bounds).
      * @param hosts the group (ring order for the ring; at least two)
      * @param bytes the vector each member reduces
-     * @param algorithm ring or in-network (which needs SetInNetworkReduction)
+     * @param algorithm ring, in-network (which needs SetInNetworkReduction) or hierarchical
+     *        ("allreduce:hierarchical", its bound the sum of its phases')
      * @param start when
      * @param done called at completion
+     * @param domains the hierarchical algorithm's domains
      */
     void AllReduce(const std::vector<uint32_t>& hosts,
                    uint64_t bytes,
                    AllReduceAlgorithm algorithm,
                    Time start,
-                   std::function<void()> done = {});
+                   std::function<void()> done = {},
+                   uint32_t domains = 2);
 
     /// @return in-network all-reduces that fell back to the ring
     uint64_t GetInNetworkFallbacks() const;
@@ -262,6 +287,16 @@ class CollectiveHelper
 
     std::vector<IntraHostServer> m_servers;       //!< GPU servers (empty: host endpoints)
     std::vector<std::vector<uint32_t>> m_nicHost; //!< per server, per GPU: its NIC's host
+
+    /// A hierarchical all-reduce's phases: kind and matrix, in order (matrices shared).
+    typedef std::vector<std::pair<std::string, std::shared_ptr<const Matrix>>> PhaseList;
+    /// @return the phases of HierarchicalAllReduce
+    static PhaseList HierarchicalPhases(std::size_t members, uint64_t bytes, uint32_t domains);
+    /// Run phases one after another from `start`, then `done`.
+    void RunPhases(const std::vector<uint32_t>& hosts,
+                   std::shared_ptr<const PhaseList> phases,
+                   Time start,
+                   std::function<void()> done);
 
     /// The lower bound of a ring all-reduce: its 2 (N - 1) steps' bounds.
     Time RingLowerBound(const std::vector<uint32_t>& hosts, uint64_t bytes) const;

@@ -310,9 +310,13 @@ class AllReduceKind : public WorkloadKind
     {
         return {ScenarioKey::Bytes("bytes", "16MB", 1).Help("the vector each member reduces"),
                 HostsKey(),
-                ScenarioKey::Choice("algorithm", "ring", {"ring", "sharp"})
+                ScenarioKey::Choice("algorithm", "ring", {"ring", "sharp", "hierarchical"})
                     .Help("ring: 2 (N - 1) steps; sharp: in the InfiniBand switches (the ring "
-                          "when their resources are short)")};
+                          "when their resources are short); hierarchical: within domains, "
+                          "across, within"),
+                ScenarioKey::Int("domains", 2, 2, 1 << 16)
+                    .Help("hierarchical: the group's equal blocks of consecutive hosts (a "
+                          "two-dc fabric's data centres: 2)")};
     }
 
     void Post(const WorkloadContext& c) const override
@@ -331,12 +335,24 @@ class AllReduceKind : public WorkloadKind
                                     std::to_string(bytes),
                                     "a vector of at most 1 TiB");
         }
+        const std::string algorithm = c.scenario.String(c.prefix + "algorithm");
+        const auto domains = static_cast<uint32_t>(c.scenario.Int(c.prefix + "domains"));
+        if (algorithm == "hierarchical" && group.size() % domains != 0)
+        {
+            InterconnectConfigError(c.prefix + "domains",
+                                    std::to_string(domains),
+                                    "a divisor of the group's " + std::to_string(group.size()) +
+                                        " members (hierarchical: equal domains)");
+        }
         c.collectives.AllReduce(group,
                                 bytes,
-                                c.scenario.String(c.prefix + "algorithm") == "sharp"
-                                    ? CollectiveHelper::IN_NETWORK
+                                algorithm == "sharp" ? CollectiveHelper::IN_NETWORK
+                                : algorithm == "hierarchical"
+                                    ? CollectiveHelper::HIERARCHICAL_DOMAINS
                                     : CollectiveHelper::RING,
-                                c.start);
+                                c.start,
+                                {},
+                                domains);
     }
 };
 
