@@ -320,3 +320,80 @@ TEST_F(CollectiveHelperTest, HierarchicalAllToAllStaysOnRails)
     // Every byte of the all-to-all: 32 x 31 pairs, intra-server ones on NVLink only.
     EXPECT_EQ(r[1].bytes, 32u * 3 * 8 * bytes);
 }
+
+TEST_F(CollectiveHelperTest, NvlsInsideAServerTakesItsClosedFormAndBeatsTheRing)
+{
+    // One DGX H100: each GPU sends (1 + 1/8) S to the NVSwitch and receives as much, both ways
+    // at once over its 18 NVLinks; the down direction starts one NVLink latency after the up.
+    // The ring moves 2 x 7/8 S each way in 14 steps. 64 MiB.
+    const IntraHostParameters p = IntraHostHelper::Preset("dgx-h100");
+    const double link = p.nvlinksPerGpu * p.nvlinkBandwidth; // bytes/s each way
+    const uint64_t s = 64 << 20;
+    double nvls = 0;
+    double ring = 0;
+    for (const bool inSwitch : {true, false})
+    {
+        RoceHelper roce;
+        GpuFabric(roce, 1);
+        RoceTransport rdma(roce);
+        CollectiveHelper collectives(rdma);
+        const auto gpus = GpuServers(collectives, 1);
+        ASSERT_TRUE(collectives.NvlsCapable(0));
+        collectives.AllReduce(gpus,
+                              s,
+                              inSwitch ? CollectiveHelper::NVLS : CollectiveHelper::RING,
+                              MicroSeconds(1));
+        Simulator::Run();
+        const auto& r = collectives.GetRecords().front();
+        ASSERT_GT(r.end, r.start) << r.kind;
+        (inSwitch ? nvls : ring) = (r.end - r.start).GetSeconds();
+        EXPECT_TRUE(rdma.GetFlows().empty()); // nothing left the server
+        Simulator::Destroy();
+    }
+    const double closed = 9.0 / 8 * s / link + 2 * p.nvlinkLatency.GetSeconds();
+    EXPECT_NEAR(nvls, closed, 3e-9) << nvls; // to the nanoseconds of rounding
+    // The ring's 14 steps of S/8, each GPU to the next through the NVSwitch (two NVLink hops).
+    const double ringClosed = 14 * (s / 8.0 / link + 2 * p.nvlinkLatency.GetSeconds());
+    EXPECT_NEAR(ring / ringClosed, 1.0, 0.01) << ring;
+    EXPECT_GT(ring / nvls, 14.0 / 9); // 14/9 for the bytes, and the ring's 14 steps' latency
+}
+
+TEST_F(CollectiveHelperTest, NvlsAcrossServersSendsEachRailsShardBetweenThem)
+{
+    // Two DGX H100s: the reduce-scatter half inside each, a ring all-reduce of each GPU's 1/8
+    // between the two servers over its rail NIC (2 steps of S/16 each way), the all-gather half
+    // inside. The NICs carry 16 x 2 x S/16 = 2 S in all, rail to rail.
+    RoceHelper roce;
+    GpuFabric(roce, 2);
+    RoceTransport rdma(roce);
+    CollectiveHelper collectives(rdma);
+    const auto gpus = GpuServers(collectives, 2);
+    const uint64_t s = 16 << 20;
+    collectives.AllReduce(gpus, s, CollectiveHelper::NVLS, MicroSeconds(1));
+    Simulator::Run();
+    const auto& r = collectives.GetRecords();
+    ASSERT_EQ(r.front().kind, "allreduce:nvls-ring");
+    std::vector<std::string> kinds;
+    for (const auto& x : r)
+    {
+        ASSERT_GT(x.end, Time(0)) << x.kind;
+        if (kinds.empty() || kinds.back() != x.kind)
+        {
+            kinds.push_back(x.kind);
+        }
+    }
+    EXPECT_EQ(kinds,
+              (std::vector<std::string>{"allreduce:nvls-ring",
+                                        "nvls:reduce-scatter",
+                                        "ring-allreduce-step",
+                                        "nvls:all-gather"}));
+    uint64_t posted = 0;
+    for (const auto& f : rdma.GetFlows())
+    {
+        posted += f.bytes;
+        EXPECT_EQ(f.src % 8, f.dst % 8); // rail-aligned
+    }
+    EXPECT_EQ(posted, 2 * s);
+    // The whole is the sum of its phases, one after another.
+    EXPECT_GE((r.front().end - r.front().start).GetDouble(), r.front().lowerBound.GetDouble());
+}

@@ -75,8 +75,10 @@ TEST(Scenario, AMistakeInEachSectionIsNamed)
                 "error: ib.sl = 2: accepted: 0 or 1 on a torus");
     ExpectError(R"({"link": {"technology": "infiniband"}, "fabric": {"hostRate": "30Gbps"}})",
                 "error: fabric.hostRate = 30Gbps: accepted: an InfiniBand link's data rate");
-    ExpectError(R"({"link": {"technology": "infiniband"}, "server": {"preset": "dgx-h100"}})",
-                "error: server.preset = dgx-h100: accepted: none with link.technology infiniband");
+    ExpectError(R"({"link": {"technology": "infiniband"},
+                   "fabric": {"kind": "two-dc", "dciBufferSize": "64MB"}})",
+                "error: fabric.dciBufferSize = \"64MB\": accepted: 0 with link.technology "
+                "infiniband");
     ExpectError(R"({"ib": {"sl": 16}})", "error: ib.sl = 16: accepted: an integer, 0..15");
     ExpectError(R"({"tcp": {"cc": "reno"}})",
                 "error: tcp.cc = reno: accepted: newreno, cubic, dctcp, .*ns3::TcpNewReno");

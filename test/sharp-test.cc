@@ -381,3 +381,43 @@ TEST(SharpScenario, SharpOutsideInfiniBandOrWithBadValuesIsRefusedByName)
     EXPECT_CONFIG_ERROR(Scenario::Parse(R"({"ib": {"sharpWindow": 0}})", "t.json", {}),
                         "ib.sharpWindow = 0");
 }
+
+TEST(SharpScenario, NvlsInTheServersAndSharpBetweenThemFromAScenario)
+{
+    // 2 DGX H100s on an InfiniBand rail-optimized fabric: NVLS inside, one SHARP job per rail
+    // between the servers (a rail's two NICs share its rail switch: a tree of one switch).
+    const std::string json = R"({"stopTime": "5ms",
+        "fabric": {"kind": "rail-optimized", "servers": 2, "nicsPerServer": 8, "spines": 2,
+                   "hostRate": "400Gbps", "fabricRate": "400Gbps"},
+        "link": {"technology": "infiniband", "mtu": 4096, "linkMtu": 4200},
+        "server": {"preset": "dgx-h100"},
+        "workloads": [{"kind": "allreduce", "algorithm": "nvls-sharp", "bytes": "8MB",
+                       "start": "10us"}]})";
+    const ScenarioRunRecords r = RunScenario(json, {}, "nvls-sharp");
+    const nlohmann::json summary = ReadSummary(r);
+    EXPECT_EQ(summary["sharp"]["jobsStarted"], 8);
+    EXPECT_EQ(summary["sharp"]["jobsCompleted"], 8);
+    // Each rail's shard, 1 MB, in 245 chunks on its one switch.
+    EXPECT_EQ(summary["sharp"]["chunksReduced"], 8 * 245);
+    std::ifstream in(r.dir + "/collectives.csv");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (const char* kind :
+         {"\nallreduce:nvls-sharp,0-15,", "\nnvls:reduce-scatter,0-15,", "\nnvls:all-gather,0-15,"})
+    {
+        EXPECT_NE(text.find(kind), std::string::npos) << kind << text;
+    }
+    EXPECT_EQ(text.find(",,"), std::string::npos) << text; // every phase finished
+    // What NVLS needs, refused by name.
+    EXPECT_CONFIG_ERROR(
+        Scenario::Parse(R"({"workloads": [{"kind": "allreduce", "algorithm": "nvls"}]})",
+                        "t.json",
+                        {}),
+        "workloads.0.algorithm = nvls: accepted: ring or hierarchical unless server.preset is "
+        "dgx-h100 or nvl72");
+    EXPECT_CONFIG_ERROR(Scenario::Parse(json, "t.json", {"server.preset=dgx-a100"}),
+                        "workloads.0.algorithm = nvls-sharp: accepted: ring or hierarchical");
+    EXPECT_CONFIG_ERROR(Scenario::Parse(json, "t.json", {"link.technology=roce"}),
+                        "workloads.0.algorithm = nvls-sharp: accepted: nvls, or nvls-sharp with "
+                        "link.technology infiniband");
+    Simulator::Destroy();
+}

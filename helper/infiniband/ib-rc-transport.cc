@@ -218,7 +218,11 @@ IbRcTransport::GetHostRate(uint32_t host) const
 DataRate
 IbRcTransport::GetHostSendRate(uint32_t host) const
 {
-    return GetHostRate(host);
+    // As RoCE's: the adapter's payload reads (a GPU behind a slower PCIe path) may be slower.
+    DataRateValue read;
+    m_subnet.adapters.at(host)->GetAttribute("HostReadRate", read);
+    const DataRate line = GetHostRate(host);
+    return read.Get().GetBitRate() > 0 && read.Get() < line ? read.Get() : line;
 }
 
 TransportStatistics

@@ -669,8 +669,10 @@ ScenarioRunner::BuildInfiniBand(const std::string& cc)
     for (std::size_t i = 0; i < s.NumWorkloads(); ++i)
     {
         const std::string w = "workloads." + std::to_string(i) + ".";
-        sharp =
-            sharp || (s.String(w + "kind") == "allreduce" && s.String(w + "algorithm") == "sharp");
+        const bool asks =
+            s.String(w + "kind") == "allreduce" &&
+            (s.String(w + "algorithm") == "sharp" || s.String(w + "algorithm") == "nvls-sharp");
+        sharp = sharp || asks;
     }
     if (sharp)
     {
@@ -959,8 +961,11 @@ ScenarioRunner::AddServers()
         {
             if (limit[k] < p.nicRate)
             {
-                m_roce.GetNic(sv * m_nicsPerServer + k)
-                    ->SetAttribute("HostReadRate", DataRateValue(limit[k]));
+                const uint32_t host = sv * m_nicsPerServer + k;
+                Ptr<RdmaChannelAdapter> nic =
+                    m_ib ? Ptr<RdmaChannelAdapter>(m_ib->GetSubnet().adapters[host])
+                         : Ptr<RdmaChannelAdapter>(m_roce.GetNic(host));
+                nic->SetAttribute("HostReadRate", DataRateValue(limit[k]));
             }
         }
     }

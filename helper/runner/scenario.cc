@@ -1198,13 +1198,6 @@ Scenario::Parse(const std::string& text,
         }
     }
     const bool gpuServers = out["server"]["preset"].get<std::string>() != "none";
-    if (gpuServers && out["link"]["technology"].get<std::string>() == "infiniband")
-    {
-        InterconnectConfigError("server.preset",
-                                out["server"]["preset"].get<std::string>(),
-                                "none with link.technology infiniband (GPU servers on InfiniBand "
-                                "are not there yet)");
-    }
 
     const JsonValue workloads = given.value("workloads", JsonValue::array());
     if (!workloads.is_array())
@@ -1238,6 +1231,25 @@ Scenario::Parse(const std::string& text,
             InterconnectConfigError(path + ".algorithm",
                                     "hierarchical",
                                     "direct, unless server.preset names a GPU server");
+        }
+        if (checked.contains("algorithm") &&
+            (checked["algorithm"] == "nvls" || checked["algorithm"] == "nvls-sharp"))
+        {
+            const std::string preset = out["server"]["preset"].get<std::string>();
+            if (preset != "dgx-h100" && preset != "nvl72")
+            {
+                InterconnectConfigError(path + ".algorithm",
+                                        checked["algorithm"].get<std::string>(),
+                                        "ring or hierarchical unless server.preset is dgx-h100 or "
+                                        "nvl72 (NVLS needs an NVSwitch that reduces: third "
+                                        "generation or later)");
+            }
+            if (checked["algorithm"] == "nvls-sharp" && out["link"]["technology"] != "infiniband")
+            {
+                InterconnectConfigError(path + ".algorithm",
+                                        "nvls-sharp",
+                                        "nvls, or nvls-sharp with link.technology infiniband");
+            }
         }
         if (checked.contains("algorithm") && checked["algorithm"] == "sharp" &&
             (out["link"]["technology"] != "infiniband" || gpuServers))

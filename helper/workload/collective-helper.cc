@@ -11,6 +11,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <memory>
 #include <numeric>
@@ -270,6 +271,217 @@ CollectiveHelper::HierarchicalAllReduce(const std::vector<uint32_t>& hosts,
               std::move(done));
 }
 
+uint32_t
+CollectiveHelper::NvSwitchOf(uint32_t server) const
+{
+    const Ptr<IntraHostFabric> f = m_servers.at(server).fabric;
+    for (uint32_t c = 0; c < f->GetNComponents(); ++c)
+    {
+        if (f->GetKind(c) == IntraHostFabric::NVSWITCH)
+        {
+            return c;
+        }
+    }
+    return std::numeric_limits<uint32_t>::max();
+}
+
+bool
+CollectiveHelper::NvlsCapable(uint32_t server) const
+{
+    const std::string& layout = m_servers.at(server).parameters.layout;
+    return (layout == "dgx-h100" || layout == "nvl72") &&
+           NvSwitchOf(server) != std::numeric_limits<uint32_t>::max();
+}
+
+Time
+CollectiveHelper::NvlsBound(uint32_t server, uint64_t up, uint64_t down) const
+{
+    const IntraHostServer& srv = m_servers.at(server);
+    Time bound;
+    for (uint32_t gpu : srv.gpus)
+    {
+        const double rate = srv.fabric->Bottleneck(srv.fabric->Path(gpu, NvSwitchOf(server)));
+        bound = std::max(bound, Seconds(double(std::max(up, down)) / rate));
+    }
+    return bound;
+}
+
+void
+CollectiveHelper::NvlsPhase(const std::string& kind,
+                            const std::vector<uint32_t>& servers,
+                            uint64_t up,
+                            uint64_t down,
+                            Time start,
+                            std::function<void()> done)
+{
+    const uint32_t g = GetGpusPerServer();
+    const std::size_t index = m_records.size();
+    Time bound;
+    for (uint32_t s : servers)
+    {
+        bound = std::max(bound, NvlsBound(s, up, down));
+    }
+    m_records.push_back(CollectiveRecord{kind,
+                                         std::to_string(servers.front() * g) + "-" +
+                                             std::to_string(servers.back() * g + g - 1),
+                                         up * g * servers.size(),
+                                         start,
+                                         Time(0),
+                                         bound});
+    auto outstanding = std::make_shared<uint32_t>(0);
+    auto finish = std::make_shared<std::function<void()>>(InCurrentWorkload([this, index, done]() {
+        m_records[index].end = Simulator::Now();
+        if (done)
+        {
+            done();
+        }
+    }));
+    auto one = [outstanding, finish]() {
+        if (--*outstanding == 0)
+        {
+            (*finish)();
+        }
+    };
+    for (uint32_t s : servers)
+    {
+        const IntraHostServer& srv = m_servers[s];
+        const uint32_t nvs = NvSwitchOf(s);
+        for (uint32_t gpu : srv.gpus)
+        {
+            const Time latency = srv.fabric->Latency(srv.fabric->Path(gpu, nvs));
+            Ptr<IntraHostFabric> fabric = srv.fabric;
+            for (const bool toSwitch : {true, false})
+            {
+                const uint64_t n = toSwitch ? up : down;
+                if (n == 0)
+                {
+                    continue;
+                }
+                ++*outstanding;
+                const uint32_t a = toSwitch ? gpu : nvs;
+                const uint32_t b = toSwitch ? nvs : gpu;
+                Simulator::Schedule(
+                    start + (toSwitch ? Time(0) : latency) - Simulator::Now(),
+                    [fabric, a, b, n, one]() { fabric->StartTransfer(a, b, n, one); });
+            }
+        }
+    }
+}
+
+void
+CollectiveHelper::NvlsAllReduce(const std::vector<uint32_t>& gpus,
+                                uint64_t bytes,
+                                bool inNetwork,
+                                Time start,
+                                std::function<void()> done)
+{
+    const uint32_t g = GetGpusPerServer();
+    NS_ABORT_MSG_IF(g == 0 || gpus.empty() || gpus.size() % g != 0,
+                    "CollectiveHelper::NvlsAllReduce: whole servers' GPUs");
+    std::vector<uint32_t> servers;
+    for (std::size_t i = 0; i < gpus.size(); ++i)
+    {
+        NS_ABORT_MSG_IF(gpus[i] != gpus[i - i % g] + i % g || gpus[i - i % g] % g != 0,
+                        "CollectiveHelper::NvlsAllReduce: whole servers' GPUs, in order");
+        if (i % g == 0)
+        {
+            servers.push_back(gpus[i] / g);
+            NS_ABORT_MSG_UNLESS(NvlsCapable(servers.back()),
+                                "CollectiveHelper::NvlsAllReduce: server "
+                                    << servers.back() << " ("
+                                    << m_servers[servers.back()].parameters.layout
+                                    << ") has no NVSwitch that reduces");
+        }
+    }
+    NS_ABORT_MSG_IF(inNetwork && !m_inNetwork,
+                    "CollectiveHelper::NvlsAllReduce: no in-network reduction on this network");
+    const std::string group = std::to_string(gpus.front()) + "-" + std::to_string(gpus.back());
+    const uint64_t slice = (bytes + g - 1) / g;
+    if (servers.size() == 1)
+    {
+        const std::size_t index = m_records.size();
+        m_records.push_back(CollectiveRecord{"allreduce:nvls",
+                                             group,
+                                             (bytes + slice) * g,
+                                             start,
+                                             Time(0),
+                                             NvlsBound(servers[0], bytes + slice, bytes + slice)});
+        NvlsPhase("nvls:allreduce",
+                  servers,
+                  bytes + slice,
+                  bytes + slice,
+                  start,
+                  [this, index, done]() {
+                      m_records[index].end = Simulator::Now();
+                      if (done)
+                      {
+                          done();
+                      }
+                  });
+        return;
+    }
+    // Two levels: reduce-scatter inside, every rail's shard between servers, all-gather inside.
+    const std::size_t index = m_records.size();
+    const std::string name =
+        inNetwork ? "allreduce:nvls-" + m_inNetwork->GetName() : "allreduce:nvls-ring";
+    std::vector<std::vector<uint32_t>> rails(g);
+    std::vector<std::vector<uint32_t>> railHosts(g);
+    for (uint32_t s : servers)
+    {
+        for (uint32_t k = 0; k < g; ++k)
+        {
+            rails[k].push_back(s * g + k);
+            railHosts[k].push_back(m_nicHost[s][k]);
+        }
+    }
+    Time bound = NvlsBound(servers[0], bytes, slice) * 2;
+    Time across;
+    for (uint32_t k = 0; k < g; ++k)
+    {
+        across = std::max(across,
+                          inNetwork ? m_inNetwork->LowerBound(railHosts[k], slice)
+                                    : RingLowerBound(rails[k], slice));
+    }
+    m_records.push_back(CollectiveRecord{name,
+                                         group,
+                                         2 * (bytes + slice) * gpus.size(),
+                                         start,
+                                         Time(0),
+                                         bound + across});
+    auto finish = [this, index, done]() {
+        m_records[index].end = Simulator::Now();
+        if (done)
+        {
+            done();
+        }
+    };
+    auto gather = [this, servers, bytes, slice, finish]() {
+        NvlsPhase("nvls:all-gather", servers, slice, bytes, Simulator::Now(), finish);
+    };
+    auto between = [this, rails, railHosts, slice, inNetwork, gather]() {
+        auto left = std::make_shared<uint32_t>(static_cast<uint32_t>(rails.size()));
+        auto railDone = InCurrentWorkload([left, gather]() {
+            if (--*left == 0)
+            {
+                gather();
+            }
+        });
+        for (std::size_t k = 0; k < rails.size(); ++k)
+        {
+            if (inNetwork && m_inNetwork->TryStart(railHosts[k], slice, railDone))
+            {
+                continue;
+            }
+            if (inNetwork)
+            {
+                ++m_fallbacks;
+            }
+            RingAllReduce(rails[k], slice, Simulator::Now(), railDone);
+        }
+    };
+    NvlsPhase("nvls:reduce-scatter", servers, bytes, slice, start, InCurrentWorkload(between));
+}
+
 void
 CollectiveHelper::SetInNetworkReduction(InNetworkReduction* reduction)
 {
@@ -309,6 +521,11 @@ CollectiveHelper::AllReduce(const std::vector<uint32_t>& hosts,
                     "CollectiveHelper::AllReduce: no in-network reduction on this network");
     NS_ABORT_MSG_IF(algorithm == IN_NETWORK && !m_servers.empty(),
                     "CollectiveHelper::AllReduce: in-network reduction among hosts only");
+    if (algorithm == NVLS || algorithm == NVLS_IN_NETWORK)
+    {
+        NvlsAllReduce(hosts, bytes, algorithm == NVLS_IN_NETWORK, start, std::move(done));
+        return;
+    }
     const std::size_t index = m_records.size();
     const std::string group = std::to_string(hosts.front()) + "-" + std::to_string(hosts.back());
     const uint64_t ringBytes = 2 * (n - 1) * n * ((bytes + n - 1) / n); // all members send

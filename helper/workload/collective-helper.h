@@ -76,9 +76,11 @@ class CollectiveHelper
     /// How an all-reduce runs (AllReduce).
     enum AllReduceAlgorithm
     {
-        RING,                //!< RingAllReduce: 2 (N - 1) steps between neighbours
-        IN_NETWORK,          //!< the network's in-network reduction (SHARP), or the ring if refused
-        HIERARCHICAL_DOMAINS //!< HierarchicalAllReduce: within domains, across them, within again
+        RING,       //!< RingAllReduce: 2 (N - 1) steps between neighbours
+        IN_NETWORK, //!< the network's in-network reduction (SHARP), or the ring if refused
+        HIERARCHICAL_DOMAINS, //!< HierarchicalAllReduce: within domains, across them, within again
+        NVLS,                 //!< NvlsAllReduce, the ring between servers
+        NVLS_IN_NETWORK       //!< NvlsAllReduce, the in-network reduction between servers
     };
 
     /// @param network the finalized network to run on (kept by reference)
@@ -175,6 +177,41 @@ class CollectiveHelper
                                uint32_t domains,
                                Time start,
                                std::function<void()> done = {});
+
+    /**
+     * An all-reduce through the NVSwitches' multimem reductions (NVLink SHARP, NVLS), among the
+     * GPUs of whole servers (after SetGpuServers; servers whose NVSwitch reduces: NvlsCapable).
+     * Inside a server (NCCL's NVLS algorithm): each GPU reduces its 1/G of the vector from all
+     * G GPUs (multimem.ld_reduce: it sends S, in slices, and receives S / G) and multicasts the
+     * result (multimem.st: it sends S / G, and receives S): (1 + 1/G) S each way over its
+     * NVLinks, one phase "nvls:allreduce", against 2 (G - 1) / G S for the ring. Across servers,
+     * in two levels: the reduce-scatter half inside every server ("nvls:reduce-scatter", S up,
+     * S / G down), an all-reduce of every rail's shard S / G between the servers (GPU g of
+     * every server through its NIC: the ring, "ring-allreduce-step", or with `inNetwork` the
+     * network's in-network reduction, per rail, the ring for a rail it refuses), then the
+     * all-gather half inside ("nvls:all-gather", S / G up, S down). Recorded as one operation,
+     * "allreduce:nvls", "allreduce:nvls-ring" or "allreduce:nvls-NAME".
+     * The fluid model: every GPU's bytes to and from its server's NVSwitch, in one phase, both
+     * ways at once, the down direction starting one NVLink latency after the up one (the
+     * first contributions reach the switch); the NVSwitch reduces at its links' rate.
+     * @param gpus whole servers' GPUs, server by server
+     * @param bytes the vector each GPU reduces
+     * @param inNetwork between servers: the in-network reduction (SetInNetworkReduction)
+     * @param start when
+     * @param done called at completion
+     */
+    void NvlsAllReduce(const std::vector<uint32_t>& gpus,
+                       uint64_t bytes,
+                       bool inNetwork,
+                       Time start,
+                       std::function<void()> done = {});
+
+    /**
+     * @param server a server (after SetGpuServers)
+     * @return whether its NVSwitch reduces (NVLS: third-generation NVSwitch and later: the
+     *         dgx-h100 and nvl72 layouts)
+     */
+    bool NvlsCapable(uint32_t server) const;
 
     /**
      * Give the collectives the network's in-network reduction (kept by pointer; nullptr: none).
@@ -287,6 +324,19 @@ class CollectiveHelper
 
     std::vector<IntraHostServer> m_servers;       //!< GPU servers (empty: host endpoints)
     std::vector<std::vector<uint32_t>> m_nicHost; //!< per server, per GPU: its NIC's host
+
+    /// One NVLS phase in the servers `servers`: every GPU sends `up` bytes to its NVSwitch and
+    /// receives `down` from it (see NvlsAllReduce); recorded as `kind`.
+    void NvlsPhase(const std::string& kind,
+                   const std::vector<uint32_t>& servers,
+                   uint64_t up,
+                   uint64_t down,
+                   Time start,
+                   std::function<void()> done);
+    /// @return the NVLS phase's bound: the larger direction over a GPU's NVLink bandwidth
+    Time NvlsBound(uint32_t server, uint64_t up, uint64_t down) const;
+    /// @return the NVSwitch component of a server
+    uint32_t NvSwitchOf(uint32_t server) const;
 
     /// A hierarchical all-reduce's phases: kind and matrix, in order (matrices shared).
     typedef std::vector<std::pair<std::string, std::shared_ptr<const Matrix>>> PhaseList;

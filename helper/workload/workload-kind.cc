@@ -310,10 +310,14 @@ class AllReduceKind : public WorkloadKind
     {
         return {ScenarioKey::Bytes("bytes", "16MB", 1).Help("the vector each member reduces"),
                 HostsKey(),
-                ScenarioKey::Choice("algorithm", "ring", {"ring", "sharp", "hierarchical"})
+                ScenarioKey::Choice("algorithm",
+                                    "ring",
+                                    {"ring", "sharp", "hierarchical", "nvls", "nvls-sharp"})
                     .Help("ring: 2 (N - 1) steps; sharp: in the InfiniBand switches (the ring "
                           "when their resources are short); hierarchical: within domains, "
-                          "across, within"),
+                          "across, within; nvls: in the servers' NVSwitches (whole dgx-h100 "
+                          "or nvl72 servers), the ring between them; nvls-sharp: SHARP "
+                          "between them"),
                 ScenarioKey::Int("domains", 2, 2, 1 << 16)
                     .Help("hierarchical: the group's equal blocks of consecutive hosts (a "
                           "two-dc fabric's data centres: 2)")};
@@ -344,15 +348,32 @@ class AllReduceKind : public WorkloadKind
                                     "a divisor of the group's " + std::to_string(group.size()) +
                                         " members (hierarchical: equal domains)");
         }
-        c.collectives.AllReduce(group,
-                                bytes,
-                                algorithm == "sharp" ? CollectiveHelper::IN_NETWORK
-                                : algorithm == "hierarchical"
-                                    ? CollectiveHelper::HIERARCHICAL_DOMAINS
-                                    : CollectiveHelper::RING,
-                                c.start,
-                                {},
-                                domains);
+        const uint32_t perServer = c.collectives.GetGpusPerServer();
+        if (algorithm.rfind("nvls", 0) == 0 && (perServer == 0 || group.size() % perServer != 0))
+        {
+            InterconnectConfigError(c.prefix + "hosts",
+                                    std::to_string(group.size()) + " GPUs",
+                                    "whole servers for nvls: a multiple of " +
+                                        std::to_string(perServer) + " GPUs");
+        }
+        CollectiveHelper::AllReduceAlgorithm how = CollectiveHelper::RING;
+        if (algorithm == "sharp")
+        {
+            how = CollectiveHelper::IN_NETWORK;
+        }
+        else if (algorithm == "hierarchical")
+        {
+            how = CollectiveHelper::HIERARCHICAL_DOMAINS;
+        }
+        else if (algorithm == "nvls")
+        {
+            how = CollectiveHelper::NVLS;
+        }
+        else if (algorithm == "nvls-sharp")
+        {
+            how = CollectiveHelper::NVLS_IN_NETWORK;
+        }
+        c.collectives.AllReduce(group, bytes, how, c.start, {}, domains);
     }
 };
 
