@@ -145,6 +145,44 @@ TEST_F(CollectiveHelperTest, RingAllReduceRunsItsPhasesInOrder)
     EXPECT_LE(total, lowerBound + 6 * phaseExtra);
 }
 
+TEST_F(CollectiveHelperTest, HierarchicalAllReduceOverFourDomainsRingsTheShardAcross)
+{
+    // 8 hosts in 4 domains of 2: a reduce-scatter step of S/2 inside, 2 (4 - 1) = 6 ring steps
+    // of S/8 between the counterparts, an all-gather step of S/2 inside: 1.75 S from each host,
+    // the flat ring's 2 (N - 1) / N S, with only the 6 middle steps leaving a domain.
+    RoceHelper roce;
+    const auto group = Star(roce, 8);
+    RoceTransport rdma(roce);
+    CollectiveHelper collectives(rdma);
+    const uint64_t s = 1 << 20;
+    collectives.AllReduce(group, s, CollectiveHelper::HIERARCHICAL_DOMAINS, MicroSeconds(1), {}, 4);
+    Simulator::Run();
+    const auto& r = collectives.GetRecords();
+    ASSERT_EQ(r.size(), 1u + 1 + 6 + 1);
+    EXPECT_EQ(r[0].kind, "allreduce:hierarchical");
+    EXPECT_EQ(r[1].kind, "hierarchical:reduce-scatter");
+    EXPECT_EQ(r[8].kind, "hierarchical:all-gather");
+    uint64_t across = 0;
+    uint64_t inside = 0;
+    for (const auto& f : rdma.GetFlows())
+    {
+        ASSERT_FALSE(f.end.IsZero());
+        if (f.src / 2 == f.dst / 2)
+        {
+            inside += f.bytes;
+        }
+        else
+        {
+            EXPECT_EQ(f.src % 2, f.dst % 2);           // counterparts only
+            EXPECT_EQ(f.dst / 2, (f.src / 2 + 1) % 4); // the next domain's
+            across += f.bytes;
+        }
+    }
+    EXPECT_EQ(inside, 8 * 2 * (s / 2));
+    EXPECT_EQ(across, 8 * 6 * (s / 2 / 4));
+    EXPECT_EQ(r[0].bytes, inside + across);
+}
+
 TEST_F(CollectiveHelperTest, MoeLayersAlternateDispatchAndCombine)
 {
     RoceHelper roce;

@@ -199,6 +199,11 @@ CollectiveHelper::HierarchicalPhases(std::size_t members, uint64_t bytes, uint32
                                                                 << domains << " domains");
     const std::size_t m = members / domains; // members a domain
     const uint64_t shard = (bytes + m - 1) / m;
+    // Inside a domain: ring steps of a shard to the next member. Across: for two domains one
+    // exchange of the shards between counterparts (each gets what it lacks at once); for more,
+    // a ring all-reduce of the shard among the D counterparts, 2 (D - 1) steps of shard / D,
+    // which sends 2 (D - 1) / D of it where an exchange would send D - 1 times it.
+    const uint64_t piece = domains == 2 ? shard : (shard + domains - 1) / domains;
     auto ring = std::make_shared<Matrix>(members, std::vector<uint64_t>(members, 0));
     auto cross = std::make_shared<Matrix>(members, std::vector<uint64_t>(members, 0));
     for (std::size_t d = 0; d < domains; ++d)
@@ -210,13 +215,7 @@ CollectiveHelper::HierarchicalPhases(std::size_t members, uint64_t bytes, uint32
             {
                 (*ring)[i][d * m + (k + 1) % m] = shard;
             }
-            for (std::size_t e = 0; e < domains; ++e)
-            {
-                if (e != d)
-                {
-                    (*cross)[i][e * m + k] = shard;
-                }
-            }
+            (*cross)[i][((d + 1) % domains) * m + k] = piece;
         }
     }
     PhaseList phases;
@@ -224,7 +223,10 @@ CollectiveHelper::HierarchicalPhases(std::size_t members, uint64_t bytes, uint32
     {
         phases.emplace_back("hierarchical:reduce-scatter", ring);
     }
-    phases.emplace_back("hierarchical:cross", cross);
+    for (std::size_t step = 0; step < (domains == 2 ? 1 : 2 * (domains - 1)); ++step)
+    {
+        phases.emplace_back("hierarchical:cross", cross);
+    }
     for (std::size_t step = 0; step + 1 < m; ++step)
     {
         phases.emplace_back("hierarchical:all-gather", ring);

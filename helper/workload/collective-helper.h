@@ -161,11 +161,12 @@ class CollectiveHelper
      * A hierarchical all-reduce of `bytes` per member over `domains` equal blocks of consecutive
      * members (e.g. the data centres of a two-dc fabric, whose hosts are numbered centre by
      * centre): a reduce-scatter within every domain at once (M - 1 ring steps of S / M, M
-     * members a domain), then one phase across domains in which every member sends its shard
-     * (S / M) to the member of the same rank in every other domain, then an all-gather within
-     * every domain (M - 1 steps). Recorded phases: hierarchical:reduce-scatter,
-     * hierarchical:cross, hierarchical:all-gather. Only the middle phase crosses between
-     * domains, with (D - 1) S / M from each member: what a long haul between data centres carries.
+     * members a domain), then the shards across domains among the members of the same rank,
+     * then an all-gather within every domain (M - 1 steps). Across two domains it is one phase
+     * in which every member sends its shard (S / M) to its counterpart; across D > 2, a ring
+     * all-reduce of the shard among the D counterparts (2 (D - 1) steps of S / (M D)). Recorded
+     * phases: hierarchical:reduce-scatter, hierarchical:cross, hierarchical:all-gather. Only
+     * the cross phases leave a domain: what a long haul between data centres carries.
      * @param hosts the group (a multiple of `domains` members)
      * @param bytes the vector each member reduces
      * @param domains blocks (at least 2)
