@@ -432,6 +432,18 @@ TEST_F(CollectiveHelperTest, NvlsAcrossServersSendsEachRailsShardBetweenThem)
         EXPECT_EQ(f.src % 8, f.dst % 8); // rail-aligned
     }
     EXPECT_EQ(posted, 2 * s);
-    // The whole is the sum of its phases, one after another.
+    // The GPUs send S + S/8 each to their NVSwitch; the whole counts that and the NICs' bytes.
+    EXPECT_EQ(r.front().bytes, (s + s / 8) * 16 + posted);
+    // The whole is its phases, one after another: reduce-scatter, the rails' rings, all-gather.
+    const CollectiveRecord& scatter = r[1];
+    const CollectiveRecord& gather = r.back();
+    ASSERT_EQ(gather.kind, "nvls:all-gather");
+    EXPECT_EQ(scatter.start, r.front().start);
+    EXPECT_EQ(gather.end, r.front().end);
+    for (std::size_t i = 2; i + 1 < r.size(); ++i)
+    {
+        EXPECT_GE(r[i].start, scatter.end) << i;
+        EXPECT_LE(r[i].end, gather.start) << i;
+    }
     EXPECT_GE((r.front().end - r.front().start).GetDouble(), r.front().lowerBound.GetDouble());
 }

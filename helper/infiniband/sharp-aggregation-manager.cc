@@ -71,10 +71,12 @@ SharpAggregationManager::Install()
     const uint32_t switches = static_cast<uint32_t>(m_subnet.switches.size());
     if (last + switches >= 0xC000)
     {
-        InterconnectConfigError("sharp (switch LIDs)",
-                                std::to_string(switches) + " switches after host LID " +
-                                    std::to_string(last),
-                                "LIDs below 0xC000 (the unicast range)");
+        InterconnectConfigError("ib.lmc",
+                                std::to_string(m_subnet.adapters.front()->GetLmc()) + " (" +
+                                    std::to_string(switches) + " switch LIDs after host LID " +
+                                    std::to_string(last) + ")",
+                                "an LMC and fabric whose host and switch LIDs stay below 0xC000 "
+                                "(the unicast range; SHARP gives every switch a LID)");
     }
     for (uint32_t s = 0; s < switches; ++s)
     {
@@ -188,6 +190,10 @@ SharpAggregationManager::TryStart(const std::vector<uint32_t>& hosts,
         ++job;
         NS_ABORT_MSG_IF(job == m_nextJob, "SharpAggregationManager: 65535 jobs at once");
     }
+    std::vector<uint32_t> sorted = hosts;
+    std::sort(sorted.begin(), sorted.end());
+    NS_ABORT_MSG_IF(std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end(),
+                    "SharpAggregationManager: a host twice in one job");
     const Tree tree = BuildTree(hosts);
     const uint64_t buffer = uint64_t(m_window) * GetChunkBytes();
     for (std::size_t i = 0; i < tree.switches.size(); ++i)
@@ -221,7 +227,6 @@ SharpAggregationManager::TryStart(const std::vector<uint32_t>& hosts,
         const uint32_t link = f.GetHostLink(h);
         const uint32_t v = f.GetPeer(link, f.GetHostNodeId(h));
         const uint32_t s = f.GetNode(v).index;
-        NS_ABORT_MSG_IF(j.memberOf.count(h), "SharpAggregationManager: host " << h << " twice");
         children[s].push_back({f.GetPort(link, v), m_subnet.adapters[h]->GetLid()});
         j.memberOf[h] = static_cast<uint32_t>(j.members.size());
         j.members.push_back(Member{h, m_switchLid[s]});

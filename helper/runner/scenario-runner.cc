@@ -465,6 +465,17 @@ ScenarioRunner::Execute(int* argc, char*** argv)
     }
     catch (const InterconnectConfigException& e)
     {
+        const bool deepBorder =
+            m_s.String("fabric.kind") == "two-dc" && m_s.Bytes("fabric.dciBufferSize") > 0;
+        if (deepBorder && e.GetParameter() == "ns3::RoceSwitchMmu::BufferSize")
+        {
+            // The border switches have a buffer of their own: either key may be the one short.
+            const std::string message = e.what();
+            throw InterconnectConfigException(
+                "fabric.dciBufferSize",
+                "error: fabric.dciBufferSize or switch.bufferSize: " +
+                    (message.rfind("error: ", 0) == 0 ? message.substr(7) : message));
+        }
         throw InScenarioTerms(e);
     }
 }

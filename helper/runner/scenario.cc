@@ -622,7 +622,8 @@ IbKeys()
                 .Help("SHARP: aggregation buffer of a switch, shared by its jobs")
                 .Sets("ns3::SharpAggregationNode::BufferSize"),
             ScenarioKey::Text("sharpAggregationRate", "line")
-                .Help("SHARP: data rate a unit reduces at (line: the fastest link's)")
+                .Help("SHARP: data rate a unit reduces at (line: the faster of fabric.hostRate and "
+                      "fabric.fabricRate)")
                 .Sets("ns3::SharpAggregationNode::AggregationRate", false),
             ScenarioKey::Int("sharpWindow", 64, 1, 1 << 20)
                 .Help("SHARP: chunks a member may have outstanding; a job reserves this many "
@@ -1146,7 +1147,10 @@ Scenario::Parse(const std::string& text,
     }
     if (out["link"]["technology"].get<std::string>() == "infiniband")
     {
-        if (kind == "two-dc" && out["fabric"]["dciBufferSize"] != "0")
+        const JsonValue& dci = out["fabric"].value("dciBufferSize", JsonValue(0));
+        if (kind == "two-dc" && (dci.is_string() ? CommandLineValues::Bytes("fabric.dciBufferSize",
+                                                                            dci.get<std::string>())
+                                                 : dci.get<uint64_t>()) > 0)
         {
             InterconnectConfigError("fabric.dciBufferSize",
                                     out["fabric"]["dciBufferSize"].dump(),

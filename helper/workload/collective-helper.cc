@@ -102,13 +102,8 @@ CollectiveHelper::RunMatrix(const std::string& kind,
     // One shared closure for all the phase's transfers: `done` may hold large state (the next
     // phase's matrix), which must not be copied into every completion callback.
     // The next phase, started by `done`, belongs to this phase's workload.
-    auto finish = std::make_shared<std::function<void()>>(InCurrentWorkload([this, index, done]() {
-        m_records[index].end = Simulator::Now();
-        if (done)
-        {
-            done();
-        }
-    }));
+    auto finish =
+        std::make_shared<std::function<void()>>(InCurrentWorkload(EndRecord(index, done)));
     if (*outstanding == 0)
     {
         Simulator::Schedule(start - Simulator::Now(), [finish]() { (*finish)(); });
@@ -331,13 +326,8 @@ CollectiveHelper::NvlsPhase(const std::string& kind,
                                          Time(0),
                                          bound});
     auto outstanding = std::make_shared<uint32_t>(0);
-    auto finish = std::make_shared<std::function<void()>>(InCurrentWorkload([this, index, done]() {
-        m_records[index].end = Simulator::Now();
-        if (done)
-        {
-            done();
-        }
-    }));
+    auto finish =
+        std::make_shared<std::function<void()>>(InCurrentWorkload(EndRecord(index, done)));
     auto one = [outstanding, finish]() {
         if (--*outstanding == 0)
         {
@@ -397,6 +387,7 @@ CollectiveHelper::NvlsAllReduce(const std::vector<uint32_t>& gpus,
     }
     NS_ABORT_MSG_IF(inNetwork && !m_inNetwork,
                     "CollectiveHelper::NvlsAllReduce: no in-network reduction on this network");
+    NS_ABORT_MSG_IF(bytes == 0, "CollectiveHelper::NvlsAllReduce: an empty vector");
     const std::string group = std::to_string(gpus.front()) + "-" + std::to_string(gpus.back());
     const uint64_t slice = (bytes + g - 1) / g;
     if (servers.size() == 1)
@@ -413,13 +404,7 @@ CollectiveHelper::NvlsAllReduce(const std::vector<uint32_t>& gpus,
                   bytes + slice,
                   bytes + slice,
                   start,
-                  [this, index, done]() {
-                      m_records[index].end = Simulator::Now();
-                      if (done)
-                      {
-                          done();
-                      }
-                  });
+                  EndRecord(index, done));
         return;
     }
     // Two levels: reduce-scatter inside, every rail's shard between servers, all-gather inside.
@@ -444,19 +429,14 @@ CollectiveHelper::NvlsAllReduce(const std::vector<uint32_t>& gpus,
                           inNetwork ? m_inNetwork->LowerBound(railHosts[k], slice)
                                     : RingLowerBound(rails[k], slice));
     }
-    m_records.push_back(CollectiveRecord{name,
-                                         group,
-                                         2 * (bytes + slice) * gpus.size(),
-                                         start,
-                                         Time(0),
-                                         bound + across});
-    auto finish = [this, index, done]() {
-        m_records[index].end = Simulator::Now();
-        if (done)
-        {
-            done();
-        }
-    };
+    // What the GPUs send to their NVSwitches, and the NICs between servers (the ring's steps,
+    // or each NIC's shard once for the in-network reduction).
+    const uint64_t ns = servers.size();
+    const uint64_t sent =
+        (bytes + slice) * gpus.size() +
+        (inNetwork ? slice * gpus.size() : g * ns * 2 * (ns - 1) * ((slice + ns - 1) / ns));
+    m_records.push_back(CollectiveRecord{name, group, sent, start, Time(0), bound + across});
+    auto finish = EndRecord(index, done);
     auto gather = [this, servers, bytes, slice, finish]() {
         NvlsPhase("nvls:all-gather", servers, slice, bytes, Simulator::Now(), finish);
     };
@@ -565,13 +545,7 @@ CollectiveHelper::AllReduce(const std::vector<uint32_t>& hosts,
                                              Time(0),
                                              m_inNetwork->LowerBound(hosts, bytes)});
     }
-    auto finish = [this, index, done]() {
-        m_records[index].end = Simulator::Now();
-        if (done)
-        {
-            done();
-        }
-    };
+    auto finish = EndRecord(index, done);
     if (algorithm == RING)
     {
         RingAllReduce(hosts, bytes, start, finish);
@@ -596,6 +570,18 @@ CollectiveHelper::AllReduce(const std::vector<uint32_t>& hosts,
                             r.lowerBound = RingLowerBound(hosts, bytes);
                             RingAllReduce(hosts, bytes, Simulator::Now(), finish);
                         }));
+}
+
+std::function<void()>
+CollectiveHelper::EndRecord(std::size_t index, std::function<void()> done)
+{
+    return [this, index, done]() {
+        m_records[index].end = Simulator::Now();
+        if (done)
+        {
+            done();
+        }
+    };
 }
 
 std::function<void()>

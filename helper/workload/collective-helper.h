@@ -307,6 +307,13 @@ class CollectiveHelper
                       std::shared_ptr<std::function<void()>> finish);
 
     /**
+     * @param index a record
+     * @param done what to call then (may be empty)
+     * @return a function that ends the record now, then calls `done`
+     */
+    std::function<void()> EndRecord(std::size_t index, std::function<void()> done);
+
+    /**
      * @param f what to run later
      * @return f, to run with the transport's workload of now (so that the messages of a
      *         collective's later phases are recorded as its workload's)

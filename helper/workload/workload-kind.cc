@@ -340,6 +340,15 @@ class AllReduceKind : public WorkloadKind
                                     "a vector of at most 1 TiB");
         }
         const std::string algorithm = c.scenario.String(c.prefix + "algorithm");
+        // SHARP numbers a job's chunks in 32 bits: chunks of the path MTU less its 8-byte header.
+        const uint64_t chunk = static_cast<uint64_t>(c.scenario.Int("link.mtu")) - 8;
+        if ((algorithm == "sharp" || algorithm == "nvls-sharp") && bytes / chunk >= 0xFFFFFFFFULL)
+        {
+            InterconnectConfigError(c.prefix + "bytes",
+                                    std::to_string(bytes),
+                                    "at most 2^32 - 1 SHARP chunks of link.mtu - 8 bytes (" +
+                                        std::to_string((0xFFFFFFFFULL - 1) * chunk) + " bytes)");
+        }
         const auto domains = static_cast<uint32_t>(c.scenario.Int(c.prefix + "domains"));
         if (algorithm == "hierarchical" && group.size() % domains != 0)
         {

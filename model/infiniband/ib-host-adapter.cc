@@ -145,12 +145,43 @@ IbHostAdapter::SendAggregation(uint16_t dlid, Ptr<Packet> packet, uint8_t sl)
     NS_ABORT_MSG_IF(packet->GetSize() > m_device->GetMtu(),
                     "IbHostAdapter::SendAggregation: " << packet->GetSize() << " bytes, MTU "
                                                        << m_device->GetMtu());
+    const uint8_t vl = m_device->GetVlOfSl(sl);
+    FrameAggregation(packet, vl, sl, dlid, m_lid);
+    QueueDatagram(packet, vl);
+}
+
+void
+IbHostAdapter::FrameAggregation(Ptr<Packet> packet,
+                                uint8_t vl,
+                                uint8_t sl,
+                                uint16_t dlid,
+                                uint16_t slid)
+{
     packet->AddPaddingAtEnd(ICRC);
     IbBthHeader bth;
     bth.SetOpcode(SharpHeader::BTH_OPCODE);
     packet->AddHeader(bth);
-    AddLrh(packet, nullptr, dlid, sl);
-    QueueDatagram(packet, m_device->GetVlOfSl(sl));
+    packet->AddHeader(IbLrhHeader::Local(vl, sl, dlid, slid, packet->GetSize()));
+}
+
+bool
+IbHostAdapter::UnframeAggregation(Ptr<Packet> packet)
+{
+    if (packet->GetSize() < IbLrhHeader::SIZE + IbBthHeader::SIZE + SharpHeader::SIZE + ICRC)
+    {
+        return false;
+    }
+    uint8_t b[IbLrhHeader::SIZE + IbBthHeader::SIZE];
+    packet->CopyData(b, sizeof(b));
+    IbBthHeader bth;
+    bth.Read(b + IbLrhHeader::SIZE);
+    if (bth.GetOpcode() != SharpHeader::BTH_OPCODE)
+    {
+        return false;
+    }
+    packet->RemoveAtStart(IbLrhHeader::SIZE + IbBthHeader::SIZE);
+    packet->RemoveAtEnd(ICRC);
+    return true;
 }
 
 void
@@ -294,14 +325,11 @@ IbHostAdapter::Receive(Ptr<IbNetDevice> device, Ptr<Packet> packet, uint8_t vl)
     }
     if (bth.GetOpcode() == SharpHeader::BTH_OPCODE)
     {
-        if (m_aggregation.IsNull() ||
-            packet->GetSize() < IbLrhHeader::SIZE + IbBthHeader::SIZE + SharpHeader::SIZE + ICRC)
+        if (m_aggregation.IsNull() || !UnframeAggregation(packet))
         {
             ++m_misdelivered;
             return;
         }
-        packet->RemoveAtStart(IbLrhHeader::SIZE + IbBthHeader::SIZE);
-        packet->RemoveAtEnd(ICRC);
         m_aggregation(packet);
         return;
     }

@@ -111,6 +111,24 @@ class IbHostAdapter : public RdmaChannelAdapter
     void SetAggregationCallback(AggregationCallback callback);
 
     /**
+     * Frame an aggregation packet for the link: ICRC after it, BTH (opcode
+     * SharpHeader::BTH_OPCODE) and LRH before it.
+     * @param packet SharpHeader and data; framed in place
+     * @param vl its VL @param sl its SL @param dlid destination LID @param slid source LID
+     */
+    static void FrameAggregation(Ptr<Packet> packet,
+                                 uint8_t vl,
+                                 uint8_t sl,
+                                 uint16_t dlid,
+                                 uint16_t slid);
+    /**
+     * Take an aggregation packet's link framing off (FrameAggregation's inverse).
+     * @param packet LRH to ICRC; left with its SharpHeader and data
+     * @return false, leaving it as it came, if it is too short or its BTH opcode is another's
+     */
+    static bool UnframeAggregation(Ptr<Packet> packet);
+
+    /**
      * Create a reliable-connection queue pair towards a LID; connect it with
      * RdmaQueuePair::Connect, or use ConnectPair. Its Mtu is the port's IB MTU unless set with
      * SetQueuePairAttribute.

@@ -6,6 +6,7 @@
 
 #include "ib-switch.h"
 
+#include "ib-host-adapter.h"
 #include "ib-lrh-header.h"
 
 #include "ns3/abort.h"
@@ -23,12 +24,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("IbSwitch");
 
 NS_OBJECT_ENSURE_REGISTERED(IbSwitch);
-
-namespace
-{
-/// Bytes of the invariant CRC that ends every transport packet (IBTA Vol. 1, 7.8).
-constexpr uint32_t ICRC = 4;
-} // namespace
 
 TypeId
 IbSwitch::GetTypeId()
@@ -191,31 +186,37 @@ IbSwitch::ReceiveAggregation(uint32_t inPort,
                              Ptr<Packet> packet,
                              uint8_t vl)
 {
-    // The node copies the packet into its own buffer (its job's reservation): the input
-    // buffer's credits return at once, as a host adapter's do.
-    device->Release(vl, IbNetDevice::Blocks(packet->GetSize()));
-    IbLrhHeader lrh;
-    IbBthHeader bth;
-    if (packet->GetSize() < IbLrhHeader::SIZE + IbBthHeader::SIZE + ICRC)
+    // The node takes the packet into its own buffer (its job's reservation) once the whole of
+    // it is in: its input buffer's credits return then, as a host adapter's do. A cut-through
+    // port hands the packet over at its LRH, so the rest is still arriving.
+    const uint32_t blocks = IbNetDevice::Blocks(packet->GetSize());
+    Time tail(0);
+    if (m_cutThrough)
     {
-        ++m_noRoute;
-        return;
+        tail = device->GetDataRate().CalculateBytesTxTime(packet->GetSize() + IbNetDevice::VCRC -
+                                                          IbLrhHeader::SIZE);
     }
-    packet->RemoveHeader(lrh);
-    packet->RemoveHeader(bth);
-    if (bth.GetOpcode() != SharpHeader::BTH_OPCODE)
+    if (tail.IsZero())
+    {
+        device->Release(vl, blocks);
+    }
+    else
+    {
+        Simulator::Schedule(tail, &IbNetDevice::Release, device, vl, blocks);
+    }
+    if (!IbHostAdapter::UnframeAggregation(packet))
     {
         ++m_noRoute; // management datagrams to the switch are not modelled
         return;
     }
-    packet->RemoveAtEnd(ICRC);
-    if (m_latency.IsZero())
+    const Time wait = std::max(m_latency, tail);
+    if (wait.IsZero())
     {
         m_sharp->Receive(inPort, packet);
     }
     else
     {
-        Simulator::Schedule(m_latency, &SharpAggregationNode::Receive, m_sharp, inPort, packet);
+        Simulator::Schedule(wait, &SharpAggregationNode::Receive, m_sharp, inPort, packet);
     }
 }
 
@@ -223,13 +224,8 @@ void
 IbSwitch::SendAggregation(uint32_t port, uint32_t peer, Ptr<Packet> packet, uint8_t sl)
 {
     Ptr<IbNetDevice> egress = m_ports.at(port);
-    packet->AddPaddingAtEnd(ICRC);
-    IbBthHeader bth;
-    bth.SetOpcode(SharpHeader::BTH_OPCODE);
-    packet->AddHeader(bth);
     const uint8_t vl = egress->GetVlOfSl(sl);
-    packet->AddHeader(
-        IbLrhHeader::Local(vl, sl, static_cast<uint16_t>(peer), m_lid, packet->GetSize()));
+    IbHostAdapter::FrameAggregation(packet, vl, sl, static_cast<uint16_t>(peer), m_lid);
     egress->EnqueueVl(packet, vl, AGGREGATION_TAG);
 }
 

@@ -190,6 +190,11 @@ SharpAggregationNode::Reduced(uint16_t job, uint32_t sequence, uint32_t bytes)
         return; // freed meanwhile
     }
     Job& j = it->second;
+    // A job ends only when every member has every result, so no reduction of a freed job is
+    // still pending: the chunk is this job's.
+    NS_ASSERT_MSG(j.partial.count(sequence) && j.held >= bytes,
+                  "SharpAggregationNode: reduced chunk " << sequence << " of job " << job
+                                                         << " is not waiting");
     j.partial.erase(sequence);
     j.held -= bytes;
     if (j.parent.port == NO_PORT)
