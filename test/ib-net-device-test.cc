@@ -129,6 +129,36 @@ TEST(IbFlowControlHeader, RoundTripsAndWrapsAt4096)
     EXPECT_EQ(back.GetFccl(), 4095);
 }
 
+TEST(IbFlowControlHeaderTest, AnExtendersFormKeeps32BitCountersAndAShortOneIsNotOverread)
+{
+    IbFlowControlHeader h;
+    h.SetOp(IbFlowControlHeader::EXTENDED); // before the counters: they keep 32 bits
+    h.SetVl(3);
+    h.SetFctbs(0x12345678);
+    h.SetFccl(0xFFFFFFF0);
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(h);
+    ASSERT_EQ(p->GetSize(), IbFlowControlHeader::EXTENDED_SIZE);
+    uint8_t raw[12];
+    p->CopyData(raw, 12);
+    EXPECT_EQ(raw[0], 0x23); // Op 2, VL 3
+    EXPECT_EQ(raw[2], 0x12);
+    EXPECT_EQ(raw[5], 0x78);
+    IbFlowControlHeader back;
+    p->RemoveHeader(back);
+    EXPECT_EQ(back.GetOp(), IbFlowControlHeader::EXTENDED);
+    EXPECT_EQ(back.GetVl(), 3);
+    EXPECT_EQ(back.GetFctbs(), 0x12345678u);
+    EXPECT_EQ(back.GetFccl(), 0xFFFFFFF0u);
+    // Op 2 in a 6-byte packet: read as the 6-byte form (a normal one), not beyond its end.
+    const uint8_t shortForm[6] = {0x20, 0x05, 0x30, 0x07, 0, 0};
+    Ptr<Packet> q = Create<Packet>(shortForm, 6);
+    IbFlowControlHeader read;
+    EXPECT_EQ(q->RemoveHeader(read), IbFlowControlHeader::SIZE);
+    EXPECT_EQ(read.GetOp(), IbFlowControlHeader::NORMAL);
+    EXPECT_EQ(read.GetFctbs(), 5u);
+}
+
 TEST_F(IbLinkTest, SmallBufferLimitsThroughputToBufferOverRoundTrip)
 {
     // 100 Gb/s, 1 us each way, a receive buffer of two packets (8320 bytes, under the

@@ -15,8 +15,11 @@
 #include "run-scenario-test.h"
 
 #include "ns3/core-module.h"
+#include "ns3/ib-rc-transport.h"
+#include "ns3/ib-subnet-helper.h"
 #include "ns3/roce-helper.h"
 #include "ns3/roce-transport.h"
+#include "ns3/two-dc-helper.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
@@ -349,4 +352,43 @@ TEST(TwoDc, EachOfTheRingsStepsPaysTheLongHaulsRoundTrip)
     const uint64_t far = time("250us");
     ASSERT_GT(near, 0u);
     EXPECT_EQ(far - near, 62u * 2 * 200000);
+}
+
+TEST(TwoDc, InfiniBandAcrossALongHaulNeedsExtenders)
+{
+    // A 4 MB write from one data centre to the other, 10 km of 400 Gb/s between them, once the
+    // links are up (the long haul's first credits take its 50 us). Credits are per hop: on the
+    // long haul a window of the far port's receive buffer, 1024 blocks (64 KiB) by default and
+    // never more than the 12-bit counters' 2048 blocks, per round trip of 100 us: 0.66 GB/s,
+    // 61 round trips for 4 MB. Extenders (32-bit credits, a buffer of the round trip) make the
+    // long haul carry it at line rate: the write takes its ideal FCT.
+    auto fct = [](bool extenders, Time* ideal) {
+        TwoDcHelper fabric(4, 2);
+        fabric.SetLongHaulRate(DataRate("400Gbps"));
+        fabric.SetLongHaulDelay(MicroSeconds(50));
+        IbSubnetHelper subnet;
+        subnet.SetLinkRatesFromFabric(true);
+        if (extenders)
+        {
+            subnet.SetLayerLinkDeviceAttribute("dci", "Extender", BooleanValue(true));
+            subnet.SetLayerLinkDeviceAttribute("dci",
+                                               "ReceiveBufferBlocks",
+                                               UintegerValue(2 * 50e-6 * 50e9 / 64 + 4096));
+        }
+        IbRcTransport ib(subnet.Build(fabric));
+        ib.Post(0, 16, RdmaVerb::WRITE, 4000000, MicroSeconds(200), 0);
+        Simulator::Stop(MilliSeconds(8));
+        Simulator::Run();
+        const FlowRecord f = ib.GetFlows().at(0);
+        Simulator::Destroy();
+        EXPECT_FALSE(f.end.IsZero());
+        *ideal = f.idealFct;
+        return (f.end - f.start).GetSeconds();
+    };
+    Time ideal;
+    const double extended = fct(true, &ideal);
+    EXPECT_LT(extended / ideal.GetSeconds(), 1.01) << extended;
+    const double plain = fct(false, &ideal);
+    const double windows = 4e6 / (1024 * 64);
+    EXPECT_NEAR(plain / (windows * 100e-6), 1.0, 0.1) << plain;
 }

@@ -431,6 +431,14 @@ UpDownRoutes(const Fabric& f)
 
 } // namespace
 
+void
+IbSubnetHelper::SetLayerLinkDeviceAttribute(const std::string& layer,
+                                            const std::string& name,
+                                            const AttributeValue& value)
+{
+    m_layerLinks.emplace_back(layer, name, value.Copy());
+}
+
 IbSubnet
 IbSubnetHelper::Build(const FabricHelper& helper) const
 {
@@ -489,6 +497,13 @@ IbSubnetHelper::Build(const FabricHelper& helper) const
         for (uint32_t end : {l.a, l.b})
         {
             Ptr<IbNetDevice> d = m_device.Create<IbNetDevice>();
+            for (const auto& [layer, name, value] : m_layerLinks)
+            {
+                if (f.GetNode(l.a).layer == layer && f.GetNode(l.b).layer == layer)
+                {
+                    d->SetAttribute(name, *value);
+                }
+            }
             if (m_ratesFromFabric)
             {
                 const auto [speed, width] = SpeedAndWidth(l.rate);

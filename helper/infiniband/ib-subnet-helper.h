@@ -14,6 +14,7 @@
 #include "ns3/object-factory.h"
 
 #include <functional>
+#include <tuple>
 #include <vector>
 
 namespace ns3
@@ -139,6 +140,16 @@ class IbSubnetHelper
 
     /// @param name an IbNetDevice attribute @param value its value, for every port
     void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * Set a port attribute on the links between two switches of one layer (e.g. "dci": a
+     * two-dc fabric's long hauls, for long-haul extenders), over SetDeviceAttribute's.
+     * @param layer the FabricNode layer of both ends
+     * @param name an IbNetDevice attribute
+     * @param value its value
+     */
+    void SetLayerLinkDeviceAttribute(const std::string& layer,
+                                     const std::string& name,
+                                     const AttributeValue& value);
     /// @param name an IbSwitch attribute @param value its value, for every switch
     void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
     /**
@@ -188,6 +199,8 @@ class IbSubnetHelper
 
   private:
     ObjectFactory m_device; //!< ports
+    /// Per layer: attributes of the ports of links within it (SetLayerLinkDeviceAttribute).
+    std::vector<std::tuple<std::string, std::string, Ptr<AttributeValue>>> m_layerLinks;
     ObjectFactory m_switch; //!< switches
     uint8_t m_lmc;          //!< LID mask control
     bool m_ratesFromFabric; //!< ports take their links' rates

@@ -657,6 +657,20 @@ ScenarioRunner::BuildInfiniBand(const std::string& cc)
                                                                  : IbSubnetHelper::AUTO);
     subnetManager.SetSwitchAttribute("FecnThreshold", UintegerValue(s.Bytes("ib.fecnThreshold")));
     subnetManager.SetLmc(static_cast<uint8_t>(s.Int("ib.lmc")));
+    if (s.Bool("ib.longHaulExtenders"))
+    {
+        // The extenders' buffer covers the long haul's round trip at its rate, the flow-control
+        // packets' period on the way (a few us) and two packets.
+        const double rate = s.Rate("fabric.longHaulRate").GetBitRate() / 8.0;
+        const double trip = 2 * s.Duration("fabric.longHaulDelay").GetSeconds() + 4e-6;
+        const auto blocks = static_cast<uint64_t>(std::ceil(rate * trip / 64)) +
+                            2 * IbNetDevice::Blocks(static_cast<uint32_t>(s.Int("link.mtu")) + 64);
+        subnetManager.SetLayerLinkDeviceAttribute("dci", "Extender", BooleanValue(true));
+        subnetManager.SetLayerLinkDeviceAttribute(
+            "dci",
+            "ReceiveBufferBlocks",
+            UintegerValue(std::min<uint64_t>(blocks, std::numeric_limits<uint32_t>::max())));
+    }
     m_ib = std::make_unique<IbRcTransport>(subnetManager.Build(*m_fabricHelper));
     for (const auto& adapter : m_ib->GetSubnet().adapters)
     {

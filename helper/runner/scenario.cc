@@ -614,6 +614,11 @@ IbKeys()
                 .Sets("ns3::IbSwitch::CutThrough"),
             ScenarioKey::Choice("routing", "auto", {"auto", "up-down"})
                 .Help("auto: min-hop on Clos, dimension order with VL datelines on tori"),
+            ScenarioKey::Bool("longHaulExtenders", false)
+                .Help("two-dc: long-haul extenders on the long hauls (32-bit credits, a receive "
+                      "buffer of the cable's round trip), else their ports' credits are a "
+                      "data centre's")
+                .Sets("ns3::IbNetDevice::Extender", false),
             ScenarioKey::Int("sharpUnits", 8, 1, 1 << 16)
                 .Help("SHARP: aggregation units of a switch (jobs at once; more fall back to "
                       "the ring)")
@@ -1148,6 +1153,13 @@ Scenario::Parse(const std::string& text,
     if (out["link"]["technology"].get<std::string>() == "infiniband")
     {
         const JsonValue& dci = out["fabric"].value("dciBufferSize", JsonValue(0));
+        if (kind != "two-dc" && out["ib"]["longHaulExtenders"].get<bool>())
+        {
+            InterconnectConfigError("ib.longHaulExtenders",
+                                    "true",
+                                    "false unless fabric.kind is two-dc (they sit on its long "
+                                    "hauls)");
+        }
         if (kind == "two-dc" && (dci.is_string() ? CommandLineValues::Bytes("fabric.dciBufferSize",
                                                                             dci.get<std::string>())
                                                  : dci.get<uint64_t>()) > 0)

@@ -65,10 +65,10 @@ IbFlowControlHeader::GetVl() const
 void
 IbFlowControlHeader::SetFctbs(uint32_t fctbs)
 {
-    m_fctbs = static_cast<uint16_t>(fctbs & 0x0FFF);
+    m_fctbs = m_op == EXTENDED ? fctbs : fctbs & 0x0FFF;
 }
 
-uint16_t
+uint32_t
 IbFlowControlHeader::GetFctbs() const
 {
     return m_fctbs;
@@ -77,10 +77,10 @@ IbFlowControlHeader::GetFctbs() const
 void
 IbFlowControlHeader::SetFccl(uint32_t fccl)
 {
-    m_fccl = static_cast<uint16_t>(fccl & 0x0FFF);
+    m_fccl = m_op == EXTENDED ? fccl : fccl & 0x0FFF;
 }
 
-uint16_t
+uint32_t
 IbFlowControlHeader::GetFccl() const
 {
     return m_fccl;
@@ -89,12 +89,20 @@ IbFlowControlHeader::GetFccl() const
 uint32_t
 IbFlowControlHeader::GetSerializedSize() const
 {
-    return SIZE;
+    return m_op == EXTENDED ? EXTENDED_SIZE : SIZE;
 }
 
 void
 IbFlowControlHeader::Serialize(Buffer::Iterator start) const
 {
+    if (m_op == EXTENDED)
+    {
+        start.WriteHtonU16(static_cast<uint16_t>((uint16_t(m_op) << 12) | (uint16_t(m_vl) << 8)));
+        start.WriteHtonU32(m_fctbs);
+        start.WriteHtonU32(m_fccl);
+        start.WriteHtonU16(0); // LPCRC
+        return;
+    }
     start.WriteHtonU16(static_cast<uint16_t>((uint16_t(m_op) << 12) | m_fctbs));
     start.WriteHtonU16(static_cast<uint16_t>((uint16_t(m_vl) << 12) | m_fccl));
     start.WriteHtonU16(0); // LPCRC
@@ -104,9 +112,18 @@ uint32_t
 IbFlowControlHeader::Deserialize(Buffer::Iterator start)
 {
     const uint16_t a = start.ReadNtohU16();
+    if ((a >> 12) == EXTENDED && start.GetRemainingSize() >= EXTENDED_SIZE - 2)
+    {
+        m_op = EXTENDED;
+        m_vl = static_cast<uint8_t>((a >> 8) & 0x0F);
+        m_fctbs = start.ReadNtohU32();
+        m_fccl = start.ReadNtohU32();
+        start.ReadNtohU16();
+        return EXTENDED_SIZE;
+    }
     const uint16_t b = start.ReadNtohU16();
     start.ReadNtohU16();
-    m_op = static_cast<Op>(a >> 12);
+    m_op = static_cast<Op>(a >> 12 == EXTENDED ? NORMAL : a >> 12);
     m_fctbs = a & 0x0FFF;
     m_vl = static_cast<uint8_t>(b >> 12);
     m_fccl = b & 0x0FFF;

@@ -10,6 +10,7 @@
 #include "ib-flow-control-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/canonical-scheduler.h"
 #include "ns3/enum.h"
 #include "ns3/interconnect-compat.h"
@@ -34,10 +35,8 @@ NS_OBJECT_ENSURE_REGISTERED(IbNetDevice);
 
 namespace
 {
-/// FCTBS and FCCL are 12-bit counters.
+/// FCTBS and FCCL are 12-bit counters (an extender's: 32-bit).
 constexpr uint32_t MODULUS = 4096;
-/// A sender may be at most this many blocks ahead of what the receiver acknowledged.
-constexpr uint32_t HALF = 2048;
 } // namespace
 
 TypeId
@@ -91,6 +90,14 @@ IbNetDevice::GetTypeId()
                           UintegerValue(1024),
                           MakeUintegerAccessor(&IbNetDevice::m_bufferBlocks),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("Extender",
+                          "A long-haul extender's port (as NVIDIA MetroX): the credit protocol "
+                          "with 32-bit counters (IbFlowControlHeader::EXTENDED), so that a "
+                          "ReceiveBufferBlocks beyond 2048 blocks can be used, for the round trip "
+                          "of a long cable; both ends of the link must have it",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&IbNetDevice::m_extender),
+                          MakeBooleanChecker())
             .AddAttribute("FlowControlPeriod",
                           "Interval of the periodic flow-control packets of every data VL. "
                           "0 (default): 65,536 symbol times of the link.",
@@ -394,6 +401,13 @@ IbNetDevice::EnqueueVl(Ptr<Packet> packet, uint8_t vl, uint32_t tag)
     TryTransmit();
 }
 
+uint64_t
+IbNetDevice::Modulus() const
+{
+    // A sender may be at most half of it ahead of what the receiver acknowledged.
+    return m_extender ? uint64_t(1) << 32 : MODULUS;
+}
+
 bool
 IbNetDevice::Eligible(uint8_t vl) const
 {
@@ -402,8 +416,9 @@ IbNetDevice::Eligible(uint8_t vl) const
         return false;
     }
     const uint32_t blocks = Blocks(m_queue[vl].front().packet->GetSize());
-    const uint32_t after = static_cast<uint32_t>((m_fctbs[vl] + blocks) % MODULUS);
-    return (m_fccl[vl] + MODULUS - after) % MODULUS <= HALF;
+    const uint64_t modulus = Modulus();
+    const uint64_t after = (m_fctbs[vl] + blocks) % modulus;
+    return (m_fccl[vl] + modulus - after) % modulus <= modulus / 2;
 }
 
 int
@@ -460,13 +475,15 @@ IbNetDevice::TryTransmit()
         {
             m_fcPending[vl] = false;
             IbFlowControlHeader fc;
+            fc.SetOp(m_extender ? IbFlowControlHeader::EXTENDED : IbFlowControlHeader::NORMAL);
             fc.SetVl(vl);
-            fc.SetFctbs(static_cast<uint32_t>(m_fctbs[vl] % MODULUS));
-            fc.SetFccl(m_abr[vl] + std::min(m_rxFree[vl], HALF));
+            fc.SetFctbs(static_cast<uint32_t>(m_fctbs[vl] % Modulus()));
+            fc.SetFccl(static_cast<uint32_t>(
+                (m_abr[vl] + std::min<uint64_t>(m_rxFree[vl], Modulus() / 2)) % Modulus()));
             Ptr<Packet> p = Create<Packet>();
             p->AddHeader(fc);
             ++m_fcSent;
-            StartTransmission(p, vl, true, IbFlowControlHeader::SIZE);
+            StartTransmission(p, vl, true, fc.GetSerializedSize());
             return;
         }
     }
@@ -607,7 +624,7 @@ IbNetDevice::Receive(Ptr<Packet> packet, uint8_t vl, bool flowControl)
         return;
     }
     m_rxFree[vl] -= blocks;
-    m_abr[vl] = (m_abr[vl] + blocks) % MODULUS;
+    m_abr[vl] = static_cast<uint32_t>((uint64_t(m_abr[vl]) + blocks) % Modulus());
     if (m_ibReceive.IsNull())
     {
         Release(vl, blocks);
@@ -707,7 +724,8 @@ IbNetDevice::GetBytesSent(uint8_t vl) const
 uint64_t
 IbNetDevice::GetTxBytes() const
 {
-    uint64_t bytes = m_fcSent * IbFlowControlHeader::SIZE;
+    uint64_t bytes =
+        m_fcSent * (m_extender ? IbFlowControlHeader::EXTENDED_SIZE : IbFlowControlHeader::SIZE);
     for (uint64_t b : m_bytesSent)
     {
         bytes += b;

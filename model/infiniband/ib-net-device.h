@@ -286,6 +286,8 @@ class IbNetDevice : public NetDevice
     void StartTransmission(Ptr<Packet> packet, uint8_t vl, bool flowControl, uint32_t wireBytes);
     /// @return true if the head packet of a data VL may go (there is one, and credit for it)
     bool Eligible(uint8_t vl) const;
+    /// @return the credit counters' modulus: 4096, or 2^32 for an extender
+    uint64_t Modulus() const;
     /// @return the VL the arbiter picks from a table, or -1
     int PickFrom(ArbTable& table);
     /// Send a flow-control packet for every data VL (periodic refresh).
@@ -333,6 +335,7 @@ class IbNetDevice : public NetDevice
 
     std::array<RingQueue<Item>, 16> m_queue; //!< output queue per VL
     std::array<uint64_t, 16> m_queueBytes;   //!< bytes in each
+    bool m_extender{false};                  //!< 32-bit credit counters (Extender)
     std::array<uint64_t, 16> m_fctbs;        //!< blocks sent per VL (FCTBS before mod)
     std::array<uint32_t, 16> m_fccl;         //!< credit limit from the peer (12 bits)
     std::array<uint32_t, 16> m_abr;          //!< adjusted blocks received (12 bits)
