@@ -17,6 +17,8 @@
 #include "ns3/ib-rc-transport.h"
 #include "ns3/ib-subnet-helper.h"
 #include "ns3/network-module.h"
+#include "ns3/roce-helper.h"
+#include "ns3/roce-transport.h"
 #include "ns3/sharp-aggregation-manager.h"
 #include "ns3/sharp-header.h"
 #include "ns3/spine-leaf-helper.h"
@@ -379,7 +381,7 @@ TEST(SharpScenario, AScenarioRunsSharpAndItsRecordsCountJobsAndFallbacks)
         R"({"stopTime": "2ms",
             "fabric": {"kind": "fat-tree", "k": 4, "hostRate": "200Gbps", "fabricRate": "200Gbps"},
             "link": {"technology": "infiniband", "mtu": 4096, "linkMtu": 4200},
-            "ib": {"sharpUnits": 1},
+            "sharp": {"units": 1},
             "workloads": [{"kind": "allreduce", "algorithm": "sharp", "bytes": "256KB"},
                           {"kind": "allreduce", "algorithm": "sharp", "bytes": "256KB",
                            "hosts": 8}]})",
@@ -412,7 +414,8 @@ TEST(SharpScenario, AScenarioRunsSharpAndItsRecordsCountJobsAndFallbacks)
 TEST(SharpScenario, SharpOutsideInfiniBandOrWithBadValuesIsRefusedByName)
 {
     EXPECT_CONFIG_ERROR(
-        Scenario::Parse(R"({"workloads": [{"kind": "allreduce", "algorithm": "sharp"}]})",
+        Scenario::Parse(R"({"link": {"technology": "iwarp"},
+                            "workloads": [{"kind": "allreduce", "algorithm": "sharp"}]})",
                         "t.json",
                         {}),
         "workloads.0.algorithm = sharp: accepted: ring, or sharp with link.technology "
@@ -422,13 +425,12 @@ TEST(SharpScenario, SharpOutsideInfiniBandOrWithBadValuesIsRefusedByName)
                         "t.json",
                         {}),
         "workloads.0.algorithm = \"tree\": accepted: one of ring, sharp");
-    EXPECT_CONFIG_ERROR(
-        Scenario::Parse(R"({"ib": {"sharpAggregationRate": "fast"}})", "t.json", {}),
-        "ib.sharpAggregationRate = fast");
-    EXPECT_CONFIG_ERROR(Scenario::Parse(R"({"ib": {"sharpUnits": 0}})", "t.json", {}),
-                        "ib.sharpUnits = 0");
-    EXPECT_CONFIG_ERROR(Scenario::Parse(R"({"ib": {"sharpWindow": 0}})", "t.json", {}),
-                        "ib.sharpWindow = 0");
+    EXPECT_CONFIG_ERROR(Scenario::Parse(R"({"sharp": {"aggregationRate": "fast"}})", "t.json", {}),
+                        "sharp.aggregationRate = fast");
+    EXPECT_CONFIG_ERROR(Scenario::Parse(R"({"sharp": {"units": 0}})", "t.json", {}),
+                        "sharp.units = 0");
+    EXPECT_CONFIG_ERROR(Scenario::Parse(R"({"sharp": {"window": 0}})", "t.json", {}),
+                        "sharp.window = 0");
 }
 
 TEST(SharpScenario, NvlsInTheServersAndSharpBetweenThemFromAScenario)
@@ -465,8 +467,65 @@ TEST(SharpScenario, NvlsInTheServersAndSharpBetweenThemFromAScenario)
         "dgx-h100 or nvl72");
     EXPECT_CONFIG_ERROR(Scenario::Parse(json, "t.json", {"server.preset=dgx-a100"}),
                         "workloads.0.algorithm = nvls-sharp: accepted: ring or hierarchical");
-    EXPECT_CONFIG_ERROR(Scenario::Parse(json, "t.json", {"link.technology=roce"}),
+    EXPECT_CONFIG_ERROR(Scenario::Parse(json, "t.json", {"link.technology=iwarp"}),
                         "workloads.0.algorithm = nvls-sharp: accepted: nvls, or nvls-sharp with "
-                        "link.technology infiniband");
+                        "link.technology infiniband or roce");
+    Simulator::Destroy();
+}
+
+TEST(SharpRoce, OnEthernetEveryMemberLinkCarriesTheVectorOnceEachWay)
+{
+    // SHARP on a RoCEv2 spine-leaf (the aggregation nodes at the switches' own addresses):
+    // each member's NIC and its switch's port to it send exactly the vector's chunks (IPv4, UDP,
+    // BTH, SharpHeader, data, ICRC in an Ethernet frame), and the all-reduce takes its
+    // pipeline's closed form.
+    RoceHelper roce;
+    roce.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+    roce.SetQueuePairAttribute("Mtu", UintegerValue(1024));
+    SpineLeafHelper fabric(2, 1, 4);
+    fabric.SetDelay(MicroSeconds(1));
+    const Fabric built = roce.Build(fabric);
+    RoceTransport rdma(roce);
+    SharpAggregationManager sharp(roce, built);
+    sharp.SetServiceLevel(3);
+    sharp.Install();
+    CollectiveHelper collectives(rdma);
+    collectives.SetInNetworkReduction(&sharp);
+    EXPECT_EQ(sharp.GetChunkBytes(), 1016u);
+    const uint64_t bytes = 256 * 1016;
+    collectives.AllReduce(SharpNetwork::Hosts(8),
+                          bytes,
+                          CollectiveHelper::IN_NETWORK,
+                          MicroSeconds(1));
+    Simulator::Stop(MilliSeconds(5));
+    Simulator::Run();
+    const CollectiveRecord& r = collectives.GetRecords().front();
+    ASSERT_EQ(r.kind, "allreduce:sharp");
+    ASSERT_GT(r.end, Time(0));
+    // 256 frames of 14 + 44 + 8 + 1016 bytes, each with 24 bytes of preamble, FCS and gap.
+    const uint64_t wire = 256 * (14 + 44 + 8 + 1016 + 24);
+    EXPECT_EQ(sharp.WireBytes(bytes), wire);
+    for (uint32_t h = 0; h < 8; ++h)
+    {
+        EXPECT_EQ(roce.GetNic(h)->GetDevice()->GetTxBytes(), wire) << "host " << h;
+        const uint32_t link = built.GetHostLink(h);
+        const uint32_t v = built.GetPeer(link, built.GetHostNodeId(h));
+        EXPECT_EQ(
+            roce.GetSwitch(built.GetNode(v).index)->GetPort(built.GetPort(link, v))->GetTxBytes(),
+            wire)
+            << "host " << h;
+    }
+    // The pipeline's closed form (as on InfiniBand, with no forwarding latency here): a chunk
+    // alone up two links and down two, reduced at the leaf and the spine (200 Gb/s), then one
+    // frame time a chunk.
+    const double frame = (14 + 44 + 8 + 1016 + 24) * 8 / 100e9;
+    const double closed = 4 * (frame + 1e-6) + 2 * (1016 * 8 / 200e9) + 255 * frame;
+    EXPECT_NEAR((r.end - r.start).GetSeconds() / closed, 1.0, 0.002);
+    EXPECT_EQ(sharp.GetJobsCompleted(), 1u);
+    for (uint32_t s = 0; s < built.GetNSwitches(); ++s)
+    {
+        EXPECT_EQ(roce.GetSwitch(s)->GetAggregationDrops(), 0u);
+        EXPECT_EQ(sharp.GetNode(s)->GetMisdelivered(), 0u);
+    }
     Simulator::Destroy();
 }

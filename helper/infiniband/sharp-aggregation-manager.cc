@@ -28,8 +28,7 @@ constexpr uint32_t CHUNK_OVERHEAD = 8 + 12 + SharpHeader::SIZE + 4 + 2;
 } // namespace
 
 SharpAggregationManager::SharpAggregationManager(const IbSubnet& subnet)
-    : m_subnet(subnet),
-      m_window(64),
+    : m_window(64),
       m_sl(0),
       m_nextJob(1),
       m_started(0),
@@ -37,6 +36,71 @@ SharpAggregationManager::SharpAggregationManager(const IbSubnet& subnet)
       m_completed(0)
 {
     m_factory.SetTypeId("ns3::SharpAggregationNode");
+    m_binding.fabric = subnet.fabric;
+    m_binding.chunkData = subnet.adapters.front()->GetDevice()->GetMtu() - SharpHeader::SIZE;
+    m_binding.chunkWire = [](uint32_t data) { return uint64_t(data) + CHUNK_OVERHEAD; };
+    const std::vector<Ptr<IbHostAdapter>> adapters = subnet.adapters;
+    const std::vector<Ptr<IbSwitch>> switches = subnet.switches;
+    m_binding.hostRate = [adapters](uint32_t h) {
+        return adapters.at(h)->GetDevice()->GetDataRate();
+    };
+    m_binding.hostAddress = [adapters](uint32_t h) { return uint32_t(adapters.at(h)->GetLid()); };
+    uint32_t last = 0;
+    for (const auto& adapter : adapters)
+    {
+        last = std::max<uint32_t>(last, adapter->GetLid() + (1u << adapter->GetLmc()) - 1);
+    }
+    if (last + switches.size() >= 0xC000)
+    {
+        InterconnectConfigError("ib.lmc",
+                                std::to_string(adapters.front()->GetLmc()) + " (" +
+                                    std::to_string(switches.size()) +
+                                    " switch LIDs after host LID " + std::to_string(last) + ")",
+                                "an LMC and fabric whose host and switch LIDs stay below 0xC000 "
+                                "(the unicast range; SHARP gives every switch a LID)");
+    }
+    m_binding.install = [switches, last](uint32_t s, Ptr<SharpAggregationNode> node) {
+        const auto lid = static_cast<uint16_t>(last + 1 + s);
+        switches.at(s)->SetAggregationNode(node, lid);
+        return uint32_t(lid);
+    };
+    m_binding.receive = [adapters](uint32_t h, Callback<void, Ptr<Packet>> cb) {
+        adapters.at(h)->SetAggregationCallback(cb);
+    };
+    m_binding.send = [adapters](uint32_t h, uint32_t to, Ptr<Packet> p, uint8_t sl) {
+        adapters.at(h)->SendAggregation(static_cast<uint16_t>(to), p, sl);
+    };
+}
+
+SharpAggregationManager::SharpAggregationManager(RoceHelper& roce, const Fabric& fabric)
+    : m_window(64),
+      m_sl(0),
+      m_nextJob(1),
+      m_started(0),
+      m_refused(0),
+      m_completed(0)
+{
+    m_factory.SetTypeId("ns3::SharpAggregationNode");
+    m_binding.fabric = fabric;
+    m_binding.chunkData = roce.GetQueuePairMtu() - SharpHeader::SIZE;
+    m_binding.chunkWire = [](uint32_t data) {
+        return uint64_t(PfcNetDevice::WireBytes(PfcNetDevice::ETHERNET_HEADER +
+                                                RdmaNic::ROCE_HEADERS + SharpHeader::SIZE + data));
+    };
+    RoceHelper* network = &roce;
+    m_binding.hostRate = [network](uint32_t h) { return network->GetHostRate(h); };
+    m_binding.hostAddress = [network](uint32_t h) { return network->GetAddress(h).Get(); };
+    m_binding.install = [network](uint32_t s, Ptr<SharpAggregationNode> node) {
+        const Ipv4Address address((11u << 24) + 1 + s);
+        network->GetSwitch(s)->SetAggregationNode(node, address);
+        return address.Get();
+    };
+    m_binding.receive = [network](uint32_t h, Callback<void, Ptr<Packet>> cb) {
+        network->GetNic(h)->SetAggregationCallback(cb);
+    };
+    m_binding.send = [network](uint32_t h, uint32_t to, Ptr<Packet> p, uint8_t sl) {
+        network->GetNic(h)->SendAggregation(Ipv4Address(to), p, sl);
+    };
 }
 
 void
@@ -63,40 +127,22 @@ void
 SharpAggregationManager::Install()
 {
     NS_ABORT_MSG_IF(!m_nodes.empty(), "SharpAggregationManager: installed twice");
-    uint32_t last = 0;
-    for (const auto& adapter : m_subnet.adapters)
-    {
-        last = std::max<uint32_t>(last, adapter->GetLid() + (1u << adapter->GetLmc()) - 1);
-    }
-    const uint32_t switches = static_cast<uint32_t>(m_subnet.switches.size());
-    if (last + switches >= 0xC000)
-    {
-        InterconnectConfigError("ib.lmc",
-                                std::to_string(m_subnet.adapters.front()->GetLmc()) + " (" +
-                                    std::to_string(switches) + " switch LIDs after host LID " +
-                                    std::to_string(last) + ")",
-                                "an LMC and fabric whose host and switch LIDs stay below 0xC000 "
-                                "(the unicast range; SHARP gives every switch a LID)");
-    }
-    for (uint32_t s = 0; s < switches; ++s)
+    for (uint32_t s = 0; s < m_binding.fabric.GetNSwitches(); ++s)
     {
         Ptr<SharpAggregationNode> node = m_factory.Create<SharpAggregationNode>();
-        const auto lid = static_cast<uint16_t>(last + 1 + s);
-        m_subnet.switches[s]->SetAggregationNode(node, lid);
+        m_switchAddress.push_back(m_binding.install(s, node));
         m_nodes.push_back(node);
-        m_switchLid.push_back(lid);
     }
-    for (uint32_t h = 0; h < m_subnet.adapters.size(); ++h)
+    for (uint32_t h = 0; h < m_binding.fabric.GetNHosts(); ++h)
     {
-        m_subnet.adapters[h]->SetAggregationCallback(
-            MakeCallback(&SharpAggregationManager::Result, this).Bind(h));
+        m_binding.receive(h, MakeCallback(&SharpAggregationManager::Result, this).Bind(h));
     }
 }
 
 SharpAggregationManager::Tree
 SharpAggregationManager::BuildTree(const std::vector<uint32_t>& hosts) const
 {
-    const Fabric& f = m_subnet.fabric;
+    const Fabric& f = m_binding.fabric;
     NS_ABORT_MSG_IF(hosts.empty(), "SharpAggregationManager::BuildTree: no host");
     const uint32_t inf = std::numeric_limits<uint32_t>::max();
     const uint32_t nodes = static_cast<uint32_t>(f.GetNodes().size());
@@ -209,7 +255,7 @@ SharpAggregationManager::TryStart(const std::vector<uint32_t>& hosts,
         }
     }
     m_nextJob = static_cast<uint16_t>(job + 1);
-    const Fabric& f = m_subnet.fabric;
+    const Fabric& f = m_binding.fabric;
     // Each tree switch's children: its members' links and its child switches' parent links.
     std::map<uint32_t, std::vector<SharpAggregationNode::Link>> children; // by switch index
     std::map<uint32_t, std::size_t> position;                             // switch -> entry
@@ -227,9 +273,9 @@ SharpAggregationManager::TryStart(const std::vector<uint32_t>& hosts,
         const uint32_t link = f.GetHostLink(h);
         const uint32_t v = f.GetPeer(link, f.GetHostNodeId(h));
         const uint32_t s = f.GetNode(v).index;
-        children[s].push_back({f.GetPort(link, v), m_subnet.adapters[h]->GetLid()});
+        children[s].push_back({f.GetPort(link, v), m_binding.hostAddress(h)});
         j.memberOf[h] = static_cast<uint32_t>(j.members.size());
-        j.members.push_back(Member{h, m_switchLid[s]});
+        j.members.push_back(Member{h, m_switchAddress[s]});
     }
     for (std::size_t i = 0; i < tree.switches.size(); ++i)
     {
@@ -241,7 +287,7 @@ SharpAggregationManager::TryStart(const std::vector<uint32_t>& hosts,
         const uint32_t link = tree.parentLink[i];
         const uint32_t v = f.GetSwitchNodeId(s);
         const uint32_t up = f.GetPeer(link, v);
-        children[f.GetNode(up).index].push_back({f.GetPort(link, up), m_switchLid[s]});
+        children[f.GetNode(up).index].push_back({f.GetPort(link, up), m_switchAddress[s]});
     }
     for (std::size_t i = 0; i < tree.switches.size(); ++i)
     {
@@ -251,7 +297,7 @@ SharpAggregationManager::TryStart(const std::vector<uint32_t>& hosts,
         {
             const uint32_t v = f.GetSwitchNodeId(s);
             const uint32_t up = f.GetPeer(tree.parentLink[i], v);
-            parent = {f.GetPort(tree.parentLink[i], v), m_switchLid[f.GetNode(up).index]};
+            parent = {f.GetPort(tree.parentLink[i], v), m_switchAddress[f.GetNode(up).index]};
         }
         m_nodes[s]->Configure(job, children[s], parent, m_sl);
     }
@@ -273,10 +319,10 @@ SharpAggregationManager::Pump(uint16_t job, Member& m)
         const uint64_t offset = uint64_t(m.nextSend) * GetChunkBytes();
         const auto data =
             static_cast<uint32_t>(std::min<uint64_t>(GetChunkBytes(), j.bytes - offset));
-        m_subnet.adapters[m.host]->SendAggregation(
-            m.switchLid,
-            SharpAggregationNode::Chunk(SharpHeader::REDUCE, job, m.nextSend, data),
-            m_sl);
+        m_binding.send(m.host,
+                       m.switchAddress,
+                       SharpAggregationNode::Chunk(SharpHeader::REDUCE, job, m.nextSend, data),
+                       m_sl);
         ++m.nextSend;
     }
 }
@@ -323,7 +369,7 @@ SharpAggregationManager::LowerBound(const std::vector<uint32_t>& hosts, uint64_t
     Time bound;
     for (uint32_t h : hosts)
     {
-        const DataRate rate = m_subnet.adapters.at(h)->GetDevice()->GetDataRate();
+        const DataRate rate = m_binding.hostRate(h);
         bound = std::max(bound, rate.CalculateBytesTxTime(WireBytes(bytes)));
     }
     return bound;
@@ -338,14 +384,16 @@ SharpAggregationManager::GetName() const
 uint32_t
 SharpAggregationManager::GetChunkBytes() const
 {
-    return m_subnet.adapters.front()->GetDevice()->GetMtu() - SharpHeader::SIZE;
+    return m_binding.chunkData;
 }
 
 uint64_t
 SharpAggregationManager::WireBytes(uint64_t bytes) const
 {
-    const uint64_t chunks = std::max<uint64_t>(1, (bytes + GetChunkBytes() - 1) / GetChunkBytes());
-    return bytes + chunks * CHUNK_OVERHEAD;
+    const uint64_t full = bytes / GetChunkBytes();
+    const auto rest = static_cast<uint32_t>(bytes % GetChunkBytes());
+    return full * m_binding.chunkWire(GetChunkBytes()) +
+           (rest > 0 || full == 0 ? m_binding.chunkWire(rest) : 0);
 }
 
 Ptr<SharpAggregationNode>

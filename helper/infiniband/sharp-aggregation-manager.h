@@ -7,9 +7,11 @@
 #ifndef SHARP_AGGREGATION_MANAGER_H
 #define SHARP_AGGREGATION_MANAGER_H
 
+#include "ns3/fabric.h"
 #include "ns3/ib-subnet-helper.h"
 #include "ns3/in-network-reduction.h"
 #include "ns3/object-factory.h"
+#include "ns3/roce-helper.h"
 #include "ns3/sharp-aggregation-node.h"
 
 #include <functional>
@@ -61,16 +63,27 @@ class SharpAggregationManager : public InNetworkReduction
     /// @param subnet the subnet (its switches get aggregation nodes at Install)
     explicit SharpAggregationManager(const IbSubnet& subnet);
 
+    /**
+     * SHARP on a RoCEv2 fabric (switches with aggregation nodes, as NVIDIA's Spectrum-X
+     * offers): the node of switch s answers at 11.0.0.0 + 1 + s; aggregation packets are IPv4,
+     * UDP to 4791 and a BTH with opcode SharpHeader::BTH_OPCODE around the SharpHeader, at the
+     * service level's priority (DSCP 8 x priority).
+     * @param roce the finalized network (kept by reference)
+     * @param fabric its fabric (RoceHelper::Build's)
+     */
+    SharpAggregationManager(RoceHelper& roce, const Fabric& fabric);
+
     /// @param name a SharpAggregationNode attribute @param value its value, for every switch
     void SetNodeAttribute(const std::string& name, const AttributeValue& value);
     /// @param chunks chunks a member may have outstanding (>= 1; default 64)
     void SetWindow(uint32_t chunks);
-    /// @param sl the service level of aggregation packets (default 0)
+    /// @param sl the service level (RoCE: priority) of aggregation packets (default 0)
     void SetServiceLevel(uint8_t sl);
 
     /**
-     * Give every switch an aggregation node and a LID after the hosts' (switch s: the hosts'
-     * last LID + 1 + s), and every host adapter the members' side.
+     * Give every switch an aggregation node and an address (InfiniBand: a LID after the
+     * hosts', switch s the hosts' last LID + 1 + s; RoCE: 11.0.0.0 + 1 + s), and every host the
+     * members' side.
      */
     void Install();
 
@@ -100,10 +113,10 @@ class SharpAggregationManager : public InNetworkReduction
     /// A member's progress in a job.
     struct Member
     {
-        uint32_t host;        //!< host index
-        uint16_t switchLid;   //!< the LID of its switch
-        uint32_t nextSend{0}; //!< next chunk to send
-        uint32_t results{0};  //!< results received
+        uint32_t host;          //!< host index
+        uint32_t switchAddress; //!< the address of its switch
+        uint32_t nextSend{0};   //!< next chunk to send
+        uint32_t results{0};    //!< results received
     };
 
     /// A running job.
@@ -123,10 +136,26 @@ class SharpAggregationManager : public InNetworkReduction
     /// A result reached host `host`.
     void Result(uint32_t host, Ptr<Packet> packet);
 
-    IbSubnet m_subnet;                              //!< the subnet
+    /// What the manager needs of a technology.
+    struct Binding
+    {
+        Fabric fabric;      //!< the topology
+        uint32_t chunkData; //!< data bytes a chunk carries (the path MTU less the SharpHeader)
+        std::function<uint64_t(uint32_t data)> chunkWire;   //!< wire bytes of a chunk of `data`
+        std::function<DataRate(uint32_t host)> hostRate;    //!< a host link's rate
+        std::function<uint32_t(uint32_t host)> hostAddress; //!< a host's address (LID, IPv4)
+        /// Give switch s its node; @return the switch's address
+        std::function<uint32_t(uint32_t s, Ptr<SharpAggregationNode> node)> install;
+        /// Deliver the aggregation packets that reach a host to a callback
+        std::function<void(uint32_t host, Callback<void, Ptr<Packet>> receive)> receive;
+        /// Send an aggregation packet from a host to a switch's address, on a service level
+        std::function<void(uint32_t host, uint32_t to, Ptr<Packet> packet, uint8_t sl)> send;
+    };
+
+    Binding m_binding;                              //!< the technology
     ObjectFactory m_factory;                        //!< aggregation nodes
     std::vector<Ptr<SharpAggregationNode>> m_nodes; //!< by switch index
-    std::vector<uint16_t> m_switchLid;              //!< by switch index
+    std::vector<uint32_t> m_switchAddress;          //!< by switch index
     uint32_t m_window;                              //!< outstanding chunks per member
     uint8_t m_sl;                                   //!< service level
     uint16_t m_nextJob;                             //!< next job number to try

@@ -688,8 +688,14 @@ ScenarioRunner::BuildInfiniBand(const std::string& cc)
     m_ib->SetQueuePairAttribute("Transport", StringValue(s.String("nic.transport")));
     m_ib->SetQueuePairAttribute("IrnRtoLow", TimeValue(s.Duration("nic.irnRtoLow")));
     m_ib->SetQueuePairAttribute("IrnRtoLowPackets", UintegerValue(s.Int("nic.irnRtoLowPackets")));
+}
+
+void
+ScenarioRunner::InstallSharp()
+{
     // SHARP's aggregation nodes, when a workload asks for them (none otherwise: runs without
-    // SHARP build the same subnet as before it existed).
+    // SHARP build the same network as before it existed).
+    const Scenario& s = m_s;
     bool sharp = false;
     for (std::size_t i = 0; i < s.NumWorkloads(); ++i)
     {
@@ -699,20 +705,22 @@ ScenarioRunner::BuildInfiniBand(const std::string& cc)
             (s.String(w + "algorithm") == "sharp" || s.String(w + "algorithm") == "nvls-sharp");
         sharp = sharp || asks;
     }
-    if (sharp)
+    if (!sharp)
     {
-        m_sharp = std::make_unique<SharpAggregationManager>(m_ib->GetSubnet());
-        m_sharp->SetNodeAttribute("Units", UintegerValue(s.Int("ib.sharpUnits")));
-        m_sharp->SetNodeAttribute("BufferSize", UintegerValue(s.Bytes("ib.sharpBufferSize")));
-        const std::string rate = s.String("ib.sharpAggregationRate");
-        const DataRate line = std::max(DataRate(s.String("fabric.hostRate")),
-                                       DataRate(s.String("fabric.fabricRate")));
-        m_sharp->SetNodeAttribute("AggregationRate",
-                                  DataRateValue(rate == "line" ? line : DataRate(rate)));
-        m_sharp->SetWindow(static_cast<uint32_t>(s.Int("ib.sharpWindow")));
-        m_sharp->SetServiceLevel(static_cast<uint8_t>(s.Int("ib.sl")));
-        m_sharp->Install();
+        return;
     }
+    m_sharp = m_ib ? std::make_unique<SharpAggregationManager>(m_ib->GetSubnet())
+                   : std::make_unique<SharpAggregationManager>(m_roce, m_fabric);
+    m_sharp->SetNodeAttribute("Units", UintegerValue(s.Int("sharp.units")));
+    m_sharp->SetNodeAttribute("BufferSize", UintegerValue(s.Bytes("sharp.bufferSize")));
+    const std::string rate = s.String("sharp.aggregationRate");
+    const DataRate line =
+        std::max(DataRate(s.String("fabric.hostRate")), DataRate(s.String("fabric.fabricRate")));
+    m_sharp->SetNodeAttribute("AggregationRate",
+                              DataRateValue(rate == "line" ? line : DataRate(rate)));
+    m_sharp->SetWindow(static_cast<uint32_t>(s.Int("sharp.window")));
+    m_sharp->SetServiceLevel(m_network->GetDefaultPriority());
+    m_sharp->Install();
 }
 
 void
@@ -912,6 +920,7 @@ ScenarioRunner::BuildNetwork()
             std::cerr << "interconnect-run: " << m_fabric.GetPartition().Describe() << std::endl;
         }
     }
+    InstallSharp();
     m_collectives = std::make_unique<CollectiveHelper>(*m_network);
     m_collectives->SetInNetworkReduction(m_sharp.get());
     if (!m_autoMapping)
@@ -1404,7 +1413,7 @@ ScenarioRunner::WriteSummaries()
         uint64_t reductions = 0;
         uint64_t peakHeld = 0;
         uint64_t overflows = 0;
-        for (uint32_t i = 0; i < m_ib->GetSubnet().switches.size(); ++i)
+        for (uint32_t i = 0; i < m_fabric.GetNSwitches(); ++i)
         {
             reductions += m_sharp->GetNode(i)->GetReductions();
             peakHeld = std::max(peakHeld, m_sharp->GetNode(i)->GetPeakHeld());

@@ -131,6 +131,8 @@ class ScenarioRunner
     bool SetsCnpInterval(const std::string& cc) const;
     /// Configure the Ethernet technologies (RoCEv2, iWARP) on the RoCE helper.
     void ConfigureEthernet(const std::string& cc);
+    /// Give the switches SHARP's aggregation nodes if a workload asks for them.
+    void InstallSharp();
     /// Build the InfiniBand subnet of the fabric.
     void BuildInfiniBand(const std::string& cc);
     /// Add the GPU servers of server.preset.

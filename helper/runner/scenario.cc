@@ -418,6 +418,7 @@ RootKeys()
         Key{"nic", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}},
         Key{"tcp", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}},
         Key{"ib", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}},
+        Key{"sharp", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}},
         Key{"server", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}},
         Key{"faults", Type::STRING, JsonValue::object(), 0, 0, {}, {}, {}},
         Key{"workloads", Type::STRING, JsonValue::array(), 0, 0, {}, {}, {}},
@@ -618,21 +619,26 @@ IbKeys()
                 .Help("two-dc: long-haul extenders on the long hauls (32-bit credits, a receive "
                       "buffer of the cable's round trip), else their ports' credits are a "
                       "data centre's")
-                .Sets("ns3::IbNetDevice::Extender", false),
-            ScenarioKey::Int("sharpUnits", 8, 1, 1 << 16)
-                .Help("SHARP: aggregation units of a switch (jobs at once; more fall back to "
-                      "the ring)")
+                .Sets("ns3::IbNetDevice::Extender", false)};
+}
+
+/// The SHARP section: the switches' aggregation nodes (InfiniBand or RoCE).
+std::vector<Key>
+SharpKeys()
+{
+    return {ScenarioKey::Int("units", 8, 1, 1 << 16)
+                .Help("aggregation units of a switch (jobs at once; more fall back to the ring)")
                 .Sets("ns3::SharpAggregationNode::Units"),
-            ScenarioKey::Bytes("sharpBufferSize", "4MiB", 1)
-                .Help("SHARP: aggregation buffer of a switch, shared by its jobs")
+            ScenarioKey::Bytes("bufferSize", "4MiB", 1)
+                .Help("aggregation buffer of a switch, shared by its jobs")
                 .Sets("ns3::SharpAggregationNode::BufferSize"),
-            ScenarioKey::Text("sharpAggregationRate", "line")
-                .Help("SHARP: data rate a unit reduces at (line: the faster of fabric.hostRate and "
+            ScenarioKey::Text("aggregationRate", "line")
+                .Help("data rate a unit reduces at (line: the faster of fabric.hostRate and "
                       "fabric.fabricRate)")
                 .Sets("ns3::SharpAggregationNode::AggregationRate", false),
-            ScenarioKey::Int("sharpWindow", 64, 1, 1 << 20)
-                .Help("SHARP: chunks a member may have outstanding; a job reserves this many "
-                      "chunks of buffer on every switch of its tree")};
+            ScenarioKey::Int("window", 64, 1, 1 << 20)
+                .Help("chunks a member may have outstanding; a job reserves this many chunks of "
+                      "buffer on every switch of its tree")};
 }
 
 /// The server section (GPU servers; the presets by name).
@@ -1145,10 +1151,11 @@ Scenario::Parse(const std::string& text,
 
     // InfiniBand (link.technology "infiniband"; kept but unused otherwise).
     out["ib"] = CheckObject("ib", given.value("ib", JsonValue::object()), IbKeys());
-    if (out["ib"]["sharpAggregationRate"] != "line")
+    out["sharp"] = CheckObject("sharp", given.value("sharp", JsonValue::object()), SharpKeys());
+    if (out["sharp"]["aggregationRate"] != "line")
     {
-        CommandLineValues::Rate("ib.sharpAggregationRate",
-                                out["ib"]["sharpAggregationRate"].get<std::string>());
+        CommandLineValues::Rate("sharp.aggregationRate",
+                                out["sharp"]["aggregationRate"].get<std::string>());
     }
     if (out["link"]["technology"].get<std::string>() == "infiniband")
     {
@@ -1260,21 +1267,22 @@ Scenario::Parse(const std::string& text,
                                         "nvl72 (NVLS needs an NVSwitch that reduces: third "
                                         "generation or later)");
             }
-            if (checked["algorithm"] == "nvls-sharp" && out["link"]["technology"] != "infiniband")
+            if (checked["algorithm"] == "nvls-sharp" && out["link"]["technology"] == "iwarp")
             {
                 InterconnectConfigError(path + ".algorithm",
                                         "nvls-sharp",
-                                        "nvls, or nvls-sharp with link.technology infiniband");
+                                        "nvls, or nvls-sharp with link.technology infiniband or "
+                                        "roce");
             }
         }
         if (checked.contains("algorithm") && checked["algorithm"] == "sharp" &&
-            (out["link"]["technology"] != "infiniband" || gpuServers))
+            (out["link"]["technology"] == "iwarp" || gpuServers))
         {
             InterconnectConfigError(path + ".algorithm",
                                     "sharp",
-                                    "ring, or sharp with link.technology infiniband and "
-                                    "server.preset none (SHARP runs in InfiniBand switches, "
-                                    "among hosts)");
+                                    "ring, or sharp with link.technology infiniband or roce and "
+                                    "server.preset none (SHARP runs in the switches, among "
+                                    "hosts)");
         }
     }
 
@@ -1514,6 +1522,7 @@ KeyTableRows()
                                                                  {"nic", NicKeys()},
                                                                  {"tcp", TcpKeys()},
                                                                  {"ib", IbKeys()},
+                                                                 {"sharp", SharpKeys()},
                                                                  {"server", ServerKeys()},
                                                                  {"faults", FaultKeys()}};
     for (const auto& [section, keys] : sections)

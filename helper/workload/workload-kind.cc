@@ -308,19 +308,20 @@ class AllReduceKind : public WorkloadKind
 
     std::vector<ScenarioKey> GetKeys() const override
     {
-        return {ScenarioKey::Bytes("bytes", "16MB", 1).Help("the vector each member reduces"),
-                HostsKey(),
-                ScenarioKey::Choice("algorithm",
-                                    "ring",
-                                    {"ring", "sharp", "hierarchical", "nvls", "nvls-sharp"})
-                    .Help("ring: 2 (N - 1) steps; sharp: in the InfiniBand switches (the ring "
-                          "when their resources are short); hierarchical: within domains, "
-                          "across, within; nvls: in the servers' NVSwitches (whole dgx-h100 "
-                          "or nvl72 servers), the ring between them; nvls-sharp: SHARP "
-                          "between them"),
-                ScenarioKey::Int("domains", 2, 2, 1 << 16)
-                    .Help("hierarchical: the group's equal blocks of consecutive hosts (a "
-                          "two-dc fabric's data centres: 2)")};
+        return {
+            ScenarioKey::Bytes("bytes", "16MB", 1).Help("the vector each member reduces"),
+            HostsKey(),
+            ScenarioKey::Choice("algorithm",
+                                "ring",
+                                {"ring", "sharp", "hierarchical", "nvls", "nvls-sharp"})
+                .Help("ring: 2 (N - 1) steps; sharp: in the switches, InfiniBand or RoCE (the ring "
+                      "when their resources are short); hierarchical: within domains, "
+                      "across, within; nvls: in the servers' NVSwitches (whole dgx-h100 "
+                      "or nvl72 servers), the ring between them; nvls-sharp: SHARP "
+                      "between them"),
+            ScenarioKey::Int("domains", 2, 2, 1 << 16)
+                .Help("hierarchical: the group's equal blocks of consecutive hosts (a "
+                      "two-dc fabric's data centres: 2)")};
     }
 
     void Post(const WorkloadContext& c) const override

@@ -14,6 +14,7 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/log.h"
+#include "ns3/sharp-header.h"
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 
@@ -294,6 +295,64 @@ RdmaNic::Transmit(Ptr<Packet> p, uint8_t txClass, bool data)
     m_device->Enqueue(p, txClass, data ? TAG_DATA : TAG_CONTROL);
 }
 
+void
+RdmaNic::SendAggregation(Ipv4Address to, Ptr<Packet> packet, uint8_t priority)
+{
+    NS_ABORT_MSG_IF(priority >= PfcNetDevice::N_PRIORITIES,
+                    "RdmaNic::SendAggregation: priority " << +priority);
+    FrameAggregation(packet, m_address, to, priority);
+    QueueDatagram(packet, priority);
+}
+
+void
+RdmaNic::SetAggregationCallback(Callback<void, Ptr<Packet>> callback)
+{
+    m_aggregation = callback;
+}
+
+void
+RdmaNic::FrameAggregation(Ptr<Packet> packet, Ipv4Address from, Ipv4Address to, uint8_t priority)
+{
+    packet->AddPaddingAtEnd(ICRC);
+    IbBthHeader bth;
+    bth.SetOpcode(SharpHeader::BTH_OPCODE);
+    packet->AddHeader(bth);
+    UdpHeader udp;
+    udp.SetSourcePort(ROCE_UDP_PORT);
+    udp.SetDestinationPort(ROCE_UDP_PORT);
+    packet->AddHeader(udp);
+    Ipv4Header ip;
+    ip.SetSource(from);
+    ip.SetDestination(to);
+    ip.SetProtocol(17);
+    ip.SetTtl(64);
+    ip.SetDscp(static_cast<Ipv4Header::DscpType>(priority << 3));
+    ip.SetEcn(Ipv4Header::ECN_NotECT);
+    ip.SetDontFragment();
+    ip.SetPayloadSize(packet->GetSize());
+    packet->AddHeader(ip);
+}
+
+bool
+RdmaNic::UnframeAggregation(Ptr<Packet> packet)
+{
+    uint8_t b[20 + 8 + IbBthHeader::SIZE];
+    if (packet->GetSize() < sizeof(b) + SharpHeader::SIZE + ICRC ||
+        packet->CopyData(b, sizeof(b)) != sizeof(b))
+    {
+        return false;
+    }
+    const uint16_t dport = static_cast<uint16_t>((b[22] << 8) | b[23]);
+    if ((b[0] & 0x0F) != 5 || b[9] != 17 || dport != ROCE_UDP_PORT ||
+        b[28] != SharpHeader::BTH_OPCODE)
+    {
+        return false;
+    }
+    packet->RemoveAtStart(sizeof(b));
+    packet->RemoveAtEnd(ICRC);
+    return true;
+}
+
 bool
 RdmaNic::PortReceive(uint32_t /* port */, const Ptr<Packet>& packet, uint16_t type)
 {
@@ -315,6 +374,15 @@ RdmaNic::PortReceive(uint32_t /* port */, const Ptr<Packet>& packet, uint16_t ty
     if (dport != ROCE_UDP_PORT || dst != m_address.Get())
     {
         return false;
+    }
+    if (copied >= 40 && b[28] == SharpHeader::BTH_OPCODE)
+    {
+        Ptr<Packet> p = packet->Copy();
+        if (!m_aggregation.IsNull() && UnframeAggregation(p))
+        {
+            m_aggregation(p);
+        }
+        return true;
     }
     const bool ce = (b[1] & 0x03) == Ipv4Header::ECN_CE;
     RdmaTransportHeaders headers;

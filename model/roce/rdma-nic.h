@@ -77,6 +77,35 @@ class RdmaNic : public RdmaChannelAdapter, public PfcPortOwner
 
     /// @return this NIC's address
     Ipv4Address GetAddress() const;
+
+    /**
+     * Send an in-network reduction packet (SHARP) to the aggregation node of the NIC's switch:
+     * IPv4 (the priority's DSCP, 8 x priority), UDP to 4791, BTH (opcode
+     * SharpHeader::BTH_OPCODE), the packet, ICRC; with the datagrams, in turn with the queue
+     * pairs of its priority.
+     * @param to the switch's aggregation address
+     * @param packet SharpHeader and data (at most the path MTU)
+     * @param priority the priority
+     */
+    void SendAggregation(Ipv4Address to, Ptr<Packet> packet, uint8_t priority);
+    /// @param callback gets the aggregation packets for this NIC (SharpHeader first)
+    void SetAggregationCallback(Callback<void, Ptr<Packet>> callback);
+
+    /**
+     * Frame an aggregation packet: ICRC after it, BTH, UDP (to and from 4791) and IPv4 before.
+     * @param packet SharpHeader and data; framed in place
+     * @param from source address @param to destination address @param priority its priority
+     */
+    static void FrameAggregation(Ptr<Packet> packet,
+                                 Ipv4Address from,
+                                 Ipv4Address to,
+                                 uint8_t priority);
+    /**
+     * Take an aggregation packet's framing off (FrameAggregation's inverse).
+     * @param packet IPv4 first; left with its SharpHeader and data
+     * @return false, leaving it as it came, if it is not UDP to 4791 with the aggregation opcode
+     */
+    static bool UnframeAggregation(Ptr<Packet> packet);
     /// @return the port
     Ptr<PfcNetDevice> GetDevice() const;
 
@@ -102,14 +131,15 @@ class RdmaNic : public RdmaChannelAdapter, public PfcPortOwner
     uint32_t GetWireBytes(Ptr<const Packet> packet) const override;
     void Transmit(Ptr<Packet> packet, uint8_t txClass, bool data) override;
 
-    Ptr<PfcNetDevice> m_device; //!< the port
-    Ipv4Address m_address;      //!< this NIC's address
-    uint8_t m_dscp;             //!< DSCP of data and ACKs (default 26)
-    uint8_t m_cnpDscp;          //!< DSCP of CNPs (default 48)
-    uint8_t m_ackDscp;          //!< DSCP of ACKs and NAKs (64: m_dscp)
-    uint8_t m_trimmedDscp;      //!< DSCP of trimmed packets (default 56)
-    bool m_ect;                 //!< mark data ECN-capable
-    bool m_computeIcrc;         //!< stamp the real ICRC (pcap fidelity)
+    Ptr<PfcNetDevice> m_device;                //!< the port
+    Ipv4Address m_address;                     //!< this NIC's address
+    Callback<void, Ptr<Packet>> m_aggregation; //!< aggregation packets' receiver
+    uint8_t m_dscp;                            //!< DSCP of data and ACKs (default 26)
+    uint8_t m_cnpDscp;                         //!< DSCP of CNPs (default 48)
+    uint8_t m_ackDscp;                         //!< DSCP of ACKs and NAKs (64: m_dscp)
+    uint8_t m_trimmedDscp;                     //!< DSCP of trimmed packets (default 56)
+    bool m_ect;                                //!< mark data ECN-capable
+    bool m_computeIcrc;                        //!< stamp the real ICRC (pcap fidelity)
 };
 
 } // namespace ns3

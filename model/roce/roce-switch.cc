@@ -6,6 +6,8 @@
 
 #include "roce-switch.h"
 
+#include "rdma-nic.h"
+
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/ethernet-header.h"
@@ -43,6 +45,8 @@ constexpr uint32_t TAG_REMAPPED = 1u << 26;
 constexpr uint32_t TAG_IN_PRIORITY_SHIFT = 27;
 /// RoCEv2's UDP destination port (IBTA annex A17).
 constexpr uint16_t ROCE_UDP_PORT = 4791;
+/// The dequeue tag of the aggregation node's packets: no ingress, no MMU accounting.
+constexpr uint32_t AGGREGATION_TAG = 0xFFFFFFFF;
 } // namespace
 
 TypeId
@@ -335,6 +339,60 @@ RoceSwitch::SelectPortOf(uint32_t src,
     return ports[h % set.count];
 }
 
+void
+RoceSwitch::SetAggregationNode(Ptr<SharpAggregationNode> node, Ipv4Address address)
+{
+    NS_ABORT_MSG_IF(!node, "RoceSwitch::SetAggregationNode: no node");
+    NS_ABORT_MSG_IF(address.Get() == 0, "RoceSwitch::SetAggregationNode: address 0.0.0.0");
+    m_sharp = node;
+    m_sharpAddress = address.Get();
+    node->SetSendCallback(MakeCallback(&RoceSwitch::SendAggregation, this));
+}
+
+Ptr<SharpAggregationNode>
+RoceSwitch::GetAggregationNode() const
+{
+    return m_sharp;
+}
+
+uint64_t
+RoceSwitch::GetAggregationDrops() const
+{
+    return m_sharpDrops;
+}
+
+bool
+RoceSwitch::ReceiveAggregation(uint32_t inPort, const Ptr<Packet>& packet)
+{
+    // Taken into the node's buffer at once: the frame never enters the MMU.
+    Ptr<Packet> p = packet->Copy();
+    if (!RdmaNic::UnframeAggregation(p))
+    {
+        ++m_drops[DROP_NO_ROUTE]; // nothing else is addressed to a switch here
+        m_dropTrace(packet, DROP_NO_ROUTE);
+        return true;
+    }
+    if (m_latency.IsZero())
+    {
+        m_sharp->Receive(inPort, p);
+    }
+    else
+    {
+        Simulator::Schedule(m_latency, &SharpAggregationNode::Receive, m_sharp, inPort, p);
+    }
+    return true;
+}
+
+void
+RoceSwitch::SendAggregation(uint32_t port, uint32_t peer, Ptr<Packet> packet, uint8_t priority)
+{
+    RdmaNic::FrameAggregation(packet, Ipv4Address(m_sharpAddress), Ipv4Address(peer), priority);
+    if (!m_ports.at(port)->Enqueue(packet, priority, AGGREGATION_TAG))
+    {
+        ++m_sharpDrops;
+    }
+}
+
 bool
 RoceSwitch::PortReceive(uint32_t inPort, const Ptr<Packet>& packet, uint16_t type)
 {
@@ -373,6 +431,10 @@ RoceSwitch::PortReceive(uint32_t inPort, const Ptr<Packet>& packet, uint16_t typ
         dstPort = static_cast<uint16_t>((b[ihl + 2] << 8) | b[ihl + 3]);
     }
 
+    if (dst == m_sharpAddress)
+    {
+        return ReceiveAggregation(inPort, packet);
+    }
     // (The addresses as the header has them: Debian's Ipv4Address is not inlined, and its
     // constructor and Get() cost 1.7% of a fat-tree's event loop.)
     const uint32_t outPort = SelectPortOf(src, dst, protocol, srcPort, dstPort);
@@ -595,6 +657,10 @@ RoceSwitch::ReleaseBuffer(uint32_t outPort,
                           uint8_t priority,
                           uint32_t tag)
 {
+    if (tag == AGGREGATION_TAG)
+    {
+        return; // the aggregation node's: its own buffer
+    }
     const uint32_t inPort = tag & TAG_PORT_MASK;
     const auto pool = static_cast<RoceSwitchMmu::Pool>((tag >> TAG_POOL_SHIFT) & TAG_POOL_MASK);
     if (tag & TAG_REMAPPED)

@@ -12,6 +12,7 @@
 
 #include "ns3/ipv4-address.h"
 #include "ns3/object.h"
+#include "ns3/sharp-aggregation-node.h"
 #include "ns3/traced-callback.h"
 
 #include <array>
@@ -184,6 +185,20 @@ class RoceSwitch : public Object, public PfcPortOwner
     int64_t AssignStreams(int64_t stream);
 
     /**
+     * Give the switch an aggregation node (SHARP on Ethernet), addressed by an IPv4 address of
+     * the switch's own: RoCEv2 packets to it go to the node instead of the routes, and the node
+     * sends through the switch's ports. Its packets are one hop long and live in the node's
+     * buffer, not the MMU's: they take no ingress or egress accounting, PFC or ECN.
+     * @param node the node
+     * @param address the switch's address (no host's)
+     */
+    void SetAggregationNode(Ptr<SharpAggregationNode> node, Ipv4Address address);
+    /// @return the aggregation node, or nullptr
+    Ptr<SharpAggregationNode> GetAggregationNode() const;
+    /// @return aggregation packets that could not be queued (an egress QueueLimit)
+    uint64_t GetAggregationDrops() const;
+
+    /**
      * @param tag the tag this switch gave a frame it queued (PfcNetDevice::GetQueuedTags)
      * @return the port the frame came in on
      */
@@ -228,6 +243,10 @@ class RoceSwitch : public Object, public PfcPortOwner
      * @param tag its tag
      */
     void ReleaseBuffer(uint32_t outPort, const Ptr<Packet>& frame, uint8_t priority, uint32_t tag);
+    /// A packet for the aggregation node arrived (IPv4 first).
+    bool ReceiveAggregation(uint32_t inPort, const Ptr<Packet>& packet);
+    /// The aggregation node sends: IPv4, UDP, BTH and ICRC around it, then the port's queue.
+    void SendAggregation(uint32_t port, uint32_t peer, Ptr<Packet> packet, uint8_t priority);
     /// Buffer manager's XOFF/XON decision.
     void Pause(uint32_t inPort, uint8_t priority, bool pause);
     /// Queue an admitted packet on its egress port after the switch's ForwardingLatency (at
@@ -323,6 +342,9 @@ class RoceSwitch : public Object, public PfcPortOwner
     std::vector<uint8_t> m_remap; //!< (in, out, priority) -> priority; empty: no rules
     uint64_t m_remapped;          //!< frames moved to another priority
 
+    Ptr<SharpAggregationNode> m_sharp; //!< aggregation node, or nullptr
+    uint32_t m_sharpAddress{0};        //!< its address (0: none; no host has it)
+    uint64_t m_sharpDrops{0};          //!< its packets an egress refused
     TracedCallback<Ptr<const Packet>, uint8_t> m_dropTrace; //!< drops
     TracedCallback<Ptr<const Packet>> m_trimTrace;          //!< trims (the packet before)
 };
