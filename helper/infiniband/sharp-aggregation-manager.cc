@@ -28,12 +28,6 @@ constexpr uint32_t CHUNK_OVERHEAD = 8 + 12 + SharpHeader::SIZE + 4 + 2;
 } // namespace
 
 SharpAggregationManager::SharpAggregationManager(const IbSubnet& subnet)
-    : m_window(64),
-      m_sl(0),
-      m_nextJob(1),
-      m_started(0),
-      m_refused(0),
-      m_completed(0)
 {
     m_factory.SetTypeId("ns3::SharpAggregationNode");
     m_binding.fabric = subnet.fabric;
@@ -73,12 +67,6 @@ SharpAggregationManager::SharpAggregationManager(const IbSubnet& subnet)
 }
 
 SharpAggregationManager::SharpAggregationManager(RoceHelper& roce, const Fabric& fabric)
-    : m_window(64),
-      m_sl(0),
-      m_nextJob(1),
-      m_started(0),
-      m_refused(0),
-      m_completed(0)
 {
     m_factory.SetTypeId("ns3::SharpAggregationNode");
     m_binding.fabric = fabric;

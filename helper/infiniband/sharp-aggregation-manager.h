@@ -156,13 +156,13 @@ class SharpAggregationManager : public InNetworkReduction
     ObjectFactory m_factory;                        //!< aggregation nodes
     std::vector<Ptr<SharpAggregationNode>> m_nodes; //!< by switch index
     std::vector<uint32_t> m_switchAddress;          //!< by switch index
-    uint32_t m_window;                              //!< outstanding chunks per member
-    uint8_t m_sl;                                   //!< service level
-    uint16_t m_nextJob;                             //!< next job number to try
+    uint32_t m_window{64};                          //!< outstanding chunks per member
+    uint8_t m_sl{0};                                //!< service level
+    uint16_t m_nextJob{1};                          //!< next job number to try
     std::map<uint16_t, Job> m_jobs;                 //!< running jobs
-    uint64_t m_started;                             //!< jobs started
-    uint64_t m_refused;                             //!< jobs refused
-    uint64_t m_completed;                           //!< jobs completed
+    uint64_t m_started{0};                          //!< jobs started
+    uint64_t m_refused{0};                          //!< jobs refused
+    uint64_t m_completed{0};                        //!< jobs completed
 };
 
 } // namespace ns3
