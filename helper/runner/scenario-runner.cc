@@ -1413,24 +1413,27 @@ ScenarioRunner::WriteSummaries()
         uint64_t reductions = 0;
         uint64_t peakHeld = 0;
         uint64_t overflows = 0;
+        uint64_t dropped = 0; // RoCE: frames an egress dropped (their jobs cannot complete)
         for (uint32_t i = 0; i < m_fabric.GetNSwitches(); ++i)
         {
             reductions += m_sharp->GetNode(i)->GetReductions();
             peakHeld = std::max(peakHeld, m_sharp->GetNode(i)->GetPeakHeld());
             overflows += m_sharp->GetNode(i)->GetOverflows();
+            dropped += m_ib ? 0 : m_roce.GetSwitch(i)->GetAggregationDrops();
         }
         std::fprintf(f,
                      "  \"sharp\": {\"jobsStarted\": %" PRIu64 ", \"jobsCompleted\": %" PRIu64
                      ", \"jobsRefused\": %" PRIu64 ", \"fallbacksToRing\": %" PRIu64
                      ", \"chunksReduced\": %" PRIu64 ", \"peakHeldBytes\": %" PRIu64
-                     ", \"overflows\": %" PRIu64 "},\n",
+                     ", \"overflows\": %" PRIu64 ", \"framesDropped\": %" PRIu64 "},\n",
                      m_sharp->GetJobsStarted(),
                      m_sharp->GetJobsCompleted(),
                      m_sharp->GetJobsRefused(),
                      m_collectives->GetInNetworkFallbacks(),
                      reductions,
                      peakHeld,
-                     overflows);
+                     overflows,
+                     dropped);
     }
     std::fprintf(f,
                  "  \"ecnMarks\": %" PRIu64 ",\n  \"cnps\": %" PRIu64

@@ -103,8 +103,8 @@ IbFlowControlHeader::Serialize(Buffer::Iterator start) const
         start.WriteHtonU16(0); // LPCRC
         return;
     }
-    start.WriteHtonU16(static_cast<uint16_t>((uint16_t(m_op) << 12) | m_fctbs));
-    start.WriteHtonU16(static_cast<uint16_t>((uint16_t(m_vl) << 12) | m_fccl));
+    start.WriteHtonU16(static_cast<uint16_t>((uint16_t(m_op) << 12) | (m_fctbs & 0x0FFF)));
+    start.WriteHtonU16(static_cast<uint16_t>((uint16_t(m_vl) << 12) | (m_fccl & 0x0FFF)));
     start.WriteHtonU16(0); // LPCRC
 }
 

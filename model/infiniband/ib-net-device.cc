@@ -601,6 +601,9 @@ IbNetDevice::Receive(Ptr<Packet> packet, uint8_t vl, bool flowControl)
         IbFlowControlHeader fc;
         packet->RemoveHeader(fc);
         // The peer's FCTBS adjusts what we count as received; its FCCL is our credit limit.
+        NS_ABORT_MSG_IF((fc.GetOp() == IbFlowControlHeader::EXTENDED) != m_extender,
+                        "IbNetDevice: a link with an Extender at one end only (set "
+                        "ns3::IbNetDevice::Extender on both)");
         m_abr[fc.GetVl()] = fc.GetFctbs();
         m_fccl[fc.GetVl()] = fc.GetFccl();
         TryTransmit();

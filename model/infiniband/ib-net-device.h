@@ -337,8 +337,8 @@ class IbNetDevice : public NetDevice
     std::array<uint64_t, 16> m_queueBytes;   //!< bytes in each
     bool m_extender{false};                  //!< 32-bit credit counters (Extender)
     std::array<uint64_t, 16> m_fctbs;        //!< blocks sent per VL (FCTBS before mod)
-    std::array<uint32_t, 16> m_fccl;         //!< credit limit from the peer (12 bits)
-    std::array<uint32_t, 16> m_abr;          //!< adjusted blocks received (12 bits)
+    std::array<uint32_t, 16> m_fccl;         //!< credit limit from the peer (12 bits; extender: 32)
+    std::array<uint32_t, 16> m_abr;          //!< adjusted blocks received (12 bits; extender: 32)
     std::array<uint32_t, 16> m_rxFree;       //!< free receive blocks per VL
     std::array<bool, 16> m_fcPending;        //!< a flow-control packet to send
     std::array<bool, 16> m_blocked;          //!< packets wait for credits now

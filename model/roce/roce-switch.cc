@@ -362,13 +362,14 @@ RoceSwitch::GetAggregationDrops() const
 }
 
 bool
-RoceSwitch::ReceiveAggregation(uint32_t inPort, const Ptr<Packet>& packet)
+RoceSwitch::ReceiveAggregation(uint32_t inPort, const Ptr<Packet>& packet, uint8_t priority)
 {
     // Taken into the node's buffer at once: the frame never enters the MMU.
     Ptr<Packet> p = packet->Copy();
     if (!RdmaNic::UnframeAggregation(p))
     {
         ++m_drops[DROP_NO_ROUTE]; // nothing else is addressed to a switch here
+        ++m_dropsByPriority[priority];
         m_dropTrace(packet, DROP_NO_ROUTE);
         return true;
     }
@@ -387,10 +388,7 @@ void
 RoceSwitch::SendAggregation(uint32_t port, uint32_t peer, Ptr<Packet> packet, uint8_t priority)
 {
     RdmaNic::FrameAggregation(packet, Ipv4Address(m_sharpAddress), Ipv4Address(peer), priority);
-    if (!m_ports.at(port)->Enqueue(packet, priority, AGGREGATION_TAG))
-    {
-        ++m_sharpDrops;
-    }
+    m_ports.at(port)->Enqueue(packet, priority, AGGREGATION_TAG); // (a drop: PortDrop)
 }
 
 bool
@@ -431,9 +429,9 @@ RoceSwitch::PortReceive(uint32_t inPort, const Ptr<Packet>& packet, uint16_t typ
         dstPort = static_cast<uint16_t>((b[ihl + 2] << 8) | b[ihl + 3]);
     }
 
-    if (dst == m_sharpAddress)
+    if (dst == m_sharpAddress && m_sharp)
     {
-        return ReceiveAggregation(inPort, packet);
+        return ReceiveAggregation(inPort, packet, priority);
     }
     // (The addresses as the header has them: Debian's Ipv4Address is not inlined, and its
     // constructor and Get() cost 1.7% of a fat-tree's event loop.)
@@ -686,6 +684,10 @@ RoceSwitch::ReleaseBuffer(uint32_t outPort,
 void
 RoceSwitch::PortDequeue(uint32_t outPort, const Ptr<Packet>& frame, uint8_t priority, uint32_t tag)
 {
+    if (tag == AGGREGATION_TAG)
+    {
+        return; // the aggregation node's: no MMU, no ECN, no telemetry
+    }
     if (m_ecnAtDequeue && m_mmu->ShouldMarkEcn(outPort, priority) && MarkCe(frame))
     {
         ++m_ecnMarks;
@@ -720,6 +722,11 @@ RoceSwitch::GetIngressPortOfTag(uint32_t tag)
 void
 RoceSwitch::PortDrop(uint32_t outPort, const Ptr<Packet>& frame, uint8_t priority, uint32_t tag)
 {
+    if (tag == AGGREGATION_TAG)
+    {
+        ++m_sharpDrops; // (nothing resends it: the job will not complete)
+        return;
+    }
     ReleaseBuffer(outPort, frame, priority, tag);
 }
 

@@ -195,7 +195,8 @@ class RoceSwitch : public Object, public PfcPortOwner
     void SetAggregationNode(Ptr<SharpAggregationNode> node, Ipv4Address address);
     /// @return the aggregation node, or nullptr
     Ptr<SharpAggregationNode> GetAggregationNode() const;
-    /// @return aggregation packets that could not be queued (an egress QueueLimit)
+    /// @return aggregation packets an egress dropped (QueueLimit, PFC watchdog): nothing resends
+    /// them, so their job does not complete
     uint64_t GetAggregationDrops() const;
 
     /**
@@ -243,8 +244,8 @@ class RoceSwitch : public Object, public PfcPortOwner
      * @param tag its tag
      */
     void ReleaseBuffer(uint32_t outPort, const Ptr<Packet>& frame, uint8_t priority, uint32_t tag);
-    /// A packet for the aggregation node arrived (IPv4 first).
-    bool ReceiveAggregation(uint32_t inPort, const Ptr<Packet>& packet);
+    /// A packet for the aggregation node arrived (IPv4 first) on a priority.
+    bool ReceiveAggregation(uint32_t inPort, const Ptr<Packet>& packet, uint8_t priority);
     /// The aggregation node sends: IPv4, UDP, BTH and ICRC around it, then the port's queue.
     void SendAggregation(uint32_t port, uint32_t peer, Ptr<Packet> packet, uint8_t priority);
     /// Buffer manager's XOFF/XON decision.
