@@ -404,7 +404,8 @@ IbNetDevice::EnqueueVl(Ptr<Packet> packet, uint8_t vl, uint32_t tag)
 uint64_t
 IbNetDevice::Modulus() const
 {
-    // A sender may be at most half of it ahead of what the receiver acknowledged.
+    // A sender may be at most half of it ahead of what the receiver acknowledged. (A power of
+    // two: callers wrap with Modulus() - 1 as a mask.)
     return m_extender ? uint64_t(1) << 32 : MODULUS;
 }
 
@@ -416,9 +417,10 @@ IbNetDevice::Eligible(uint8_t vl) const
         return false;
     }
     const uint32_t blocks = Blocks(m_queue[vl].front().packet->GetSize());
-    const uint64_t modulus = Modulus();
-    const uint64_t after = (m_fctbs[vl] + blocks) % modulus;
-    return (m_fccl[vl] + modulus - after) % modulus <= modulus / 2;
+    // Both moduli are powers of two: a mask, not a division, on every transmit decision.
+    const uint64_t mask = Modulus() - 1;
+    const uint64_t after = (m_fctbs[vl] + blocks) & mask;
+    return ((m_fccl[vl] + mask + 1 - after) & mask) <= (mask + 1) / 2;
 }
 
 int
@@ -477,9 +479,9 @@ IbNetDevice::TryTransmit()
             IbFlowControlHeader fc;
             fc.SetOp(m_extender ? IbFlowControlHeader::EXTENDED : IbFlowControlHeader::NORMAL);
             fc.SetVl(vl);
-            fc.SetFctbs(static_cast<uint32_t>(m_fctbs[vl] % Modulus()));
+            fc.SetFctbs(static_cast<uint32_t>(m_fctbs[vl] & (Modulus() - 1)));
             fc.SetFccl(static_cast<uint32_t>(
-                (m_abr[vl] + std::min<uint64_t>(m_rxFree[vl], Modulus() / 2)) % Modulus()));
+                (m_abr[vl] + std::min<uint64_t>(m_rxFree[vl], Modulus() / 2)) & (Modulus() - 1)));
             Ptr<Packet> p = Create<Packet>();
             p->AddHeader(fc);
             ++m_fcSent;
@@ -627,7 +629,7 @@ IbNetDevice::Receive(Ptr<Packet> packet, uint8_t vl, bool flowControl)
         return;
     }
     m_rxFree[vl] -= blocks;
-    m_abr[vl] = static_cast<uint32_t>((uint64_t(m_abr[vl]) + blocks) % Modulus());
+    m_abr[vl] = static_cast<uint32_t>((uint64_t(m_abr[vl]) + blocks) & (Modulus() - 1));
     if (m_ibReceive.IsNull())
     {
         Release(vl, blocks);

@@ -655,10 +655,7 @@ RoceSwitch::ReleaseBuffer(uint32_t outPort,
                           uint8_t priority,
                           uint32_t tag)
 {
-    if (tag == AGGREGATION_TAG)
-    {
-        return; // the aggregation node's: its own buffer
-    }
+    // (Never the aggregation node's frames: PortDequeue and PortDrop return before.)
     const uint32_t inPort = tag & TAG_PORT_MASK;
     const auto pool = static_cast<RoceSwitchMmu::Pool>((tag >> TAG_POOL_SHIFT) & TAG_POOL_MASK);
     if (tag & TAG_REMAPPED)
