@@ -214,6 +214,42 @@ TEST(CanonicalSchedulerHeap, PopsInKeyOrderOverFarApartTimesAndPeeks)
     PopsInKeyOrder(true);
 }
 
+/// A few events close in time are taken as one sorted run (the times 2^20 + 100 to 2^20 + 300
+/// differ from 0 first in the digit of bit 20, where they have the same value); events inserted
+/// while it runs, between its times or at its last, take their places in it.
+TEST(CanonicalSchedulerHeap, EventsInsertedWithinARunTakeTheirPlaces)
+{
+    Ptr<CanonicalScheduler> q = CreateObject<CanonicalScheduler>();
+    uint32_t uid = 0;
+    auto insert = [&q, &uid](uint64_t ts, uint32_t node) {
+        Scheduler::Event ev;
+        ev.impl = nullptr;
+        ev.key.m_ts = (1ULL << 20) + ts;
+        ev.key.m_context = node;
+        ev.key.m_uid = ++uid;
+        q->Insert(ev);
+        return uid;
+    };
+    const uint32_t at300 = insert(300, 2);
+    const uint32_t at100 = insert(100, 0);
+    const uint32_t at200 = insert(200, 0);
+    const uint32_t far = insert(1ULL << 30, 0);
+    EXPECT_EQ(q->RemoveNext().key.m_uid, at100);
+    const uint32_t at150 = insert(150, 0);
+    const uint32_t at300first = insert(300, 1); // node 1 before node 2 at the same time
+    const uint32_t at250 = insert(250, 0);
+    const uint32_t at100again = insert(100, 3); // for now, after the event that ran
+    const uint32_t at301 = insert(301, 0);
+    const std::vector<uint32_t> expected =
+        {at100again, at150, at200, at250, at300first, at300, at301, far};
+    std::vector<uint32_t> popped;
+    while (!q->IsEmpty())
+    {
+        popped.push_back(q->RemoveNext().key.m_uid);
+    }
+    EXPECT_EQ(popped, expected);
+}
+
 TEST(RemoteLinkTag, TravelsWithASerializedPacket)
 {
     // MpiInterface sends a frame as Packet::Serialize bytes; the tag must come out whole.

@@ -36,7 +36,8 @@ CanonicalScheduler::GetTypeId()
 }
 
 CanonicalScheduler::CanonicalScheduler()
-    : m_last(0),
+    : m_filled{},
+      m_last(0),
       m_size(0),
       m_inserted(0)
 {
@@ -81,10 +82,6 @@ CanonicalScheduler::Insert(const Event& ev)
         e.where = node | s_nextDevice;
         e.order = s_nextSeq;
     }
-    if (e.ts < m_last)
-    {
-        Rebase(e.ts);
-    }
     Place(e);
     ++m_size;
 }
@@ -92,62 +89,80 @@ CanonicalScheduler::Insert(const Event& ev)
 void
 CanonicalScheduler::Place(const Entry& e)
 {
-    const std::size_t b = BucketOf(e.ts);
-    auto& bucket = m_buckets[b];
-    if (b == 0 && !bucket.empty() && Later(e, bucket.back()))
+    if (e.ts <= m_last)
     {
-        // Bucket 0 is sorted, the next event last. An event of the current time that does not
-        // run next waits aside until the next peek merges all of them in at once: one insert
-        // in place each would move the bucket each time, and a collective posts thousands of
-        // messages at the current time from one event.
-        m_unsorted.push_back(e);
+        // The run's span (an event for now, or one between two of the run's times). The run
+        // is sorted, the next event last; an event that does not run next waits aside until
+        // the next peek merges all of them in at once: one insert in place each would move the
+        // run each time, and a collective posts thousands of messages at the current time
+        // from one event.
+        auto& run = m_buckets[0];
+        if (!run.empty() && Later(e, run.back()))
+        {
+            m_unsorted.push_back(e);
+            return;
+        }
+        run.push_back(e); // the new next event
         return;
     }
-    bucket.push_back(e); // (bucket 0: the new next event)
+    const std::size_t b = BucketOf(e.ts);
+    m_buckets[b].push_back(e);
+    m_filled[(b - 1) / 64] |= uint64_t{1} << ((b - 1) % 64);
 }
 
 void
 CanonicalScheduler::Refill() const
 {
-    std::size_t b = 1;
-    while (m_buckets[b].empty())
+    std::size_t word = 0;
+    while (m_filled[word] == 0)
     {
-        ++b;
+        ++word;
     }
+    const std::size_t b = 1 + word * 64 + static_cast<std::size_t>(__builtin_ctzll(m_filled[word]));
+    m_filled[word] &= m_filled[word] - 1; // bucket b empties
     auto& from = m_buckets[b];
-    uint64_t earliest = from.front().ts;
-    for (const Entry& e : from)
+    auto& run = m_buckets[0];
+    // Every entry of bucket b is before every entry of the buckets above it. A few become the
+    // run whole, m_last their latest time; more are spread over the digits below b's around
+    // their earliest time, which becomes m_last with the run of its events. Either way the new
+    // m_last has the old one's digits above b's and b's value in b's digit, so the buckets
+    // above keep their entries.
+    if (from.size() <= RUN_MAX)
     {
-        earliest = std::min(earliest, e.ts);
+        uint64_t latest = 0;
+        for (const Entry& e : from)
+        {
+            latest = std::max(latest, e.ts);
+        }
+        m_last = latest;
+        run.swap(from);
     }
-    m_last = earliest;
-    // Every entry of bucket b goes to a lower one: they share bits above b - 1 with the old
-    // m_last, and so with the new one, which is among them.
-    for (const Entry& e : from)
+    else
     {
-        m_buckets[BucketOf(e.ts)].push_back(e);
+        uint64_t earliest = std::numeric_limits<uint64_t>::max();
+        for (const Entry& e : from)
+        {
+            earliest = std::min(earliest, e.ts);
+        }
+        m_last = earliest;
+        for (const Entry& e : from)
+        {
+            const std::size_t to = BucketOf(e.ts);
+            m_buckets[to].push_back(e);
+            if (to != 0)
+            {
+                m_filled[(to - 1) / 64] |= uint64_t{1} << ((to - 1) % 64);
+            }
+        }
+        from.clear();
     }
-    from.clear();
-    std::sort(m_buckets[0].begin(), m_buckets[0].end(), LaterOrder{});
-}
-
-void
-CanonicalScheduler::Rebase(uint64_t ts)
-{
-    std::vector<Entry> all;
-    all.reserve(m_size);
-    for (auto& bucket : m_buckets)
+    if (from.capacity() > RUN_MAX * 4)
     {
-        all.insert(all.end(), bucket.begin(), bucket.end());
-        bucket.clear();
+        // A bucket that held many events (high digits, rarely taken) gives its memory back: the
+        // buckets' capacities would otherwise add up to several times the events queued.
+        std::vector<Entry>().swap(from);
     }
-    all.insert(all.end(), m_unsorted.begin(), m_unsorted.end());
-    m_unsorted.clear();
-    m_last = ts;
-    for (const Entry& e : all)
-    {
-        Place(e);
-    }
+    std::sort(run.begin(), run.end(), LaterOrder{});
 }
 
 bool
@@ -205,6 +220,10 @@ CanonicalScheduler::Remove(const Event& ev)
         if (it != bucket.end())
         {
             bucket.erase(it); // (bucket 0 stays sorted)
+            if (b != 0 && b < BUCKETS && bucket.empty())
+            {
+                m_filled[(b - 1) / 64] &= ~(uint64_t{1} << ((b - 1) % 64));
+            }
             --m_size;
             return;
         }
