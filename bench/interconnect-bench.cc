@@ -6,7 +6,8 @@
 
 // Benchmarks of the data paths (RoCEv2, iWARP, InfiniBand): fixed, seeded cases, one line each.
 //
-//   interconnect-bench [--csv=FILE] [--scheduler=NAME] [--repeat=N] [--compare=FILE] [CASE ...]
+//   interconnect-bench [--csv=FILE] [--scheduler=NAME] [--simulator=NAME] [--repeat=N]
+//                      [--compare=FILE] [CASE ...]
 //   (no case: all of them)
 //
 // --repeat=N runs every case N times, in rounds (each round runs every case once, so that the
@@ -17,7 +18,9 @@
 //
 // --scheduler picks the event scheduler: canonical (default: interconnect-run's, the module's
 // CanonicalScheduler), or one of ns-3's: priority-queue, map (ns-3's default), heap, calendar
-// or list.
+// or list. --simulator picks the simulator implementation: interconnect (default:
+// interconnect-run's on one rank, InterconnectSimulatorImpl) or default (ns-3's
+// DefaultSimulatorImpl).
 //
 // Cases (fat-trees of 100 Gb/s links with 1 us of delay, path MTU 4096, DCQCN, PFC, ECMP):
 //   incast64   k=8 fat-tree, 64 senders -> 1 host, 1 MB WRITE each
@@ -258,8 +261,10 @@ StopWhenDone(MessageTransport* network)
 Result
 RunCase(const std::string& name,
         const std::function<Built(RoceHelper&)>& build,
-        const std::string& scheduler)
+        const std::string& scheduler,
+        const std::string& simulator)
 {
+    GlobalValue::Bind("SimulatorImplementationType", StringValue(simulator));
     ObjectFactory schedulerFactory;
     schedulerFactory.SetTypeId(scheduler);
     Simulator::SetScheduler(schedulerFactory);
@@ -351,7 +356,8 @@ static int
 Main(int argc, char* argv[])
 {
     std::string csv;
-    std::string scheduler = "ns3::CanonicalScheduler"; // as interconnect-run
+    std::string scheduler = "ns3::CanonicalScheduler";        // as interconnect-run
+    std::string simulator = "ns3::InterconnectSimulatorImpl"; // as interconnect-run on one rank
     const std::map<std::string, std::string> schedulers = {
         {"map", "ns3::MapScheduler"},
         {"heap", "ns3::HeapScheduler"},
@@ -410,6 +416,18 @@ Main(int argc, char* argv[])
             }
             scheduler = it->second;
         }
+        else if (arg.rfind("--simulator=", 0) == 0)
+        {
+            const std::string name = arg.substr(12);
+            if (name != "interconnect" && name != "default")
+            {
+                std::cerr << "error: --simulator = " << name << ": accepted: interconnect, default"
+                          << std::endl;
+                return 2;
+            }
+            simulator =
+                name == "default" ? "ns3::DefaultSimulatorImpl" : "ns3::InterconnectSimulatorImpl";
+        }
         else if (cases.count(arg))
         {
             chosen.push_back(arg);
@@ -422,7 +440,8 @@ Main(int argc, char* argv[])
                 known += " " + c.first;
             }
             std::cerr << "error: unknown benchmark case or option '" << arg
-                      << "'; accepted: --csv=FILE, --scheduler=NAME, --repeat=N, --compare=FILE "
+                      << "'; accepted: --csv=FILE, --scheduler=NAME, --simulator=NAME, --repeat=N, "
+                         "--compare=FILE "
                          "and the cases"
                       << known << std::endl;
             return 2;
@@ -502,7 +521,7 @@ Main(int argc, char* argv[])
         if (child == 0)
         {
             close(fds[0]);
-            const Result r = RunCase(name, cases.at(name), scheduler);
+            const Result r = RunCase(name, cases.at(name), scheduler, simulator);
             char line[512];
             const int n = std::snprintf(line,
                                         sizeof(line),

@@ -10,6 +10,7 @@
 #include "ns3/canonical-scheduler.h"
 #include "ns3/event-id.h"
 #include "ns3/event-impl.h"
+#include "ns3/interconnect-simulator-impl.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/ring-queue.h"
@@ -66,7 +67,7 @@ class ReusableEvent
     void ScheduleWithContext(uint32_t context, const Time& delay) const
     {
         m_impl->Ref(); // the simulator's reference: it drops it when the event has run
-        Simulator::ScheduleWithContext(context, delay, PeekPointer(m_impl));
+        InterconnectSimulatorImpl::ScheduleWithContextNow(context, delay, PeekPointer(m_impl));
     }
 
     /// Cancel every pending occurrence, for good (the object is going away).

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The bench's reporting (never its figures: speed is measured, not asserted): --repeat=N runs a
 # case N times and summarizes min/median/max; --compare=FILE prints the ratio against a saved
-# run; bad values are refused by name.
+# run; --simulator=default runs the same events on ns-3's implementation; bad values are refused
+# by name.
 # Run by ctest: bench-options-test.sh BENCH DIR
 set -euo pipefail
 bench="$1"
@@ -16,6 +17,13 @@ grep -Eq '^incast64,2,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9.]+$' "$dir/
 "$bench" --compare="$dir/base.csv" incast64 >"$dir/compare.out" || fail "--compare failed"
 grep -Eq '^incast64,1,.*,[0-9]+,[0-9]+\.[0-9]{3}$' "$dir/compare.out" ||
     fail "no ratio against the baseline: $(cat "$dir/compare.out")"
+# Both simulator implementations run the same events and frames (columns 4, 5 and 7).
+"$bench" --simulator=default --csv="$dir/default.csv" incast64 >/dev/null || fail "--simulator=default failed"
+[ "$(tail -1 "$dir/default.csv" | cut -d, -f1,5,7)" = "$(tail -1 "$dir/base.csv" | cut -d, -f1,5,7)" ] ||
+    fail "the default implementation ran other events: $(tail -1 "$dir/default.csv")"
+status=0
+"$bench" --simulator=fast incast64 >/dev/null 2>"$dir/e3" || status=$?
+[ "$status" -eq 2 ] && grep -q -- "--simulator = fast" "$dir/e3" || fail "--simulator=fast not refused by name"
 status=0
 "$bench" --repeat=0 incast64 >/dev/null 2>"$dir/e1" || status=$?
 [ "$status" -eq 2 ] && grep -q -- "--repeat" "$dir/e1" || fail "--repeat=0 not refused by name"

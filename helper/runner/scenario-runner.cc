@@ -582,6 +582,12 @@ ScenarioRunner::Start(int* argc, char*** argv)
                   << recorded.value("moduleCommit", "?") << "; this is ns-3 " << ns3
                   << " and module commit " << commit << ": its records may differ" << std::endl;
     }
+    if (ranks == 1)
+    {
+        // The same events in the same order as ns-3's default implementation, for less per event.
+        GlobalValue::Bind("SimulatorImplementationType",
+                          StringValue("ns3::InterconnectSimulatorImpl"));
+    }
     GlobalValue::Bind("SchedulerType", StringValue("ns3::CanonicalScheduler"));
     RngSeedManager::SetSeed(static_cast<uint32_t>(s.Int("seed")));
     RngSeedManager::SetRun(static_cast<uint64_t>(s.Int("run")));

@@ -269,7 +269,7 @@ RdmaChannelAdapter::TrySend()
         return;
     }
     m_inTrySend = true;
-    const Time now = Simulator::Now();
+    const Time now = TimeStep(InterconnectSimulatorImpl::NowStep());
     Time earliest = Time::Max();
     do
     {
@@ -424,7 +424,7 @@ RdmaChannelAdapter::SendAck(Ptr<RdmaQueuePair> qp,
 void
 RdmaChannelAdapter::SendCnp(uint32_t index)
 {
-    const Time now = Simulator::Now();
+    const Time now = TimeStep(InterconnectSimulatorImpl::NowStep());
     if (m_cnpEver[index] && now - m_lastCnp[index] < m_cnpInterval)
     {
         return;

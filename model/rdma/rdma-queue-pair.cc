@@ -552,7 +552,7 @@ RdmaQueuePair::NextPacket(RdmaTxDescriptor& d)
         }
         return true;
     }
-    const int64_t now = Simulator::Now().GetTimeStep();
+    const int64_t now = InterconnectSimulatorImpl::NowStep();
     if (NextLost())
     {
         // IRN's and UET's recovery: a lost PSN again, before anything new; sndNxt stays.
@@ -640,7 +640,7 @@ RdmaQueuePair::OnSent(uint32_t wireBytes)
     }
     // The next frame of this queue pair may start when this one would have finished at the
     // current rate: rate pacing on frame boundaries, exact over frames sent on their pace.
-    m_nextSend = TimeStep(m_pacer.Send(Simulator::Now().GetTimeStep(), wireBytes));
+    m_nextSend = TimeStep(m_pacer.Send(InterconnectSimulatorImpl::NowStep(), wireBytes));
     if (!m_interPacketDelay.IsZero())
     {
         m_nextSend += m_interPacketDelay;
@@ -737,7 +737,7 @@ RdmaQueuePair::Acknowledge(uint32_t newUna,
     Time rtt(0);
     if (newest < m_sendTimes.size())
     {
-        rtt = TimeStep(Simulator::Now().GetTimeStep() - m_sendTimes[newest]);
+        rtt = TimeStep(InterconnectSimulatorImpl::NowStep() - m_sendTimes[newest]);
     }
     m_sendTimes.erase_begin(std::min<std::size_t>(advance, m_sendTimes.size()));
     if (sample)

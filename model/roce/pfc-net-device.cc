@@ -413,7 +413,7 @@ PfcNetDevice::TryTransmit()
     {
         return; // no wire, or called back from the owner while a frame starts
     }
-    const int64_t now = Simulator::Now().GetTimeStep();
+    const int64_t now = InterconnectSimulatorImpl::NowStep();
     if (now < m_busyUntil)
     {
         ArmCompletion(now); // a frame waits for the one on the wire
