@@ -194,11 +194,19 @@ InterconnectSimulatorImpl::Stop()
     m_stop = true;
 }
 
+#if INTERCONNECT_NS3_AT_LEAST(41)
+EventId
+#else
 void
+#endif
 InterconnectSimulatorImpl::Stop(const Time& delay)
 {
     NS_LOG_FUNCTION(this << delay.GetTimeStep());
+#if INTERCONNECT_NS3_AT_LEAST(41)
+    return Simulator::Schedule(delay, &Simulator::Stop);
+#else
     Simulator::Schedule(delay, &Simulator::Stop);
+#endif
 }
 
 EventId

@@ -9,6 +9,7 @@
 
 #include "ns3/event-id.h"
 #include "ns3/event-impl.h"
+#include "ns3/interconnect-compat.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/scheduler.h"
@@ -62,7 +63,11 @@ class InterconnectSimulatorImpl : public SimulatorImpl
     void Destroy() override;
     bool IsFinished() const override;
     void Stop() override;
+#if INTERCONNECT_NS3_AT_LEAST(41)
+    EventId Stop(const Time& delay) override; // (ns-3.41 made it return the stop event)
+#else
     void Stop(const Time& delay) override;
+#endif
     EventId Schedule(const Time& delay, EventImpl* event) override;
     void ScheduleWithContext(uint32_t context, const Time& delay, EventImpl* event) override;
     EventId ScheduleNow(EventImpl* event) override;
