@@ -56,7 +56,7 @@ class ReusableEvent
      */
     void Schedule(const Time& delay) const
     {
-        ScheduleWithContext(Simulator::GetContext(), delay);
+        ScheduleWithContext(InterconnectSimulatorImpl::ContextNow(), delay);
     }
 
     /**

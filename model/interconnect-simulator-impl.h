@@ -39,9 +39,10 @@ class CanonicalScheduler;
  * - no EventId is built per event run (DefaultSimulatorImpl builds one for PreEventHook), and no
  *   log-level checks sit on the paths of Schedule, ScheduleWithContext and the run loop (Debian's
  *   ns-3 is built with logging, which costs a call per NS_LOG_FUNCTION even when off);
- * - models on the per-frame path read the time and schedule through Now() and Schedule() below,
- *   which reach the implementation without the Simulator singleton's look-up and a virtual call,
- *   when it is the one installed.
+ * - models on the per-frame path read the time and context and schedule through NowStep(),
+ *   ContextNow() and ScheduleWithContextNow() below, which reach the implementation without the
+ *   Simulator singleton's look-up and a virtual call when it is the one installed (and go
+ *   through Simulator when it is not).
  *
  * It is for one thread: a ScheduleWithContext from another thread aborts, naming the
  * DefaultSimulatorImpl (which takes those through a lock) as the implementation to use. Select it
@@ -98,6 +99,12 @@ class InterconnectSimulatorImpl : public SimulatorImpl
     {
         return s_active != nullptr ? static_cast<int64_t>(s_active->m_currentTs)
                                    : Simulator::Now().GetTimeStep();
+    }
+
+    /// @return the running event's context, as Simulator::GetContext()
+    static uint32_t ContextNow()
+    {
+        return s_active != nullptr ? s_active->m_currentContext : Simulator::GetContext();
     }
 
     /**

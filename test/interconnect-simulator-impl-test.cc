@@ -7,7 +7,7 @@
 // InterconnectSimulatorImpl runs what ns-3's DefaultSimulatorImpl runs: the same events at the
 // same times in the same contexts and order, with the same uids, expiry, delays left, event
 // count, Stop and Destroy, on either scheduler; its fast paths for the models (NowStep,
-// ScheduleWithContextNow) schedule as Simulator does.
+// ContextNow, ScheduleWithContextNow) schedule as Simulator does.
 
 #include "ns3/canonical-scheduler.h"
 #include "ns3/global-value.h"
@@ -164,6 +164,7 @@ TEST(InterconnectSimulatorImplFastPath, SchedulesAsSimulatorDoes)
                   std::string(impl) == "ns3::InterconnectSimulatorImpl");
         std::vector<std::pair<int64_t, uint32_t>> ran;
         EventImpl* event = MakeEvent([&ran]() {
+            EXPECT_EQ(InterconnectSimulatorImpl::ContextNow(), Simulator::GetContext());
             ran.emplace_back(InterconnectSimulatorImpl::NowStep(), Simulator::GetContext());
         });
         Simulator::Schedule(NanoSeconds(5), [event]() {
