@@ -52,7 +52,6 @@ InterconnectSimulatorImpl::InterconnectSimulatorImpl()
       m_main(std::this_thread::get_id())
 {
     NS_LOG_FUNCTION(this);
-    s_active = this;
 }
 
 InterconnectSimulatorImpl::~InterconnectSimulatorImpl()
@@ -97,6 +96,12 @@ InterconnectSimulatorImpl::Destroy()
             event->Invoke();
         }
     }
+    // Simulator drops its reference next; another one may keep the object alive, and the next
+    // simulation may run another implementation: the models' fast paths stop here.
+    if (s_active == this)
+    {
+        s_active = nullptr;
+    }
 }
 
 void
@@ -112,7 +117,14 @@ InterconnectSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
         }
     }
     m_events = scheduler;
-    m_canonical = dynamic_cast<CanonicalScheduler*>(PeekPointer(scheduler));
+    // (The exact type: a subclass's overrides must not be bypassed by the direct calls.)
+    m_canonical = scheduler->GetInstanceTypeId() == CanonicalScheduler::GetTypeId()
+                      ? static_cast<CanonicalScheduler*>(PeekPointer(scheduler))
+                      : nullptr;
+    // Simulator sets the scheduler of the implementation it installs, when it installs it
+    // (SetImplementation, or the first call that needs one): from then on the models' fast
+    // paths reach this one.
+    s_active = this;
 }
 
 bool

@@ -87,7 +87,8 @@ class InterconnectSimulatorImpl : public SimulatorImpl
 
     /**
      * @return the implementation Simulator runs, when it is an InterconnectSimulatorImpl, else
-     * nullptr (then the models go through Simulator as usual)
+     * nullptr (then the models go through Simulator as usual): the last one whose scheduler was
+     * set (Simulator sets it when it installs an implementation), until its Destroy
      */
     static InterconnectSimulatorImpl* Active()
     {

@@ -17,6 +17,7 @@
 #include "ns3/string.h"
 
 #include <gtest/gtest.h>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -101,9 +102,10 @@ Step(uint32_t depth)
     }
 }
 
-/// Run the scripted simulation on an implementation and scheduler. @return its log
+/// Run the scripted simulation on an implementation and scheduler, changed to the other
+/// scheduler with events queued, and destroyed with events queued. @return its log
 std::string
-Script(const std::string& impl, const std::string& scheduler)
+Script(const std::string& impl, const std::string& scheduler, const std::string& other)
 {
     g_log.str("");
     g_state = 1;
@@ -123,9 +125,20 @@ Script(const std::string& impl, const std::string& scheduler)
     Simulator::Run();
     Note("stopped");
     g_log << "finished " << Simulator::IsFinished() << '\n';
-    Simulator::Run(); // the rest
+    Simulator::SetScheduler(ObjectFactory(other)); // the queued events move over
+    Simulator::Stop(NanoSeconds(5));
+    Simulator::Run();
     Note("ran");
+    // Events still queued when the simulation is destroyed are released, once each: their
+    // functions hold a reference to the token.
+    auto token = std::make_shared<int>(0);
+    for (uint32_t i = 0; i < 50; ++i)
+    {
+        Simulator::Schedule(MicroSeconds(1 + i % 3), [token]() { Note("never"); });
+    }
+    EXPECT_EQ(token.use_count(), 51);
     Simulator::Destroy();
+    EXPECT_EQ(token.use_count(), 1) << impl;
     return g_log.str();
 }
 
@@ -140,10 +153,15 @@ class InterconnectSimulatorImplTest : public ::testing::TestWithParam<std::strin
 
 TEST_P(InterconnectSimulatorImplTest, RunsWhatTheDefaultImplementationRuns)
 {
-    const std::string expected = Script("ns3::DefaultSimulatorImpl", GetParam());
-    const std::string ours = Script("ns3::InterconnectSimulatorImpl", GetParam());
-    EXPECT_GT(std::count(expected.begin(), expected.end(), '\n'), 2000);
-    EXPECT_NE(expected.find("stopped 12"), std::string::npos) << "no stop at 12 ns";
+    const std::string other =
+        GetParam() == "ns3::MapScheduler" ? "ns3::CanonicalScheduler" : "ns3::MapScheduler";
+    const std::string expected = Script("ns3::DefaultSimulatorImpl", GetParam(), other);
+    const std::string ours = Script("ns3::InterconnectSimulatorImpl", GetParam(), other);
+    EXPECT_GT(std::count(expected.begin(), expected.end(), '\n'), 1000);
+    const int64_t ns = NanoSeconds(1).GetTimeStep();
+    EXPECT_NE(expected.find("stopped " + std::to_string(12 * ns)), std::string::npos);
+    EXPECT_NE(expected.find("ran " + std::to_string(17 * ns)), std::string::npos);
+    EXPECT_EQ(expected.find("never"), std::string::npos);
     EXPECT_NE(expected.find("destroy "), std::string::npos) << "no destroy event ran";
     EXPECT_EQ(expected.find("destroy-removed"), std::string::npos);
     EXPECT_EQ(ours, expected);
@@ -182,6 +200,26 @@ TEST(InterconnectSimulatorImplFastPath, SchedulesAsSimulatorDoes)
         EXPECT_EQ(InterconnectSimulatorImpl::Active(), nullptr);
     }
     GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
+}
+
+/// The fast paths follow the implementation Simulator runs: not one merely created, nor one
+/// kept alive past Simulator::Destroy by another reference.
+TEST(InterconnectSimulatorImplFastPath, FollowsTheInstalledImplementation)
+{
+    Ptr<InterconnectSimulatorImpl> kept = CreateObject<InterconnectSimulatorImpl>();
+    EXPECT_EQ(InterconnectSimulatorImpl::Active(), nullptr) << "created, not installed";
+    Simulator::SetImplementation(kept);
+    EXPECT_EQ(InterconnectSimulatorImpl::Active(), PeekPointer(kept));
+    Simulator::Destroy();
+    EXPECT_EQ(InterconnectSimulatorImpl::Active(), nullptr) << "destroyed, still referenced";
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
+    bool ran = false;
+    EventImpl* event = MakeEvent([&ran]() { ran = true; });
+    InterconnectSimulatorImpl::ScheduleWithContextNow(0, NanoSeconds(1), event); // its reference
+    Simulator::Run();
+    EXPECT_TRUE(ran) << "scheduled on an implementation nobody runs";
+    EXPECT_EQ(InterconnectSimulatorImpl::NowStep(), NanoSeconds(1).GetTimeStep());
+    Simulator::Destroy();
 }
 
 TEST(InterconnectSimulatorImplDeathTest, RefusesAnotherThreadByName)

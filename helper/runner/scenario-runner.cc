@@ -582,9 +582,12 @@ ScenarioRunner::Start(int* argc, char*** argv)
                   << recorded.value("moduleCommit", "?") << "; this is ns-3 " << ns3
                   << " and module commit " << commit << ": its records may differ" << std::endl;
     }
-    if (ranks == 1)
+    StringValue implementation;
+    GlobalValue::GetValueByName("SimulatorImplementationType", implementation);
+    if (ranks == 1 && implementation.Get() == "ns3::DefaultSimulatorImpl")
     {
-        // The same events in the same order as ns-3's default implementation, for less per event.
+        // The same events in the same order as ns-3's default implementation, for less per event
+        // (one chosen on the command line or with NS_GLOBAL_VALUE stays).
         GlobalValue::Bind("SimulatorImplementationType",
                           StringValue("ns3::InterconnectSimulatorImpl"));
     }

@@ -6,6 +6,7 @@
 
 #include "canonical-scheduler.h"
 
+#include "ns3/abort.h"
 #include "ns3/assert.h"
 #include "ns3/event-impl.h"
 #include "ns3/log.h"
@@ -228,7 +229,14 @@ CanonicalScheduler::Remove(const Event& ev)
             return;
         }
     }
-    NS_ASSERT_MSG(false, "CanonicalScheduler::Remove: no such event");
+    // (Simulator::Remove found the event pending by EventId::IsExpired, which judges an event
+    // of the current time by its uid; this scheduler's order is not the uids', so it may have
+    // run. Going on would release it twice.)
+    NS_ABORT_MSG("CanonicalScheduler::Remove: event " << ev.key.m_uid << " at time step "
+                                                      << ev.key.m_ts
+                                                      << " is not queued: it has run already "
+                                                         "(cancel a timer of the current time "
+                                                         "with EventId::Cancel instead)");
 }
 
 } // namespace ns3
