@@ -142,25 +142,6 @@ InterconnectSimulatorImpl::TakeNext()
 }
 
 void
-InterconnectSimulatorImpl::Insert(uint32_t context, uint64_t ts, EventImpl* event)
-{
-    Scheduler::Event ev;
-    ev.impl = event;
-    ev.key.m_ts = ts;
-    ev.key.m_context = context;
-    ev.key.m_uid = m_uid++;
-    ++m_unscheduledEvents;
-    if (m_canonical != nullptr)
-    {
-        m_canonical->CanonicalScheduler::Insert(ev);
-    }
-    else
-    {
-        m_events->Insert(ev);
-    }
-}
-
-void
 InterconnectSimulatorImpl::CheckThread(const char* what) const
 {
     NS_ABORT_MSG_UNLESS(std::this_thread::get_id() == m_main,

@@ -7,6 +7,7 @@
 #ifndef INTERCONNECT_SIMULATOR_IMPL_H
 #define INTERCONNECT_SIMULATOR_IMPL_H
 
+#include "ns3/canonical-scheduler.h"
 #include "ns3/event-id.h"
 #include "ns3/event-impl.h"
 #include "ns3/interconnect-compat.h"
@@ -22,8 +23,6 @@
 
 namespace ns3
 {
-
-class CanonicalScheduler;
 
 /**
  * @ingroup interconnect
@@ -129,7 +128,24 @@ class InterconnectSimulatorImpl : public SimulatorImpl
     void DoDispose() override;
 
     /// Queue an event. @param context its node @param ts its time step @param event the event
-    void Insert(uint32_t context, uint64_t ts, EventImpl* event);
+    void Insert(uint32_t context, uint64_t ts, EventImpl* event)
+    {
+        Scheduler::Event ev;
+        ev.impl = event;
+        ev.key.m_ts = ts;
+        ev.key.m_context = context;
+        ev.key.m_uid = m_uid++;
+        ++m_unscheduledEvents;
+        if (m_canonical != nullptr)
+        {
+            m_canonical->CanonicalScheduler::Insert(ev);
+        }
+        else
+        {
+            m_events->Insert(ev);
+        }
+    }
+
     /// @return the next event, taken from the queue
     Scheduler::Event TakeNext();
     /// @return whether no event is queued

@@ -166,12 +166,6 @@ CanonicalScheduler::Refill() const
     std::sort(run.begin(), run.end(), LaterOrder{});
 }
 
-bool
-CanonicalScheduler::IsEmpty() const
-{
-    return m_size == 0;
-}
-
 Scheduler::Event
 CanonicalScheduler::PeekNext() const
 {
@@ -196,15 +190,6 @@ CanonicalScheduler::PeekNext() const
     ev.key.m_ts = e.ts;
     ev.key.m_uid = e.uid;
     ev.key.m_context = static_cast<uint32_t>(e.where >> 32);
-    return ev;
-}
-
-Scheduler::Event
-CanonicalScheduler::RemoveNext()
-{
-    const Event ev = PeekNext();
-    m_buckets[0].pop_back();
-    --m_size;
     return ev;
 }
 

@@ -80,9 +80,33 @@ class CanonicalScheduler : public Scheduler
     static bool IsActive();
 
     void Insert(const Event& ev) override;
-    bool IsEmpty() const override;
+
+    bool IsEmpty() const override
+    {
+        return m_size == 0;
+    }
+
     Event PeekNext() const override;
-    Event RemoveNext() override;
+
+    /// (Inline while the run holds the next event: InterconnectSimulatorImpl calls it directly.)
+    Event RemoveNext() override
+    {
+        auto& run = m_buckets[0];
+        if (!m_unsorted.empty() || run.empty())
+        {
+            PeekNext(); // merge or take a bucket: the next event is the run's last
+        }
+        const Entry& e = run.back();
+        Event ev;
+        ev.impl = e.impl;
+        ev.key.m_ts = e.ts;
+        ev.key.m_uid = e.uid;
+        ev.key.m_context = static_cast<uint32_t>(e.where >> 32);
+        run.pop_back();
+        --m_size;
+        return ev;
+    }
+
     void Remove(const Event& ev) override;
 
   private:
