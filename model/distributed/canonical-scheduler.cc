@@ -172,7 +172,7 @@ CanonicalScheduler::PeekNext() const
     NS_ASSERT(m_size > 0);
     if (!m_unsorted.empty())
     {
-        // Events of the current time that came aside: sorted once, merged in.
+        // Events of the run's span that came aside: sorted once, merged in.
         auto& now = m_buckets[0];
         std::sort(m_unsorted.begin(), m_unsorted.end(), LaterOrder{});
         const auto sorted = static_cast<std::ptrdiff_t>(now.size());

@@ -48,7 +48,7 @@ namespace ns3
  * own around its earliest time, which becomes m_last with the run of its events. An event a
  * microsecond (2^20 ps) ahead is moved at most four times before it runs, where a heap with a
  * bucket per bit moved it up to twenty times, and most buckets are taken whole: a fat-tree's
- * frames move in step, so the lowest bucket holds a few events at a time (perm128: 2.4 moves per
+ * frames move in step, so the lowest bucket holds a few events at a time (perm128: 2.5 moves per
  * event with a bucket per 4-bit digit and none taken whole, 1.4 with RUN_MAX 16). An event
  * inserted into the run's span joins its end if it runs next, else waits aside until the next
  * peek sorts and merges all of those in at once (a collective posts thousands of messages at the
