@@ -48,7 +48,12 @@ for i in $(seq "$rounds"); do
         run "$new_dir" "$tmp/new" & b=$!
         run "$base_dir" "$tmp/base" & a=$!
     fi
-    wait "$a" || { echo "paired: the base build failed on '$case_name':" >&2; cat "$tmp/base" >&2; exit 1; }
+    wait "$a" || {
+        kill "$b" 2>/dev/null || true
+        echo "paired: the base build failed on '$case_name':" >&2
+        cat "$tmp/base" >&2
+        exit 1
+    }
     wait "$b" || { echo "paired: the new build failed on '$case_name':" >&2; cat "$tmp/new" >&2; exit 1; }
     x=$(hops "$tmp/base") y=$(hops "$tmp/new")
     [ -n "$x" ] && [ -n "$y" ] || { echo "paired: no line for case '$case_name'" >&2; exit 1; }

@@ -108,7 +108,7 @@ class CanonicalScheduler : public Scheduler
         // touches has mostly left the core's caches since it last ran (perm1024: 1.07 times the
         // packet-hops per CPU-second, median of 21 runs paired in time with the code before;
         // bench/paired.sh). Only a prefetch: reading through an object not yet fetched, to
-        // fetch what it names, made the loop wait for it and was slower (0.93 times).
+        // fetch what it names, made the loop wait for it and was slower (0.91-0.93 times).
         const std::size_t n = run.size();
         if (n >= 2)
         {
