@@ -168,6 +168,7 @@ PfcNetDevice::PfcNetDevice()
       m_scheduler(STRICT_PRIORITY),
       m_queuedMask(0),
       m_egressPausedMask(0),
+      m_watchdogMask(0),
       m_txBusy(false),
       m_completionPending(false),
       m_framesSent(0),
@@ -186,7 +187,6 @@ PfcNetDevice::PfcNetDevice()
       m_stormMask(0),
       m_watchdogTime(0),
       m_watchdogRestoreTime(MilliSeconds(1)),
-      m_watchdogMask(0),
       m_watchdogTrips(0),
       m_watchdogDrops(0)
 {

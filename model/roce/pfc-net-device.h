@@ -113,7 +113,7 @@ class PfcPortOwner
  * back when the frame leaves its queue (a switch uses it to release buffer accounting, a NIC to
  * refill).
  */
-class PfcNetDevice : public NetDevice
+class alignas(64) PfcNetDevice : public NetDevice
 {
   public:
     /// Number of priorities (IEEE 802.1Q traffic classes).
@@ -398,32 +398,6 @@ class PfcNetDevice : public NetDevice
     /// @return the DWRR weights as "w0,w1,...,w7"
     std::string GetDwrrWeights() const;
 
-    // The fields a data frame's pass touches come first and together, in the order the send
-    // and the receive path read them: at fabric scale a port's state is out of cache when its
-    // next frame comes, and each line it spans is a miss (doc/interconnect.rst, Performance).
-    Ptr<PfcChannel> m_channel;  //!< attached cable
-    int64_t m_busyUntil;        //!< the wire is busy until then (time step)
-    PfcPortOwner* m_owner;      //!< fast path for data frames
-    uint32_t m_ownerPort;       //!< this port's index at the owner
-    uint32_t m_queueLimit;      //!< frames per priority queue before enqueue drops (0 = none)
-    Scheduler m_scheduler;      //!< egress scheduler
-    uint8_t m_queuedMask;       //!< bit p: egress queue p holds frames
-    uint8_t m_egressPausedMask; //!< bit p: priority p is paused by the peer
-    bool m_txBusy;              //!< a frame is being started
-    bool m_completionPending;   //!< TransmitComplete scheduled
-    uint64_t m_framesSent;      //!< frames put on the wire
-    uint64_t m_txBytes;         //!< wire bytes sent, overheads included
-    std::array<uint32_t, N_PRIORITIES> m_queueBytes;     //!< bytes per egress queue
-    DataRate m_rate;                                     //!< line rate
-    WireClock m_wireClock;                               //!< frame ends at m_rate, exact
-    ReusableEvent m_completionEvent;                     //!< runs TransmitComplete
-    RingQueue<PacketRef> m_controlQueue;                 //!< PFC frames to send next
-    TracedCallback<Ptr<const Packet>> m_macTxTrace;      //!< frame queued for transmission
-    TracedCallback<uint8_t, uint32_t> m_queueBytesTrace; //!< an egress queue's bytes changed
-    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace; //!< frame starts on the wire
-    TracedCallback<Ptr<const Packet>> m_snifferTrace;    //!< every frame sent or received
-    std::array<RingQueue<Item>, N_PRIORITIES> m_queue;   //!< egress queues
-
     /// A frame on the cable to this port.
     struct Arriving
     {
@@ -434,11 +408,39 @@ class PfcNetDevice : public NetDevice
     /// A frame from the cable arrives. @param frame the frame
     void Arrive(Arriving& frame);
 
+    // The fields a data frame's pass touches come first and together, in the order the send
+    // and the receive path read them, and the object starts on a cache line (alignas on the
+    // class): at fabric scale a port's state is out of cache when its next frame comes, and
+    // each line it spans is a miss (doc/interconnect.rst, Performance). Every trace a frame's
+    // pass tests for listeners is here too, and no field it reads is among the rest.
+    Ptr<PfcChannel> m_channel;  //!< attached cable
+    int64_t m_busyUntil;        //!< the wire is busy until then (time step)
+    PfcPortOwner* m_owner;      //!< fast path for data frames
+    uint32_t m_ownerPort;       //!< this port's index at the owner
+    uint32_t m_queueLimit;      //!< frames per priority queue before enqueue drops (0 = none)
+    Scheduler m_scheduler;      //!< egress scheduler
+    uint8_t m_queuedMask;       //!< bit p: egress queue p holds frames
+    uint8_t m_egressPausedMask; //!< bit p: priority p is paused by the peer
+    uint8_t m_watchdogMask;     //!< bit p: p is declared stormed
+    bool m_txBusy;              //!< a frame is being started
+    bool m_completionPending;   //!< TransmitComplete scheduled
+    uint64_t m_framesSent;      //!< frames put on the wire
+    uint64_t m_txBytes;         //!< wire bytes sent, overheads included
+    std::array<uint32_t, N_PRIORITIES> m_queueBytes;     //!< bytes per egress queue
+    DataRate m_rate;                                     //!< line rate
+    WireClock m_wireClock;                               //!< frame ends at m_rate, exact
+    ReusableEvent m_completionEvent;                     //!< runs TransmitComplete
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;      //!< frame queued for transmission
+    TracedCallback<uint8_t, uint32_t> m_queueBytesTrace; //!< an egress queue's bytes changed
+    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace; //!< frame starts on the wire
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;    //!< every frame sent or received
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;      //!< data frame received
+    Ptr<ErrorModel> m_receiveErrorModel; //!< drops received frames (tests, lossy links)
+    uint32_t m_nodeId;                   //!< the owning node's id (arrival context)
+    uint32_t m_ifIndex;                  //!< interface index
     ArrivalQueue<PfcNetDevice, Arriving, &PfcNetDevice::Arrive> m_arrivals; //!< frames coming in
-    uint32_t m_nodeId;                              //!< the owning node's id (arrival context)
-    uint32_t m_ifIndex;                             //!< interface index
-    Ptr<ErrorModel> m_receiveErrorModel;            //!< drops received frames (tests, lossy links)
-    TracedCallback<Ptr<const Packet>> m_macRxTrace; //!< data frame received
+    RingQueue<PacketRef> m_controlQueue;               //!< PFC frames to send next
+    std::array<RingQueue<Item>, N_PRIORITIES> m_queue; //!< egress queues
 
     // The rest: set up once, or on the paths of PFC frames and of the Internet stack.
     Ptr<Node> m_node;       //!< owning node
@@ -462,7 +464,6 @@ class PfcNetDevice : public NetDevice
     uint8_t m_stormMask;                                     //!< bit p: storming on p
     Time m_watchdogTime;                                     //!< PFC watchdog detection (0: off)
     Time m_watchdogRestoreTime;                              //!< its restoration time
-    uint8_t m_watchdogMask;                                  //!< bit p: p is declared stormed
     std::array<EventId, N_PRIORITIES> m_watchdogEvent;       //!< the next check or restore
     uint64_t m_watchdogTrips;                                //!< priorities declared stormed
     uint64_t m_watchdogDrops;                                //!< frames the watchdog dropped
