@@ -39,7 +39,8 @@ PfcRemoteChannel::TransmitStart(const Ptr<Packet>& packet,
                                 const Ptr<PfcNetDevice>& src,
                                 int64_t now,
                                 Time txTime,
-                                uint16_t etherType)
+                                uint16_t etherType,
+                                const PfcFrameInfo& info)
 {
     NS_LOG_FUNCTION(this << packet << src << txTime << etherType);
     NS_ASSERT_MSG(m_nDevices == 2, "PfcRemoteChannel: transmitting on a cable with one end");
@@ -52,9 +53,10 @@ PfcRemoteChannel::TransmitStart(const Ptr<Packet>& packet,
     const Time onWire = OnWire(txTime);
     if (IsOnThisRank(dst->GetNode()))
     {
-        ScheduleArrival(dst, now, onWire + m_delay, sequence, packet, etherType);
+        ScheduleArrival(dst, now, onWire + m_delay, sequence, packet, etherType, info);
         return;
     }
+    // (A frame to another rank goes without its fields: the receiver reads its bytes.)
     RemoteLinkTag tag;
     tag.info = etherType;
     tag.sequence = sequence;
@@ -71,7 +73,8 @@ PfcRemoteChannel::Receive(Ptr<PfcNetDevice> device, Ptr<Packet> packet)
                     TimeStep(tag.remaining),
                     tag.sequence,
                     packet,
-                    tag.info);
+                    tag.info,
+                    PfcFrameInfo());
 }
 
 void

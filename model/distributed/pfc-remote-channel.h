@@ -44,7 +44,8 @@ class PfcRemoteChannel : public PfcChannel
                        const Ptr<PfcNetDevice>& src,
                        int64_t now,
                        Time txTime,
-                       uint16_t etherType) override;
+                       uint16_t etherType,
+                       const PfcFrameInfo& info) override;
 
     /**
      * A frame from another rank reached this device (the MpiReceiver's callback).

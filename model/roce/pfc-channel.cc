@@ -67,7 +67,8 @@ PfcChannel::TransmitStart(const Ptr<Packet>& packet,
                           const Ptr<PfcNetDevice>& src,
                           int64_t now,
                           Time txTime,
-                          uint16_t etherType)
+                          uint16_t etherType,
+                          const PfcFrameInfo& info)
 {
     NS_LOG_FUNCTION(this << packet << src << txTime << etherType);
     NS_ASSERT_MSG(m_nDevices == 2, "PfcChannel: transmitting on a cable with one end");
@@ -77,7 +78,8 @@ PfcChannel::TransmitStart(const Ptr<Packet>& packet,
                     OnWire(txTime) + m_delay,
                     m_sent[from]++,
                     packet,
-                    etherType);
+                    etherType,
+                    info);
 }
 
 void
@@ -86,9 +88,10 @@ PfcChannel::ScheduleArrival(const Ptr<PfcNetDevice>& dst,
                             Time delay,
                             uint64_t sequence,
                             const Ptr<Packet>& packet,
-                            uint16_t etherType)
+                            uint16_t etherType,
+                            const PfcFrameInfo& info)
 {
-    dst->ScheduleReceive(now, delay, sequence, packet, etherType);
+    dst->ScheduleReceive(now, delay, sequence, packet, etherType, info);
 }
 
 Time

@@ -17,6 +17,7 @@ namespace ns3
 
 class PfcNetDevice;
 class Packet;
+struct PfcFrameInfo;
 
 /**
  * @ingroup interconnect
@@ -52,12 +53,14 @@ class PfcChannel : public Channel
      * @param now the current time step (the sender has it: one Simulator::Now per frame)
      * @param txTime the time the sender takes to put the frame on the wire
      * @param etherType the frame's EtherType
+     * @param info its header fields for the next switch, or unknown (PfcFrameInfo)
      */
     virtual void TransmitStart(const Ptr<Packet>& packet,
                                const Ptr<PfcNetDevice>& src,
                                int64_t now,
                                Time txTime,
-                               uint16_t etherType);
+                               uint16_t etherType,
+                               const PfcFrameInfo& info);
 
     /// @return the propagation delay of the cable
     Time GetDelay() const;
@@ -79,13 +82,15 @@ class PfcChannel : public Channel
      * @param sequence the frame's number on its direction of the cable
      * @param packet the frame
      * @param etherType its EtherType
+     * @param info its header fields, or unknown (PfcFrameInfo)
      */
     static void ScheduleArrival(const Ptr<PfcNetDevice>& dst,
                                 int64_t now,
                                 Time delay,
                                 uint64_t sequence,
                                 const Ptr<Packet>& packet,
-                                uint16_t etherType);
+                                uint16_t etherType,
+                                const PfcFrameInfo& info);
 
   protected:
     void DoDispose() override;

@@ -33,6 +33,46 @@ NS_LOG_COMPONENT_DEFINE("PfcNetDevice");
 
 NS_OBJECT_ENSURE_REGISTERED(PfcNetDevice);
 
+PfcFrameInfo
+PfcFrameInfo::Read(const Packet& packet)
+{
+    PfcFrameInfo info;
+    uint8_t b[64];
+    uint32_t copied = packet.CopyData(b, 24);
+    if (copied < 20 || (b[0] >> 4) != 4)
+    {
+        return info;
+    }
+    const uint32_t ihl = (b[0] & 0x0F) * 4u; // RFC 791: the IHL counts 32-bit words
+    if (ihl < 20)
+    {
+        return info;
+    }
+    if (ihl > 20)
+    {
+        copied = packet.CopyData(b, std::min<uint32_t>(ihl + 4, sizeof(b)));
+    }
+    info.tos = b[1];
+    info.protocol = b[9];
+    info.src = (uint32_t(b[12]) << 24) | (uint32_t(b[13]) << 16) | (uint32_t(b[14]) << 8) | b[15];
+    info.dst = (uint32_t(b[16]) << 24) | (uint32_t(b[17]) << 16) | (uint32_t(b[18]) << 8) | b[19];
+    if ((info.protocol == 6 || info.protocol == 17) && copied >= ihl + 4)
+    {
+        info.srcPort = static_cast<uint16_t>((b[ihl] << 8) | b[ihl + 1]);
+        info.dstPort = static_cast<uint16_t>((b[ihl + 2] << 8) | b[ihl + 3]);
+    }
+    info.headerLen = static_cast<uint8_t>(ihl);
+    return info;
+}
+
+bool
+PfcFrameInfo::operator==(const PfcFrameInfo& other) const
+{
+    return src == other.src && dst == other.dst && srcPort == other.srcPort &&
+           dstPort == other.dstPort && tos == other.tos && protocol == other.protocol &&
+           headerLen == other.headerLen;
+}
+
 TypeId
 PfcNetDevice::GetTypeId()
 {
@@ -334,7 +374,10 @@ PfcNetDevice::WithEthernetHeader(Ptr<const Packet> frame, uint16_t etherType, bo
 }
 
 bool
-PfcNetDevice::Enqueue(const Ptr<Packet>& packet, uint8_t priority, uint32_t tag)
+PfcNetDevice::Enqueue(const Ptr<Packet>& packet,
+                      uint8_t priority,
+                      uint32_t tag,
+                      const PfcFrameInfo& info)
 {
     NS_LOG_FUNCTION(this << packet << +priority << tag);
     NS_ASSERT_MSG(priority < N_PRIORITIES, "priority " << +priority << " out of 0..7");
@@ -356,7 +399,7 @@ PfcNetDevice::Enqueue(const Ptr<Packet>& packet, uint8_t priority, uint32_t tag)
     }
     m_queueBytes[priority] += packet->GetSize() + ETHERNET_HEADER;
     m_queueBytesTrace(priority, m_queueBytes[priority]);
-    m_queue[priority].push_back(Item{PacketRef(packet), tag});
+    m_queue[priority].push_back(Item{PacketRef(packet), tag, info});
     m_queuedMask |= 1u << priority;
     TryTransmit();
     return true;
@@ -435,6 +478,7 @@ PfcNetDevice::TryTransmit()
     // The queue's reference becomes the frame's, uncounted (PacketRef).
     const Ptr<Packet> frame = m_queue[p].front().packet.Release();
     const uint32_t tag = m_queue[p].front().tag;
+    const PfcFrameInfo info = m_queue[p].front().info;
     m_queue[p].pop_front();
     if (m_queue[p].empty())
     {
@@ -461,7 +505,7 @@ PfcNetDevice::TryTransmit()
     {
         m_dequeueCallback(this, frame, p, tag);
     }
-    StartTransmission(frame, Ipv4L3Protocol::PROT_NUMBER, now);
+    StartTransmission(frame, Ipv4L3Protocol::PROT_NUMBER, now, info);
     m_txBusy = false;
     ArmCompletion(now);
 }
@@ -481,7 +525,10 @@ PfcNetDevice::ArmCompletion(int64_t now)
 }
 
 void
-PfcNetDevice::StartTransmission(const Ptr<Packet>& frame, uint16_t etherType, int64_t now)
+PfcNetDevice::StartTransmission(const Ptr<Packet>& frame,
+                                uint16_t etherType,
+                                int64_t now,
+                                const PfcFrameInfo& info)
 {
     NS_LOG_FUNCTION(this << frame << etherType);
     ++m_framesSent;
@@ -498,7 +545,7 @@ PfcNetDevice::StartTransmission(const Ptr<Packet>& frame, uint16_t etherType, in
         m_phyTxBeginTrace(seen);
         m_snifferTrace(seen);
     }
-    m_channel->TransmitStart(frame, this, now, TimeStep(end - now), etherType);
+    m_channel->TransmitStart(frame, this, now, TimeStep(end - now), etherType, info);
 }
 
 void
@@ -747,7 +794,7 @@ PfcNetDevice::GetWatchdogDrops() const
 }
 
 void
-PfcNetDevice::Receive(Ptr<Packet> packet, uint16_t type)
+PfcNetDevice::Receive(Ptr<Packet> packet, uint16_t type, const PfcFrameInfo& info)
 {
     NS_LOG_FUNCTION(this << packet << type);
     if (m_receiveErrorModel)
@@ -774,7 +821,7 @@ PfcNetDevice::Receive(Ptr<Packet> packet, uint16_t type)
     {
         m_macRxTrace(packet);
     }
-    if (m_owner && m_owner->PortReceive(m_ownerPort, packet, type))
+    if (m_owner && m_owner->PortReceive(m_ownerPort, packet, type, info))
     {
         return;
     }
@@ -799,16 +846,21 @@ PfcNetDevice::ScheduleReceive(int64_t now,
                               Time delay,
                               uint64_t sequence,
                               const Ptr<Packet>& packet,
-                              uint16_t etherType)
+                              uint16_t etherType,
+                              const PfcFrameInfo& info)
 {
-    m_arrivals
-        .Push(Arriving{PacketRef(packet), etherType}, now, delay, sequence, m_nodeId, m_ifIndex);
+    m_arrivals.Push(Arriving{PacketRef(packet), info, etherType},
+                    now,
+                    delay,
+                    sequence,
+                    m_nodeId,
+                    m_ifIndex);
 }
 
 void
 PfcNetDevice::Arrive(Arriving& frame)
 {
-    Receive(frame.packet.Release(), frame.etherType);
+    Receive(frame.packet.Release(), frame.etherType, frame.info);
 }
 
 void

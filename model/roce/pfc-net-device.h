@@ -30,6 +30,47 @@ class ErrorModel;
 
 /**
  * @ingroup interconnect
+ * @brief What a switch reads of a frame's IPv4 header and transport ports, carried with the
+ * frame from one switch's egress queue to the next switch's ingress, so that the next switch
+ * need not read the packet's bytes again.
+ *
+ * The bytes stay the truth: a switch that rewrites a header (a CE mark) updates the fields
+ * with it, and a frame whose header may change after it is queued (a mark at dequeue, a
+ * trimmed or remapped frame) travels without fields, so that its next hop reads the bytes.
+ * The frames a NIC or the Internet stack sends travel without fields too. At a k=16
+ * fat-tree's scale the packet's buffer is out of cache when the frame reaches a switch, and
+ * reading its header was the largest single cost of a hop (doc/interconnect.rst, Performance).
+ */
+struct PfcFrameInfo
+{
+    uint32_t src{0};      //!< IPv4 source address
+    uint32_t dst{0};      //!< IPv4 destination address
+    uint16_t srcPort{0};  //!< TCP or UDP source port (0: another protocol)
+    uint16_t dstPort{0};  //!< TCP or UDP destination port (0: another protocol)
+    uint8_t tos{0};       //!< the IPv4 header's second byte: DSCP and ECN
+    uint8_t protocol{0};  //!< IPv4 protocol number
+    uint8_t headerLen{0}; //!< IPv4 header length in bytes; 0: the fields are not known
+
+    /// @return whether the fields were read (or written) for this frame
+    bool IsKnown() const
+    {
+        return headerLen != 0;
+    }
+
+    /**
+     * Read the fields from a packet's IPv4 header (RFC 791) and, for TCP and UDP, the ports
+     * that follow it.
+     * @param packet an IPv4 packet
+     * @return the fields; unknown (IsKnown false) if the packet is not IPv4 or too short
+     */
+    static PfcFrameInfo Read(const Packet& packet);
+
+    /// @param other fields @return whether every field is equal
+    bool operator==(const PfcFrameInfo& other) const;
+};
+
+/**
+ * @ingroup interconnect
  * @brief What owns PfcNetDevice ports on a node (a switch, a NIC): the fast path for the data
  * frames a port receives and the frames it dequeues, one virtual call per frame instead of a
  * chain of Callback objects. PfcNetDevice::SetReceiveHook and SetDequeueCallback remain for
@@ -45,9 +86,13 @@ class PfcPortOwner
      * @param port the port's index, as given to PfcNetDevice::SetOwner
      * @param packet the frame's IPv4 packet
      * @param etherType its EtherType
+     * @param info its header fields as the previous switch passed them (or unknown)
      * @return true if consumed (else the device's other receive paths see it)
      */
-    virtual bool PortReceive(uint32_t port, const Ptr<Packet>& packet, uint16_t etherType) = 0;
+    virtual bool PortReceive(uint32_t port,
+                             const Ptr<Packet>& packet,
+                             uint16_t etherType,
+                             const PfcFrameInfo& info) = 0;
 
     /**
      * A frame left a port's egress queue and goes on the wire now.
@@ -189,9 +234,14 @@ class alignas(64) PfcNetDevice : public NetDevice
      * @param packet the IPv4 packet (IPv4 header first)
      * @param priority the egress queue, 0..7
      * @param tag handed back to the dequeue callback
+     * @param info the packet's header fields, for the next switch (PfcFrameInfo); unknown by
+     *        default, and then the receiver reads the packet's bytes
      * @return false if the packet was dropped (QueueLimit reached)
      */
-    bool Enqueue(const Ptr<Packet>& packet, uint8_t priority, uint32_t tag);
+    bool Enqueue(const Ptr<Packet>& packet,
+                 uint8_t priority,
+                 uint32_t tag,
+                 const PfcFrameInfo& info = PfcFrameInfo());
 
     /**
      * Start or stop pausing the peer on a priority (see the class description).
@@ -235,8 +285,9 @@ class alignas(64) PfcNetDevice : public NetDevice
      * the frame, and a real header is added only to the copies that traces (pcap) see.
      * @param packet the frame's payload (IPv4 packet or MAC control frame)
      * @param etherType its EtherType
+     * @param info its header fields, if the sending switch passed them (PfcFrameInfo)
      */
-    void Receive(Ptr<Packet> packet, uint16_t etherType);
+    void Receive(Ptr<Packet> packet, uint16_t etherType, const PfcFrameInfo& info = PfcFrameInfo());
 
     /**
      * A frame will arrive (Receive) after a delay: what the cable calls. The frames a cable
@@ -248,12 +299,14 @@ class alignas(64) PfcNetDevice : public NetDevice
      * @param sequence its number on the cable's direction (CanonicalScheduler's key)
      * @param packet the frame
      * @param etherType its EtherType
+     * @param info its header fields, or unknown (PfcFrameInfo)
      */
     void ScheduleReceive(int64_t now,
                          Time delay,
                          uint64_t sequence,
                          const Ptr<Packet>& packet,
-                         uint16_t etherType);
+                         uint16_t etherType,
+                         const PfcFrameInfo& info = PfcFrameInfo());
 
     /// @param hook sees every data frame first (see ReceiveHook)
     void SetReceiveHook(ReceiveHook hook);
@@ -349,8 +402,9 @@ class alignas(64) PfcNetDevice : public NetDevice
     /// A frame waiting in an egress queue.
     struct Item
     {
-        PacketRef packet; //!< the frame's IPv4 packet (no Ethernet header object)
-        uint32_t tag;     //!< the owner's tag
+        PacketRef packet;  //!< the frame's IPv4 packet (no Ethernet header object)
+        uint32_t tag;      //!< the owner's tag
+        PfcFrameInfo info; //!< its header fields, for the next switch
     };
 
     /// Start the next frame if the wire is free and a frame may go.
@@ -367,8 +421,12 @@ class alignas(64) PfcNetDevice : public NetDevice
      * @param frame the frame
      * @param etherType its EtherType
      * @param now the current time step (one Simulator::Now per frame sent, not one per call)
+     * @param info its header fields, or unknown
      */
-    void StartTransmission(const Ptr<Packet>& frame, uint16_t etherType, int64_t now);
+    void StartTransmission(const Ptr<Packet>& frame,
+                           uint16_t etherType,
+                           int64_t now,
+                           const PfcFrameInfo& info = PfcFrameInfo());
     /// @return a copy of the frame with its Ethernet header, as traces and pcap see it
     Ptr<Packet> WithEthernetHeader(Ptr<const Packet> frame, uint16_t etherType, bool sent) const;
     /// Queue a PFC frame for the priority.
@@ -402,6 +460,7 @@ class alignas(64) PfcNetDevice : public NetDevice
     struct Arriving
     {
         PacketRef packet;   //!< the frame
+        PfcFrameInfo info;  //!< its header fields, or unknown
         uint16_t etherType; //!< its EtherType
     };
 

@@ -354,7 +354,10 @@ RdmaNic::UnframeAggregation(Ptr<Packet> packet)
 }
 
 bool
-RdmaNic::PortReceive(uint32_t /* port */, const Ptr<Packet>& packet, uint16_t type)
+RdmaNic::PortReceive(uint32_t /* port */,
+                     const Ptr<Packet>& packet,
+                     uint16_t type,
+                     const PfcFrameInfo& /* info: the NIC reads its transport headers anyway */)
 {
     if (type != Ipv4L3Protocol::PROT_NUMBER)
     {

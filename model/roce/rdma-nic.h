@@ -114,7 +114,10 @@ class RdmaNic : public RdmaChannelAdapter, public PfcPortOwner
 
   private:
     /// A data frame arrived (PfcPortOwner).
-    bool PortReceive(uint32_t port, const Ptr<Packet>& packet, uint16_t type) override;
+    bool PortReceive(uint32_t port,
+                     const Ptr<Packet>& packet,
+                     uint16_t type,
+                     const PfcFrameInfo& info) override;
     /// A frame left the device's queue (PfcPortOwner).
     void PortDequeue(uint32_t port,
                      const Ptr<Packet>& frame,

@@ -85,6 +85,15 @@ RoceSwitch::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&RoceSwitch::m_ecnAtDequeue),
                           MakeBooleanChecker())
+            .AddAttribute("CheckFrameInfo",
+                          "Read every data frame's IPv4 header and ports from its bytes even "
+                          "when the previous switch passed them with the frame, forward by "
+                          "what was read, and count the frames whose carried fields differ "
+                          "(GetFrameInfoMismatches): a check for tests, that a header rewrite "
+                          "kept the fields with it. Default: off (the carried fields are used).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RoceSwitch::m_checkFrameInfo),
+                          MakeBooleanChecker())
             .AddAttribute("ForwardingLatency",
                           "Time from a frame's arrival to its entry in the egress queue (>= 0). "
                           "Default: 0 (store-and-forward only).",
@@ -392,7 +401,10 @@ RoceSwitch::SendAggregation(uint32_t port, uint32_t peer, Ptr<Packet> packet, ui
 }
 
 bool
-RoceSwitch::PortReceive(uint32_t inPort, const Ptr<Packet>& packet, uint16_t type)
+RoceSwitch::PortReceive(uint32_t inPort,
+                        const Ptr<Packet>& packet,
+                        uint16_t type,
+                        const PfcFrameInfo& carried)
 {
     NS_LOG_FUNCTION(this << inPort << packet << type);
     if (type != Ipv4L3Protocol::PROT_NUMBER)
@@ -401,33 +413,34 @@ RoceSwitch::PortReceive(uint32_t inPort, const Ptr<Packet>& packet, uint16_t typ
         m_dropTrace(packet, DROP_NOT_IPV4);
         return true;
     }
-    // Parse the IPv4 header and the transport ports in place, once.
-    uint8_t b[64];
-    const uint32_t copied = packet->CopyData(b, 24);
-    const uint32_t ihl = (b[0] & 0x0F) * 4u;
-    if (copied < 20 || (b[0] >> 4) != 4 || ihl < 20)
+    // The IPv4 header and the transport ports: as the previous switch passed them on, or read
+    // in place, once.
+    PfcFrameInfo info = carried;
+    if (info.IsKnown())
     {
-        ++m_drops[DROP_NOT_IPV4];
-        m_dropTrace(packet, DROP_NOT_IPV4);
-        return true;
+        ++m_frameInfoCarried;
     }
-    if (ihl > 20)
+    if (!info.IsKnown() || m_checkFrameInfo)
     {
-        packet->CopyData(b, std::min<uint32_t>(ihl + 4, sizeof(b)));
+        info = PfcFrameInfo::Read(*packet);
+        if (!info.IsKnown())
+        {
+            ++m_drops[DROP_NOT_IPV4];
+            m_dropTrace(packet, DROP_NOT_IPV4);
+            return true;
+        }
+        if (carried.IsKnown() && !(carried == info))
+        {
+            ++m_frameInfoMismatches;
+        }
     }
-    const uint8_t priority = static_cast<uint8_t>(b[1] >> 5); // DSCP / 8
-    const uint8_t protocol = b[9];
-    const uint32_t src =
-        (uint32_t(b[12]) << 24) | (uint32_t(b[13]) << 16) | (uint32_t(b[14]) << 8) | b[15];
-    const uint32_t dst =
-        (uint32_t(b[16]) << 24) | (uint32_t(b[17]) << 16) | (uint32_t(b[18]) << 8) | b[19];
-    uint16_t srcPort = 0;
-    uint16_t dstPort = 0;
-    if ((protocol == 6 || protocol == 17) && copied >= ihl + 4)
-    {
-        srcPort = static_cast<uint16_t>((b[ihl] << 8) | b[ihl + 1]);
-        dstPort = static_cast<uint16_t>((b[ihl + 2] << 8) | b[ihl + 3]);
-    }
+    const uint32_t ihl = info.headerLen;
+    const uint8_t priority = static_cast<uint8_t>(info.tos >> 5); // DSCP / 8
+    const uint8_t protocol = info.protocol;
+    const uint32_t src = info.src;
+    const uint32_t dst = info.dst;
+    const uint16_t srcPort = info.srcPort;
+    const uint16_t dstPort = info.dstPort;
 
     if (dst == m_sharpAddress && m_sharp)
     {
@@ -473,15 +486,22 @@ RoceSwitch::PortReceive(uint32_t inPort, const Ptr<Packet>& packet, uint16_t typ
         m_dropTrace(packet, DROP_BUFFER);
         return true;
     }
-    if (!m_ecnAtDequeue && (b[1] & 0x03) != 0 && (b[1] & 0x03) != 0x03 &&
+    if (!m_ecnAtDequeue && (info.tos & 0x03) != 0 && (info.tos & 0x03) != 0x03 &&
         m_mmu->ShouldMarkEcn(outPort, priority))
     {
         if (MarkCe(packet))
         {
             ++m_ecnMarks;
+            info.tos |= 0x03; // the fields go on with the header as it is now
         }
     }
-    ForwardAfterLatency(packet, inPort, outPort, priority, pool);
+    // A frame that may be marked at dequeue goes without its fields: they would be stale.
+    ForwardAfterLatency(packet,
+                        inPort,
+                        outPort,
+                        priority,
+                        pool,
+                        m_ecnAtDequeue ? PfcFrameInfo() : info);
     return true;
 }
 
@@ -619,11 +639,12 @@ RoceSwitch::ForwardAfterLatency(const Ptr<Packet>& packet,
                                 uint32_t inPort,
                                 uint32_t outPort,
                                 uint8_t priority,
-                                RoceSwitchMmu::Pool pool)
+                                RoceSwitchMmu::Pool pool,
+                                const PfcFrameInfo& info)
 {
     if (m_latency.IsZero())
     {
-        Forward(packet, inPort, outPort, priority, pool);
+        Forward(packet, inPort, outPort, priority, pool, info);
         return;
     }
     Simulator::Schedule(m_latency,
@@ -633,7 +654,8 @@ RoceSwitch::ForwardAfterLatency(const Ptr<Packet>& packet,
                         inPort,
                         outPort,
                         priority,
-                        pool);
+                        pool,
+                        info);
 }
 
 void
@@ -641,11 +663,12 @@ RoceSwitch::Forward(const Ptr<Packet>& packet,
                     uint32_t inPort,
                     uint32_t outPort,
                     uint8_t priority,
-                    RoceSwitchMmu::Pool pool)
+                    RoceSwitchMmu::Pool pool,
+                    PfcFrameInfo info)
 {
     ++m_forwarded;
     const uint32_t tag = inPort | (static_cast<uint32_t>(pool) << TAG_POOL_SHIFT);
-    m_ports[outPort]->Enqueue(packet, priority, tag);
+    m_ports[outPort]->Enqueue(packet, priority, tag, info);
 }
 
 // Inline: it is on the dequeue path of every frame.
@@ -771,6 +794,18 @@ uint64_t
 RoceSwitch::GetForwarded() const
 {
     return m_forwarded;
+}
+
+uint64_t
+RoceSwitch::GetFrameInfoCarried() const
+{
+    return m_frameInfoCarried;
+}
+
+uint64_t
+RoceSwitch::GetFrameInfoMismatches() const
+{
+    return m_frameInfoMismatches;
 }
 
 int64_t

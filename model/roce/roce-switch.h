@@ -156,6 +156,15 @@ class RoceSwitch : public Object, public PfcPortOwner
     uint64_t GetEcnMarks() const;
     /// @return frames forwarded
     uint64_t GetForwarded() const;
+
+    /**
+     * @return the data frames that arrived with their header fields passed on by the previous
+     *         switch (PfcFrameInfo), so that this switch did not read their bytes
+     */
+    uint64_t GetFrameInfoCarried() const;
+
+    /// @return with CheckFrameInfo, the frames whose carried fields differed from their bytes
+    uint64_t GetFrameInfoMismatches() const;
     /// @return RoCEv2 data packets trimmed to their headers (Trimming)
     uint64_t GetTrimmed() const;
 
@@ -225,7 +234,10 @@ class RoceSwitch : public Object, public PfcPortOwner
                           uint16_t dstPort);
 
     /// A data frame arrived on a port (PfcPortOwner).
-    bool PortReceive(uint32_t inPort, const Ptr<Packet>& packet, uint16_t type) override;
+    bool PortReceive(uint32_t inPort,
+                     const Ptr<Packet>& packet,
+                     uint16_t type,
+                     const PfcFrameInfo& info) override;
     /// A frame leaves a port's queue (PfcPortOwner).
     void PortDequeue(uint32_t outPort,
                      const Ptr<Packet>& frame,
@@ -252,17 +264,20 @@ class RoceSwitch : public Object, public PfcPortOwner
     void Pause(uint32_t inPort, uint8_t priority, bool pause);
     /// Queue an admitted packet on its egress port after the switch's ForwardingLatency (at
     /// once if it is zero).
+    /// (info: the header fields it goes with to the next switch, or unknown.)
     void ForwardAfterLatency(const Ptr<Packet>& packet,
                              uint32_t inPort,
                              uint32_t outPort,
                              uint8_t priority,
-                             RoceSwitchMmu::Pool pool);
-    /// Queue an admitted packet on its egress port.
+                             RoceSwitchMmu::Pool pool,
+                             const PfcFrameInfo& info = PfcFrameInfo());
+    /// Queue an admitted packet on its egress port, with the header fields it carries on.
     void Forward(const Ptr<Packet>& packet,
                  uint32_t inPort,
                  uint32_t outPort,
                  uint8_t priority,
-                 RoceSwitchMmu::Pool pool);
+                 RoceSwitchMmu::Pool pool,
+                 PfcFrameInfo info);
     /// Set CE in the IPv4 header of a frame (frames carry no Ethernet header object) that is
     /// ECN-capable.
     static bool MarkCe(const Ptr<Packet>& frame);
@@ -326,16 +341,19 @@ class RoceSwitch : public Object, public PfcPortOwner
         return offset;
     }
 
-    EcmpMode m_ecmpMode;         //!< member selection
-    uint32_t m_seed;             //!< ECMP hash seed
-    bool m_ecnAtDequeue;         //!< mark at dequeue instead of enqueue
-    bool m_intEnabled;           //!< stamp INT hops on packets that carry an RdmaIntTag
-    Time m_latency;              //!< forwarding latency
-    bool m_trimming{false};      //!< trim RoCEv2 data instead of dropping it
-    uint8_t m_trimDscp{56};      //!< DSCP of trimmed packets
-    uint32_t m_trimThreshold{0}; //!< trim above this egress queue (bytes; 0: only on a drop)
-    uint64_t m_trimmed{0};       //!< packets trimmed
-    bool m_initialized;          //!< Initialize() done
+    EcmpMode m_ecmpMode;               //!< member selection
+    uint32_t m_seed;                   //!< ECMP hash seed
+    bool m_ecnAtDequeue;               //!< mark at dequeue instead of enqueue
+    bool m_checkFrameInfo{false};      //!< read every frame's bytes and compare the carried fields
+    uint64_t m_frameInfoCarried{0};    //!< frames whose header fields came with them
+    uint64_t m_frameInfoMismatches{0}; //!< of those (when checked), fields unlike the bytes
+    bool m_intEnabled;                 //!< stamp INT hops on packets that carry an RdmaIntTag
+    Time m_latency;                    //!< forwarding latency
+    bool m_trimming{false};            //!< trim RoCEv2 data instead of dropping it
+    uint8_t m_trimDscp{56};            //!< DSCP of trimmed packets
+    uint32_t m_trimThreshold{0};       //!< trim above this egress queue (bytes; 0: only on a drop)
+    uint64_t m_trimmed{0};             //!< packets trimmed
+    bool m_initialized;                //!< Initialize() done
     std::array<uint64_t, DROP_CAUSE_COUNT> m_drops; //!< drops per cause
     std::array<uint64_t, 8> m_dropsByPriority{};    //!< buffer and no-route drops per priority
     uint64_t m_ecnMarks;                            //!< CE marks
