@@ -39,7 +39,7 @@ class ErrorModel;
  * trimmed or remapped frame) travels without fields, so that its next hop reads the bytes.
  * The frames a NIC or the Internet stack sends travel without fields too. At a k=16
  * fat-tree's scale the packet's buffer is out of cache when the frame reaches a switch, and
- * reading its header was the largest single cost of a hop (doc/interconnect.rst, Performance).
+ * reading its header was among the largest costs of a hop (doc/interconnect.rst, Performance).
  */
 struct PfcFrameInfo
 {
@@ -471,7 +471,8 @@ class alignas(64) PfcNetDevice : public NetDevice
     // and the receive path read them, and the object starts on a cache line (alignas on the
     // class): at fabric scale a port's state is out of cache when its next frame comes, and
     // each line it spans is a miss (doc/interconnect.rst, Performance). Every trace a frame's
-    // pass tests for listeners is here too, and no field it reads is among the rest.
+    // pass tests for listeners is here too; with strict priority and an owner (a switch, a NIC),
+    // no field the pass reads is among the rest.
     Ptr<PfcChannel> m_channel;  //!< attached cable
     int64_t m_busyUntil;        //!< the wire is busy until then (time step)
     PfcPortOwner* m_owner;      //!< fast path for data frames
