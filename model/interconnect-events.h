@@ -115,8 +115,12 @@ class ReusableEvent
  * A cable's frames arrive in the order it sent them, so they wait here in order of arrival and
  * one ReusableEvent delivers the first (htsim's pipes do the same), instead of an event each.
  * Each frame's event is keyed for the CanonicalScheduler by the receiving device and the
- * frame's sequence number, as a per-frame event was. A frame due before the last one queued
- * (not one cable's: a distributed run's remote link) gets an event of its own.
+ * frame's sequence number, as a per-frame event was, and names for its prefetch what the
+ * delivery reads first (the frame's slot and packet, the port, this queue). A frame due before
+ * the last one queued (not one cable's: a distributed run's remote link) gets an event of its
+ * own. The queue may sit with either end: an Ethernet port keeps the frames it sends on a cable
+ * within the process (PfcNetDevice::ScheduleDeparture), so that a send touches only the
+ * sender's state; InfiniBand ports and remote links keep the frames coming to them.
  * @tparam Owner the port
  * @tparam Item what a frame is to it
  * @tparam ARRIVE the port's method that takes an arriving frame
@@ -151,7 +155,7 @@ class ArrivalQueue
               uint32_t device)
     {
         const int64_t arrival = now + delay.GetTimeStep();
-        if (!m_frames.empty() && arrival < m_frames.back().arrival)
+        if (!m_frames.empty() && arrival < m_lastArrival)
         {
             CanonicalScheduler::KeyNextEvent(device, sequence);
             Owner* owner = m_owner;
@@ -164,11 +168,24 @@ class ArrivalQueue
         }
         m_context = context;
         m_device = device;
+        m_lastArrival = arrival;
         m_frames.push_back(Entry{std::move(item), arrival, sequence});
         if (m_frames.size() == 1)
         {
             ScheduleFirst(now);
         }
+    }
+
+    /// @return whether Bind was called
+    bool IsBound() const
+    {
+        return m_owner != nullptr;
+    }
+
+    /// @return whether it delivers to this owner @param owner a port
+    bool IsBoundTo(const Owner* owner) const
+    {
+        return m_owner == owner;
     }
 
     /// Drop the frames and cancel the event for good (the port is going away).
@@ -192,6 +209,7 @@ class ArrivalQueue
     {
         const Entry& first = m_frames.front();
         CanonicalScheduler::KeyNextEvent(m_device, first.sequence);
+        CanonicalScheduler::HintNextEvent(&first, first.item.Touches(), m_owner, this);
         m_event.ScheduleWithContext(m_context, TimeStep(first.arrival - now));
     }
 
@@ -208,10 +226,13 @@ class ArrivalQueue
     }
 
     RingQueue<Entry> m_frames; //!< in order of arrival
-    ReusableEvent m_event;     //!< delivers the first
-    Owner* m_owner{nullptr};   //!< the port
-    uint32_t m_context{0};     //!< the port's node
-    uint32_t m_device{0};      //!< the port's index on it
+    // (The last one's time, kept here: its slot has left the cache by the next push when the
+    // fabric is large, and the push read it only to compare.)
+    int64_t m_lastArrival{0}; //!< when the last one queued arrives (time step)
+    ReusableEvent m_event;    //!< delivers the first
+    Owner* m_owner{nullptr};  //!< the port
+    uint32_t m_context{0};    //!< the port's node
+    uint32_t m_device{0};     //!< the port's index on it
 };
 
 /**

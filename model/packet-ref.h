@@ -70,6 +70,12 @@ class PacketRef
         return m_packet;
     }
 
+    /// @return the packet, this reference kept (or null)
+    const Packet* Peek() const
+    {
+        return m_packet;
+    }
+
     /// @return a Ptr of its own to the packet (a second reference)
     Ptr<Packet> Share() const
     {

@@ -270,3 +270,31 @@ TEST_F(PfcNetDeviceTest, FramesInFlightArriveAtTheirOwnTimesInAnyOrder)
                                                              {104, MicroSeconds(8)}};
     EXPECT_EQ(arrived, expected);
 }
+
+TEST_F(PfcNetDeviceTest, FramesInFlightToADisposedPortAreNotDelivered)
+{
+    // The frames a port sends wait in the sender's queue while on the cable (its pipe); a
+    // receiver that goes away takes them with it, as its own arrival queue did, and the
+    // sender's later frames go nowhere: nothing reaches a disposed port.
+    uint32_t received = 0;
+    b->TraceConnectWithoutContext("MacRx", MakeCallback(+[](uint32_t* n, Ptr<const Packet>) {
+                                               ++*n;
+                                           }).Bind(&received));
+    a->SetDataRate(DataRate("10Gbps"));
+    Simulator::Schedule(MicroSeconds(1), [this]() {
+        for (int i = 0; i < 3; ++i)
+        {
+            a->Enqueue(Frame(986), 3, 0); // 819 ns each on the wire, then 1 us of cable
+        }
+    });
+    uint32_t receivedBefore = 0;
+    Simulator::Schedule(NanoSeconds(3000), [&]() {
+        receivedBefore = received; // the first arrived at 2.82 us; two are in flight
+        b->Dispose();
+    });
+    Simulator::Schedule(MicroSeconds(5), [this]() { a->Enqueue(Frame(986), 3, 0); });
+    Simulator::Run();
+    EXPECT_EQ(receivedBefore, 1u);
+    EXPECT_EQ(received, 1u);
+    EXPECT_EQ(a->GetFramesSent(), 4u);
+}

@@ -359,6 +359,12 @@ class IbNetDevice : public NetDevice
         Ptr<Packet> packet; //!< the packet
         uint8_t vl;         //!< its VL
         bool flowControl;   //!< a flow-control packet
+
+        /// @return what its arrival reads first of it: the packet (ArrivalQueue's hint)
+        const void* Touches() const
+        {
+            return PeekPointer(packet);
+        }
     };
 
     /// A packet from the link arrives. @param packet the packet

@@ -73,13 +73,13 @@ PfcChannel::TransmitStart(const Ptr<Packet>& packet,
     NS_LOG_FUNCTION(this << packet << src << txTime << etherType);
     NS_ASSERT_MSG(m_nDevices == 2, "PfcChannel: transmitting on a cable with one end");
     const std::size_t from = DirectionFrom(src);
-    ScheduleArrival(m_device[1 - from],
-                    now,
-                    OnWire(txTime) + m_delay,
-                    m_sent[from]++,
-                    packet,
-                    etherType,
-                    info);
+    src->ScheduleDeparture(PeekPointer(m_device[1 - from]),
+                           now,
+                           OnWire(txTime) + m_delay,
+                           m_sent[from]++,
+                           packet,
+                           etherType,
+                           info);
 }
 
 void

@@ -215,6 +215,8 @@ PfcNetDevice::PfcNetDevice()
       m_txBytes(0),
       m_rate(DataRate("100Gbps")),
       m_wireClock(m_rate),
+      m_peerNodeId(0),
+      m_peerIfIndex(0),
       m_nodeId(0),
       m_ifIndex(0),
       m_address(Mac48Address::Allocate()),
@@ -263,6 +265,11 @@ PfcNetDevice::DoDispose()
     m_queuedMask = 0;
     m_controlQueue.clear();
     m_arrivals.Clear();
+    m_departures.Clear();
+    if (Ptr<PfcNetDevice> peer = GetPeer())
+    {
+        peer->m_departures.Clear(); // (frames in flight to this port go with it)
+    }
     m_completionEvent.Cancel();
     m_node = nullptr;
     m_channel = nullptr;
@@ -855,6 +862,30 @@ PfcNetDevice::ScheduleReceive(int64_t now,
                     sequence,
                     m_nodeId,
                     m_ifIndex);
+}
+
+void
+PfcNetDevice::ScheduleDeparture(PfcNetDevice* peer,
+                                int64_t now,
+                                Time delay,
+                                uint64_t sequence,
+                                const Ptr<Packet>& packet,
+                                uint16_t etherType,
+                                const PfcFrameInfo& info)
+{
+    if (!m_departures.IsBound())
+    {
+        m_departures.Bind(peer);
+        m_peerNodeId = peer->m_nodeId;
+        m_peerIfIndex = peer->m_ifIndex;
+    }
+    NS_ASSERT(m_departures.IsBoundTo(peer));
+    m_departures.Push(Arriving{PacketRef(packet), info, etherType},
+                      now,
+                      delay,
+                      sequence,
+                      m_peerNodeId,
+                      m_peerIfIndex);
 }
 
 void

@@ -308,6 +308,29 @@ class alignas(64) PfcNetDevice : public NetDevice
                          uint16_t etherType,
                          const PfcFrameInfo& info = PfcFrameInfo());
 
+    /**
+     * A frame this port sends will arrive at the peer after a delay: what a cable within the
+     * process calls. The frames in flight on this port's direction of the cable wait in a
+     * queue of this port's (htsim's pipe), which the sender writes while its own state is in
+     * the cache; the peer's state is touched only when the first of them arrives (the event
+     * names it for the scheduler's prefetch). The order, keys and events are those of
+     * ScheduleReceive on the peer.
+     * @param peer the device at the other end (the same every call)
+     * @param now the current time step
+     * @param delay when the frame arrives, from now
+     * @param sequence its number on the cable's direction (CanonicalScheduler's key)
+     * @param packet the frame
+     * @param etherType its EtherType
+     * @param info its header fields, or unknown (PfcFrameInfo)
+     */
+    void ScheduleDeparture(PfcNetDevice* peer,
+                           int64_t now,
+                           Time delay,
+                           uint64_t sequence,
+                           const Ptr<Packet>& packet,
+                           uint16_t etherType,
+                           const PfcFrameInfo& info);
+
     /// @param hook sees every data frame first (see ReceiveHook)
     void SetReceiveHook(ReceiveHook hook);
 
@@ -462,6 +485,12 @@ class alignas(64) PfcNetDevice : public NetDevice
         PacketRef packet;   //!< the frame
         PfcFrameInfo info;  //!< its header fields, or unknown
         uint16_t etherType; //!< its EtherType
+
+        /// @return what its arrival reads first of it: the packet (ArrivalQueue's hint)
+        const void* Touches() const
+        {
+            return packet.Peek();
+        }
     };
 
     /// A frame from the cable arrives. @param frame the frame
@@ -486,10 +515,14 @@ class alignas(64) PfcNetDevice : public NetDevice
     bool m_completionPending;   //!< TransmitComplete scheduled
     uint64_t m_framesSent;      //!< frames put on the wire
     uint64_t m_txBytes;         //!< wire bytes sent, overheads included
-    std::array<uint32_t, N_PRIORITIES> m_queueBytes;     //!< bytes per egress queue
-    DataRate m_rate;                                     //!< line rate
-    WireClock m_wireClock;                               //!< frame ends at m_rate, exact
-    ReusableEvent m_completionEvent;                     //!< runs TransmitComplete
+    std::array<uint32_t, N_PRIORITIES> m_queueBytes; //!< bytes per egress queue
+    DataRate m_rate;                                 //!< line rate
+    WireClock m_wireClock;                           //!< frame ends at m_rate, exact
+    ReusableEvent m_completionEvent;                 //!< runs TransmitComplete
+    /// Frames this port sent, in flight to the peer (ScheduleDeparture), and the peer's ids.
+    ArrivalQueue<PfcNetDevice, Arriving, &PfcNetDevice::Arrive> m_departures;
+    uint32_t m_peerNodeId;  //!< the peer's node (its frames' arrival context)
+    uint32_t m_peerIfIndex; //!< the peer's interface index
     TracedCallback<Ptr<const Packet>> m_macTxTrace;      //!< frame queued for transmission
     TracedCallback<uint8_t, uint32_t> m_queueBytesTrace; //!< an egress queue's bytes changed
     TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace; //!< frame starts on the wire
