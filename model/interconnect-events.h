@@ -16,6 +16,7 @@
 #include "ns3/ring-queue.h"
 #include "ns3/simulator.h"
 
+#include <array>
 #include <memory>
 
 namespace ns3
@@ -209,7 +210,8 @@ class ArrivalQueue
     {
         const Entry& first = m_frames.front();
         CanonicalScheduler::KeyNextEvent(m_device, first.sequence);
-        CanonicalScheduler::HintNextEvent(&first, first.item.Touches(), m_owner, this);
+        m_hints = {&first, first.item.Touches(), m_owner, this};
+        CanonicalScheduler::HintNextEvent(m_hints.data());
         m_event.ScheduleWithContext(m_context, TimeStep(first.arrival - now));
     }
 
@@ -229,10 +231,12 @@ class ArrivalQueue
     // (The last one's time, kept here: its slot has left the cache by the next push when the
     // fabric is large, and the push read it only to compare.)
     int64_t m_lastArrival{0}; //!< when the last one queued arrives (time step)
-    ReusableEvent m_event;    //!< delivers the first
-    Owner* m_owner{nullptr};  //!< the port
-    uint32_t m_context{0};    //!< the port's node
-    uint32_t m_device{0};     //!< the port's index on it
+    /// What the first one's delivery reads first: its slot, its packet, the port, this queue.
+    std::array<const void*, CanonicalScheduler::HINTS> m_hints{};
+    ReusableEvent m_event;   //!< delivers the first
+    Owner* m_owner{nullptr}; //!< the port
+    uint32_t m_context{0};   //!< the port's node
+    uint32_t m_device{0};    //!< the port's index on it
 };
 
 /**

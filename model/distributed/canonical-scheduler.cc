@@ -25,7 +25,7 @@ uint32_t CanonicalScheduler::s_instances = 0;
 bool CanonicalScheduler::s_keyed = false;
 uint32_t CanonicalScheduler::s_nextDevice = 0;
 uint64_t CanonicalScheduler::s_nextSeq = 0;
-const void* CanonicalScheduler::s_nextTouches[4] = {nullptr, nullptr, nullptr, nullptr};
+const void* const* CanonicalScheduler::s_nextHints = nullptr;
 
 TypeId
 CanonicalScheduler::GetTypeId()
@@ -77,12 +77,9 @@ CanonicalScheduler::Insert(const Event& ev)
             node | std::numeric_limits<uint32_t>::max(),
             m_inserted++,
             ev.impl,
-            {s_nextTouches[0], s_nextTouches[1], s_nextTouches[2], s_nextTouches[3]},
+            s_nextHints,
             ev.key.m_uid};
-    s_nextTouches[0] = nullptr;
-    s_nextTouches[1] = nullptr;
-    s_nextTouches[2] = nullptr;
-    s_nextTouches[3] = nullptr;
+    s_nextHints = nullptr;
     if (s_keyed)
     {
         s_keyed = false;

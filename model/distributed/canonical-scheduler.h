@@ -7,6 +7,7 @@
 #ifndef CANONICAL_SCHEDULER_H
 #define CANONICAL_SCHEDULER_H
 
+#include "ns3/event-impl.h"
 #include "ns3/scheduler.h"
 
 #include <array>
@@ -76,26 +77,24 @@ class CanonicalScheduler : public Scheduler
      */
     static void KeyNextEvent(uint32_t device, uint64_t sequence);
 
+    /// As many addresses as a hint names.
+    static constexpr std::size_t HINTS = 4;
+
     /**
      * Name what the next event inserted will read first (a frame's slot in its queue, its
-     * packet), to be fetched into the cache while the event before it runs: at fabric scale a
-     * port's state and its frames have left the core's caches by the time they are next used.
-     * Only a hint: an address may be stale by then, or null, and no event's result depends on
-     * it. It has no effect unless a CanonicalScheduler is installed.
-     * @param first an address
-     * @param second another
-     * @param third a third
-     * @param fourth a fourth
+     * packet, its port), to be fetched into the cache while the event before it runs: at
+     * fabric scale a port's state and its frames have left the core's caches by the time they
+     * are next used. The addresses are read from @p hints, an array of HINTS that the caller
+     * keeps up to date and alive for as long as the event is pending and not cancelled (an
+     * ArrivalQueue's own); it is itself fetched two events ahead and read one event
+     * ahead, so that the entry stays small (a pointer, not HINTS of them: a2a128 holds some
+     * 10^5 pending timers). Only a hint: an address may be stale, or null, and no event's
+     * result depends on it. It has no effect unless a CanonicalScheduler is installed.
+     * @param hints the addresses
      */
-    static void HintNextEvent(const void* first,
-                              const void* second,
-                              const void* third,
-                              const void* fourth)
+    static void HintNextEvent(const void* const* hints)
     {
-        s_nextTouches[0] = first;
-        s_nextTouches[1] = second;
-        s_nextTouches[2] = third;
-        s_nextTouches[3] = fourth;
+        s_nextHints = hints;
     }
 
     /// @return whether a CanonicalScheduler exists (then KeyNextEvent matters)
@@ -128,13 +127,15 @@ class CanonicalScheduler : public Scheduler
         --m_size;
         // The next two events' objects, and what the next one was scheduled saying it reads
         // first (HintNextEvent), fetched while this one runs: at k=16 the state an event
-        // touches has mostly left the core's caches since it last ran (perm1024: the objects
-        // gave 1.07 times the packet-hops per CPU-second, median of 21 runs paired in time with
-        // the code before, bench/paired.sh; the arrivals' hints with the frames in flight kept
-        // by their sender 1.21 times more, 8 pairs). Only a prefetch: reading through an object
-        // not yet fetched, to fetch what it names, made the loop wait for it and was slower
-        // (0.91-0.93 times). A run that empties is refilled now, so that its next event is
-        // fetched too (18% of perm1024's events came first in a run, and went unfetched).
+        // touches has mostly left the core's caches since it last ran. perm1024, runs paired in
+        // time with the code before (bench/paired.sh): the objects alone 1.07 times the
+        // packet-hops per CPU-second (median of 21 pairs); the arrivals' hints, with the frames
+        // in flight kept by their sender, 1.16 times more (6 pairs, 1.00-1.28). Reading through
+        // an object not yet fetched, to fetch what it names, made the loop wait for it (0.91-0.93
+        // times), so a hint's array is read only when it was fetched a step before; the four
+        // addresses in each entry instead were 1.03 times as fast but took a2a128's peak RSS
+        // from 61.8 to 65.4 MB (62.7 MB so). A run that empties is refilled now, so that its
+        // next event is fetched too (18% of perm1024's events came first in a run, unfetched).
         if (run.empty() && m_size > 0)
         {
             Refill();
@@ -142,14 +143,32 @@ class CanonicalScheduler : public Scheduler
         const std::size_t n = run.size();
         if (n >= 1)
         {
-            __builtin_prefetch(run[n - 1].impl);
-            __builtin_prefetch(run[n - 1].touches[0]);
-            __builtin_prefetch(run[n - 1].touches[1]);
-            __builtin_prefetch(run[n - 1].touches[2]);
-            __builtin_prefetch(run[n - 1].touches[3]);
+            const Entry& next = run[n - 1];
+            __builtin_prefetch(next.impl);
+            if (next.hints != nullptr)
+            {
+                if (next.impl == m_fetched && !next.impl->IsCancelled())
+                {
+                    for (std::size_t i = 0; i < HINTS; ++i)
+                    {
+                        __builtin_prefetch(next.hints[i]); // (the array came in a step ago)
+                    }
+                }
+                else
+                {
+                    __builtin_prefetch(next.hints);
+                }
+            }
+            m_fetched = nullptr;
             if (n >= 2)
             {
-                __builtin_prefetch(run[n - 2].impl);
+                const Entry& after = run[n - 2];
+                __builtin_prefetch(after.impl);
+                if (after.hints != nullptr)
+                {
+                    __builtin_prefetch(after.hints);
+                    m_fetched = after.impl;
+                }
             }
         }
         return ev;
@@ -165,8 +184,8 @@ class CanonicalScheduler : public Scheduler
         uint64_t where;  //!< node (context) << 32 | arrivals: receiving device, others: UINT32_MAX
         uint64_t order;  //!< arrivals: sequence; others: insertion order
         EventImpl* impl; //!< the event
-        const void* touches[4]; //!< what it reads first (HintNextEvent), or null
-        uint32_t uid;           //!< ns-3's event uid
+        const void* const* hints; //!< what it reads first (HintNextEvent), or null
+        uint32_t uid;             //!< ns-3's event uid
     };
 
     /// Later as a function object, which std::sort and std::inplace_merge inline.
@@ -236,12 +255,14 @@ class CanonicalScheduler : public Scheduler
     mutable uint64_t m_last; //!< the run's last time: the buckets hold the later ones
     std::size_t m_size;      //!< events queued
     uint64_t m_inserted;     //!< events inserted so far (the insertion order)
+    /// The event after the next, when its hints' array was fetched (RemoveNext).
+    const EventImpl* m_fetched{nullptr};
 
-    static uint32_t s_instances;         //!< live instances
-    static bool s_keyed;                 //!< the next Insert is an arrival
-    static uint32_t s_nextDevice;        //!< its device
-    static uint64_t s_nextSeq;           //!< its sequence number
-    static const void* s_nextTouches[4]; //!< what it reads first
+    static uint32_t s_instances;           //!< live instances
+    static bool s_keyed;                   //!< the next Insert is an arrival
+    static uint32_t s_nextDevice;          //!< its device
+    static uint64_t s_nextSeq;             //!< its sequence number
+    static const void* const* s_nextHints; //!< what it reads first
 };
 
 } // namespace ns3
