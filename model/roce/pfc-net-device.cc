@@ -226,22 +226,13 @@ PfcNetDevice::PfcNetDevice()
       m_dwrrNext(0),
       m_queueLimitDrops(0),
       m_errorModelDrops(0),
-      m_stormMask(0),
       m_watchdogTime(0),
-      m_watchdogRestoreTime(MilliSeconds(1)),
-      m_watchdogTrips(0),
-      m_watchdogDrops(0)
+      m_watchdogRestoreTime(MilliSeconds(1))
 {
     NS_LOG_FUNCTION(this);
     m_dwrrWeight.fill(1);
     m_queueBytes.fill(0);
     m_deficit.fill(0);
-    m_egressPauseStart.fill(Time(0));
-    m_egressPausedTotal.fill(Time(0));
-    m_ingressPaused.fill(false);
-    m_pauseWanted.fill(false);
-    m_pfcSent.fill(0);
-    m_pfcReceived.fill(0);
     m_completionEvent.Bind(&PfcNetDevice::TransmitComplete, this);
     m_arrivals.Bind(this);
 }
@@ -258,9 +249,12 @@ PfcNetDevice::DoDispose()
     for (uint8_t p = 0; p < N_PRIORITIES; ++p)
     {
         m_queue[p].clear();
-        m_egressResumeEvent[p].Cancel();
-        m_ingressRefreshEvent[p].Cancel();
-        m_watchdogEvent[p].Cancel();
+        if (m_pfc)
+        {
+            m_pfc->egressResumeEvent[p].Cancel();
+            m_pfc->ingressRefreshEvent[p].Cancel();
+            m_pfc->watchdogEvent[p].Cancel();
+        }
     }
     m_queuedMask = 0;
     m_controlQueue.clear();
@@ -390,7 +384,7 @@ PfcNetDevice::Enqueue(const Ptr<Packet>& packet,
     NS_ASSERT_MSG(priority < N_PRIORITIES, "priority " << +priority << " out of 0..7");
     if (m_watchdogMask & (1u << priority))
     {
-        ++m_watchdogDrops; // a stormed priority takes no frames
+        ++m_pfc->watchdogDrops; // a stormed priority takes no frames (m_pfc made at the trip)
         DropFrame(packet, priority, tag);
         return false;
     }
@@ -570,7 +564,7 @@ PfcNetDevice::SendPfcFrame(uint8_t priority, uint16_t quanta)
     pfc.SetPause(priority, quanta);
     Ptr<Packet> frame = Create<Packet>();
     frame->AddHeader(pfc);
-    ++m_pfcSent[priority];
+    ++Pfc().sent[priority];
     m_pfcTxTrace(priority, quanta);
     m_controlQueue.push_back(PacketRef(frame));
     TryTransmit();
@@ -581,7 +575,11 @@ PfcNetDevice::SetIngressPause(uint8_t priority, bool pause)
 {
     NS_LOG_FUNCTION(this << +priority << pause);
     NS_ASSERT(priority < N_PRIORITIES);
-    m_pauseWanted[priority] = pause;
+    if (!pause && !m_pfc)
+    {
+        return; // nothing paused yet
+    }
+    Pfc().pauseWanted[priority] = pause;
     UpdateIngressPause(priority);
 }
 
@@ -591,26 +589,28 @@ PfcNetDevice::SetPauseStorm(uint8_t priority, bool on)
     NS_LOG_FUNCTION(this << +priority << on);
     NS_ABORT_MSG_IF(priority >= N_PRIORITIES,
                     "PfcNetDevice::SetPauseStorm: priority " << +priority << " out of 0..7");
-    m_stormMask = on ? (m_stormMask | (1u << priority)) : (m_stormMask & ~(1u << priority));
+    uint8_t& mask = Pfc().stormMask;
+    mask = on ? (mask | (1u << priority)) : (mask & ~(1u << priority));
     UpdateIngressPause(priority);
 }
 
 void
 PfcNetDevice::UpdateIngressPause(uint8_t priority)
 {
-    const bool pause = m_pauseWanted[priority] || (m_stormMask & (1u << priority));
-    if (pause == m_ingressPaused[priority])
+    PfcState& pfc = Pfc();
+    const bool pause = pfc.pauseWanted[priority] || (pfc.stormMask & (1u << priority));
+    if (pause == pfc.ingressPaused[priority])
     {
         return;
     }
-    m_ingressPaused[priority] = pause;
+    pfc.ingressPaused[priority] = pause;
     if (pause)
     {
         RefreshPause(priority);
     }
     else
     {
-        m_ingressRefreshEvent[priority].Cancel();
+        pfc.ingressRefreshEvent[priority].Cancel();
         SendPfcFrame(priority, 0);
     }
 }
@@ -622,14 +622,24 @@ PfcNetDevice::RefreshPause(uint8_t priority)
     // The peer counts the pause from the frame's arrival; refreshing after a fraction of it
     // (measured from now, before this frame even left) keeps the pause continuous.
     const Time period = PfcHeader::QuantaToTime(m_pauseQuanta, m_rate) * m_pauseRefresh;
-    m_ingressRefreshEvent[priority] =
+    m_pfc->ingressRefreshEvent[priority] =
         Simulator::Schedule(period, &PfcNetDevice::RefreshPause, this, priority);
 }
 
 bool
 PfcNetDevice::IsIngressPaused(uint8_t priority) const
 {
-    return m_ingressPaused[priority];
+    return m_pfc && m_pfc->ingressPaused[priority];
+}
+
+PfcNetDevice::PfcState&
+PfcNetDevice::Pfc()
+{
+    if (!m_pfc)
+    {
+        m_pfc = std::make_unique<PfcState>();
+    }
+    return *m_pfc;
 }
 
 bool
@@ -648,6 +658,7 @@ PfcNetDevice::ReceivePfc(Ptr<Packet> packet)
         NS_LOG_WARN("MAC control frame with an opcode other than PFC ignored");
         return;
     }
+    PfcState& state = Pfc();
     for (uint8_t p = 0; p < N_PRIORITIES; ++p)
     {
         if (!pfc.IsEnabled(p))
@@ -655,9 +666,9 @@ PfcNetDevice::ReceivePfc(Ptr<Packet> packet)
             continue;
         }
         const uint16_t quanta = pfc.GetQuanta(p);
-        ++m_pfcReceived[p];
+        ++state.received[p];
         m_pfcRxTrace(p, quanta);
-        m_egressResumeEvent[p].Cancel();
+        state.egressResumeEvent[p].Cancel();
         if (quanta == 0)
         {
             EndEgressPause(p);
@@ -666,19 +677,19 @@ PfcNetDevice::ReceivePfc(Ptr<Packet> packet)
         if (!IsEgressPaused(p))
         {
             m_egressPausedMask |= 1u << p;
-            m_egressPauseStart[p] = Simulator::Now();
+            state.egressPauseStart[p] = Simulator::Now();
             m_egressPausedTrace(p, true);
             if (m_watchdogTime.IsStrictlyPositive() && !IsWatchdogTripped(p))
             {
-                m_watchdogEvent[p].Cancel();
-                m_watchdogEvent[p] =
+                state.watchdogEvent[p].Cancel();
+                state.watchdogEvent[p] =
                     Simulator::Schedule(m_watchdogTime, &PfcNetDevice::WatchdogCheck, this, p);
             }
         }
-        m_egressResumeEvent[p] = Simulator::Schedule(PfcHeader::QuantaToTime(quanta, m_rate),
-                                                     &PfcNetDevice::EndEgressPause,
-                                                     this,
-                                                     p);
+        state.egressResumeEvent[p] = Simulator::Schedule(PfcHeader::QuantaToTime(quanta, m_rate),
+                                                         &PfcNetDevice::EndEgressPause,
+                                                         this,
+                                                         p);
     }
 }
 
@@ -690,19 +701,16 @@ PfcNetDevice::EndEgressPause(uint8_t priority)
         return;
     }
     m_egressPausedMask &= ~(1u << priority);
-    m_egressPausedTotal[priority] += Simulator::Now() - m_egressPauseStart[priority];
+    PfcState& state = *m_pfc; // (made when the pause came)
+    state.egressPausedTotal[priority] += Simulator::Now() - state.egressPauseStart[priority];
     m_egressPausedTrace(priority, false);
+    state.watchdogEvent[priority].Cancel(); // (if not tripped: the pause broke, no storm)
     if (IsWatchdogTripped(priority))
     {
-        m_watchdogEvent[priority].Cancel();
-        m_watchdogEvent[priority] = Simulator::Schedule(m_watchdogRestoreTime,
-                                                        &PfcNetDevice::WatchdogRestore,
-                                                        this,
-                                                        priority);
-    }
-    else
-    {
-        m_watchdogEvent[priority].Cancel(); // the pause broke: no storm
+        state.watchdogEvent[priority] = Simulator::Schedule(m_watchdogRestoreTime,
+                                                            &PfcNetDevice::WatchdogRestore,
+                                                            this,
+                                                            priority);
     }
     TryTransmit();
 }
@@ -717,15 +725,15 @@ PfcNetDevice::WatchdogCheck(uint8_t priority)
     if (m_queue[priority].empty())
     {
         // Paused, but nothing waits: look again one detection time on.
-        m_watchdogEvent[priority] =
+        m_pfc->watchdogEvent[priority] =
             Simulator::Schedule(m_watchdogTime, &PfcNetDevice::WatchdogCheck, this, priority);
         return;
     }
     NS_LOG_WARN("PFC watchdog: priority " << +priority << " paused since "
-                                          << m_egressPauseStart[priority].As(Time::US)
+                                          << m_pfc->egressPauseStart[priority].As(Time::US)
                                           << ": declared stormed");
     m_watchdogMask |= 1u << priority;
-    ++m_watchdogTrips;
+    ++m_pfc->watchdogTrips;
     // Drop what waits; what comes drops in Enqueue until the storm ends.
     RingQueue<Item> queued;
     queued.swap(m_queue[priority]);
@@ -734,7 +742,7 @@ PfcNetDevice::WatchdogCheck(uint8_t priority)
     m_queueBytesTrace(priority, 0);
     for (const Item& item : queued)
     {
-        ++m_watchdogDrops;
+        ++m_pfc->watchdogDrops;
         DropFrame(item.packet.Share(), priority, item.tag);
     }
     m_watchdogTrace(priority, true);
@@ -767,7 +775,7 @@ PfcNetDevice::DropFrame(const Ptr<Packet>& packet, uint8_t priority, uint32_t ta
 Time
 PfcNetDevice::GetEgressPauseStart(uint8_t priority) const
 {
-    return m_egressPauseStart[priority];
+    return m_pfc ? m_pfc->egressPauseStart[priority] : Time(0);
 }
 
 std::vector<uint32_t>
@@ -791,13 +799,13 @@ PfcNetDevice::IsWatchdogTripped(uint8_t priority) const
 uint64_t
 PfcNetDevice::GetWatchdogTrips() const
 {
-    return m_watchdogTrips;
+    return m_pfc ? m_pfc->watchdogTrips : 0;
 }
 
 uint64_t
 PfcNetDevice::GetWatchdogDrops() const
 {
-    return m_watchdogDrops;
+    return m_pfc ? m_pfc->watchdogDrops : 0;
 }
 
 void
@@ -940,22 +948,26 @@ PfcNetDevice::GetPeer() const
 uint64_t
 PfcNetDevice::GetPfcFramesSent(uint8_t priority) const
 {
-    return m_pfcSent[priority];
+    return m_pfc ? m_pfc->sent[priority] : 0;
 }
 
 uint64_t
 PfcNetDevice::GetPfcFramesReceived(uint8_t priority) const
 {
-    return m_pfcReceived[priority];
+    return m_pfc ? m_pfc->received[priority] : 0;
 }
 
 Time
 PfcNetDevice::GetEgressPausedTime(uint8_t priority) const
 {
-    Time total = m_egressPausedTotal[priority];
+    if (!m_pfc)
+    {
+        return Time(0);
+    }
+    Time total = m_pfc->egressPausedTotal[priority];
     if (IsEgressPaused(priority))
     {
-        total += Simulator::Now() - m_egressPauseStart[priority];
+        total += Simulator::Now() - m_pfc->egressPauseStart[priority];
     }
     return total;
 }

@@ -20,6 +20,7 @@
 #include "ns3/wire-clock.h"
 
 #include <array>
+#include <memory>
 #include <vector>
 
 namespace ns3
@@ -541,25 +542,38 @@ class alignas(64) PfcNetDevice : public NetDevice
     uint16_t m_mtu;         //!< largest IPv4 packet, bytes
     uint16_t m_pauseQuanta; //!< quanta in the pause frames this port sends
     double m_pauseRefresh;  //!< refresh period as a fraction of the pause time
-    std::array<uint32_t, N_PRIORITIES> m_dwrrWeight;         //!< DWRR weights
-    std::array<int64_t, N_PRIORITIES> m_deficit;             //!< DWRR deficit counters
-    uint8_t m_dwrrNext;                                      //!< DWRR round-robin position
-    std::array<Time, N_PRIORITIES> m_egressPauseStart;       //!< when that pause began
-    std::array<Time, N_PRIORITIES> m_egressPausedTotal;      //!< accumulated pause time
-    std::array<EventId, N_PRIORITIES> m_egressResumeEvent;   //!< end of the peer's pause
-    std::array<bool, N_PRIORITIES> m_ingressPaused;          //!< we pause the peer
-    std::array<EventId, N_PRIORITIES> m_ingressRefreshEvent; //!< next pause refresh
-    std::array<uint64_t, N_PRIORITIES> m_pfcSent;            //!< PFC frames sent
-    std::array<uint64_t, N_PRIORITIES> m_pfcReceived;        //!< PFC frames received
-    uint64_t m_queueLimitDrops;                              //!< enqueue drops
-    uint64_t m_errorModelDrops;                              //!< receive error-model losses
-    std::array<bool, N_PRIORITIES> m_pauseWanted;            //!< the owner wants the pause
-    uint8_t m_stormMask;                                     //!< bit p: storming on p
-    Time m_watchdogTime;                                     //!< PFC watchdog detection (0: off)
-    Time m_watchdogRestoreTime;                              //!< its restoration time
-    std::array<EventId, N_PRIORITIES> m_watchdogEvent;       //!< the next check or restore
-    uint64_t m_watchdogTrips;                                //!< priorities declared stormed
-    uint64_t m_watchdogDrops;                                //!< frames the watchdog dropped
+    std::array<uint32_t, N_PRIORITIES> m_dwrrWeight; //!< DWRR weights
+    std::array<int64_t, N_PRIORITIES> m_deficit;     //!< DWRR deficit counters
+    uint8_t m_dwrrNext;                              //!< DWRR round-robin position
+    uint64_t m_queueLimitDrops;                      //!< enqueue drops
+    uint64_t m_errorModelDrops;                      //!< receive error-model losses
+    Time m_watchdogTime;                             //!< PFC watchdog detection (0: off)
+    Time m_watchdogRestoreTime;                      //!< its restoration time
+
+    /**
+     * What PFC keeps per priority: made the first time the port sends or receives a pause
+     * (Pfc()). Most ports of a fabric never do, and this was two fifths of a port's size
+     * (doc/interconnect.rst, Performance).
+     */
+    struct PfcState
+    {
+        std::array<Time, N_PRIORITIES> egressPauseStart{};     //!< when that pause began
+        std::array<Time, N_PRIORITIES> egressPausedTotal{};    //!< accumulated pause time
+        std::array<EventId, N_PRIORITIES> egressResumeEvent;   //!< end of the peer's pause
+        std::array<EventId, N_PRIORITIES> ingressRefreshEvent; //!< next pause refresh
+        std::array<EventId, N_PRIORITIES> watchdogEvent;       //!< the next check or restore
+        std::array<uint64_t, N_PRIORITIES> sent{};             //!< PFC frames sent
+        std::array<uint64_t, N_PRIORITIES> received{};         //!< PFC frames received
+        uint64_t watchdogTrips{0};                             //!< priorities declared stormed
+        uint64_t watchdogDrops{0};                             //!< frames the watchdog dropped
+        std::array<bool, N_PRIORITIES> ingressPaused{};        //!< we pause the peer
+        std::array<bool, N_PRIORITIES> pauseWanted{};          //!< the owner wants the pause
+        uint8_t stormMask{0};                                  //!< bit p: storming on p
+    };
+
+    /// @return the port's PFC state, made now if the port had none
+    PfcState& Pfc();
+    std::unique_ptr<PfcState> m_pfc; //!< its PFC state (nullptr: no pause sent or received)
 
     ReceiveHook m_receiveHook;                             //!< sees data frames first
     DequeueCallback m_dequeueCallback;                     //!< told of dequeues
