@@ -38,7 +38,9 @@ CanonicalScheduler::GetTypeId()
 }
 
 CanonicalScheduler::CanonicalScheduler()
-    : m_filled{},
+    : m_buckets{},
+      m_headUsed{},
+      m_filled{},
       m_last(0),
       m_size(0),
       m_inserted(0)
@@ -52,6 +54,21 @@ CanonicalScheduler::~CanonicalScheduler()
     NS_LOG_FUNCTION(this);
     --s_instances;
     s_keyed = false;
+    for (Chunk* list : m_buckets)
+    {
+        while (list)
+        {
+            Chunk* c = list;
+            list = c->next;
+            delete c;
+        }
+    }
+    while (m_free)
+    {
+        Chunk* c = m_free;
+        m_free = c->next;
+        delete c;
+    }
 }
 
 void
@@ -100,18 +117,47 @@ CanonicalScheduler::Place(const Entry& e)
         // the next peek merges all of them in at once: one insert in place each would move the
         // run each time, and a collective posts thousands of messages at the current time
         // from one event.
-        auto& run = m_buckets[0];
-        if (!run.empty() && Later(e, run.back()))
+        if (!m_run.empty() && Later(e, m_run.back()))
         {
             m_unsorted.push_back(e);
             return;
         }
-        run.push_back(e); // the new next event
+        m_run.push_back(e); // the new next event
         return;
     }
-    const std::size_t b = BucketOf(e.ts);
-    m_buckets[b].push_back(e);
-    m_filled[(b - 1) / 64] |= uint64_t{1} << ((b - 1) % 64);
+    Push(BucketOf(e.ts), e);
+}
+
+void
+CanonicalScheduler::Push(std::size_t b, const Entry& e) const
+{
+    Chunk* head = m_buckets[b];
+    uint32_t& used = m_headUsed[b];
+    if (head == nullptr || used == CHUNK)
+    {
+        Chunk* c = m_free;
+        if (c)
+        {
+            m_free = c->next;
+        }
+        else
+        {
+            c = new Chunk;
+        }
+        c->next = head;
+        used = 0;
+        m_buckets[b] = c;
+        head = c;
+        m_filled[(b - 1) / 64] |= uint64_t{1} << ((b - 1) % 64);
+    }
+    head->entries[used++] = e;
+}
+
+void
+CanonicalScheduler::Release(Chunk* c) const
+{
+    c->next = m_free;
+    m_free = c;
 }
 
 void
@@ -124,49 +170,60 @@ CanonicalScheduler::Refill() const
     }
     const std::size_t b = 1 + word * 64 + static_cast<std::size_t>(__builtin_ctzll(m_filled[word]));
     m_filled[word] &= m_filled[word] - 1; // bucket b empties
-    auto& from = m_buckets[b];
-    auto& run = m_buckets[0];
-    // Every entry of bucket b is before every entry of the buckets above it. A few become the
-    // run whole, m_last their latest time; more are spread over the digits below b's around
-    // their earliest time, which becomes m_last with the run of its events. Either way the new
-    // m_last has the old one's digits above b's and b's value in b's digit, so the buckets
-    // above keep their entries.
-    if (from.size() <= RUN_MAX)
+    Chunk* list = m_buckets[b];
+    const std::size_t headUsed = m_headUsed[b];
+    m_buckets[b] = nullptr;
+    // Every entry of bucket b is before every entry of the buckets above it. A few (one chunk)
+    // become the run whole, m_last their latest time; more are spread over the digits below
+    // b's around their earliest time, which becomes m_last with the run of its events. Either
+    // way the new m_last has the old one's digits above b's and b's value in b's digit, so the
+    // buckets above keep their entries.
+    if (list->next == nullptr)
     {
         uint64_t latest = 0;
-        for (const Entry& e : from)
+        for (std::size_t i = 0; i < headUsed; ++i)
         {
-            latest = std::max(latest, e.ts);
+            latest = std::max(latest, list->entries[i].ts);
         }
         m_last = latest;
-        run.swap(from);
+        m_run.assign(list->entries, list->entries + headUsed);
+        Release(list);
     }
     else
     {
         uint64_t earliest = std::numeric_limits<uint64_t>::max();
-        for (const Entry& e : from)
+        std::size_t used = headUsed; // (the chunks after the newest are full)
+        for (const Chunk* c = list; c; c = c->next, used = CHUNK)
         {
-            earliest = std::min(earliest, e.ts);
-        }
-        m_last = earliest;
-        for (const Entry& e : from)
-        {
-            const std::size_t to = BucketOf(e.ts);
-            m_buckets[to].push_back(e);
-            if (to != 0)
+            for (std::size_t i = 0; i < used; ++i)
             {
-                m_filled[(to - 1) / 64] |= uint64_t{1} << ((to - 1) % 64);
+                earliest = std::min(earliest, c->entries[i].ts);
             }
         }
-        from.clear();
+        m_last = earliest;
+        used = headUsed;
+        while (list)
+        {
+            Chunk* c = list;
+            list = c->next;
+            for (std::size_t i = 0; i < used; ++i)
+            {
+                const Entry& e = c->entries[i];
+                const std::size_t to = BucketOf(e.ts);
+                if (to == 0)
+                {
+                    m_run.push_back(e);
+                }
+                else
+                {
+                    Push(to, e);
+                }
+            }
+            Release(c); // (after its entries moved: Push may take chunks from the free list)
+            used = CHUNK;
+        }
     }
-    if (from.capacity() > RUN_MAX * 4)
-    {
-        // A bucket that held many events (high digits, rarely taken) gives its memory back: the
-        // buckets' capacities would otherwise add up to several times the events queued.
-        std::vector<Entry>().swap(from);
-    }
-    std::sort(run.begin(), run.end(), LaterOrder{});
+    std::sort(m_run.begin(), m_run.end(), LaterOrder{});
 }
 
 Scheduler::Event
@@ -176,18 +233,18 @@ CanonicalScheduler::PeekNext() const
     if (!m_unsorted.empty())
     {
         // Events of the run's span that came aside: sorted once, merged in.
-        auto& now = m_buckets[0];
+        auto& now = m_run;
         std::sort(m_unsorted.begin(), m_unsorted.end(), LaterOrder{});
         const auto sorted = static_cast<std::ptrdiff_t>(now.size());
         now.insert(now.end(), m_unsorted.begin(), m_unsorted.end());
         std::inplace_merge(now.begin(), now.begin() + sorted, now.end(), LaterOrder{});
         m_unsorted.clear();
     }
-    if (m_buckets[0].empty())
+    if (m_run.empty())
     {
         Refill();
     }
-    const Entry& e = m_buckets[0].back();
+    const Entry& e = m_run.back();
     Event ev;
     ev.impl = e.impl;
     ev.key.m_ts = e.ts;
@@ -200,18 +257,39 @@ void
 CanonicalScheduler::Remove(const Event& ev)
 {
     // Rare (Simulator::Remove): a linear search for the event.
-    for (std::size_t b = 0; b <= BUCKETS; ++b)
+    const auto same = [&ev](const Entry& e) { return e.impl == ev.impl && e.uid == ev.key.m_uid; };
+    for (auto* vector : {&m_run, &m_unsorted})
     {
-        auto& bucket = b < BUCKETS ? m_buckets[b] : m_unsorted;
-        auto it = std::find_if(bucket.begin(), bucket.end(), [&ev](const Entry& e) {
-            return e.impl == ev.impl && e.uid == ev.key.m_uid;
-        });
-        if (it != bucket.end())
+        auto it = std::find_if(vector->begin(), vector->end(), same);
+        if (it != vector->end())
         {
-            bucket.erase(it); // (bucket 0 stays sorted)
-            if (b != 0 && b < BUCKETS && bucket.empty())
+            vector->erase(it); // (the run stays sorted)
+            --m_size;
+            return;
+        }
+    }
+    for (std::size_t b = 1; b < BUCKETS; ++b)
+    {
+        Chunk* head = m_buckets[b];
+        std::size_t used = m_headUsed[b];
+        for (Chunk* c = head; c; c = c->next, used = CHUNK)
+        {
+            Entry* it = std::find_if(c->entries, c->entries + used, same);
+            if (it == c->entries + used)
             {
-                m_filled[(b - 1) / 64] &= ~(uint64_t{1} << ((b - 1) % 64));
+                continue;
+            }
+            // (A bucket's entries are in no order, and only its newest chunk is not full.)
+            *it = head->entries[--m_headUsed[b]];
+            if (m_headUsed[b] == 0)
+            {
+                m_buckets[b] = head->next;
+                m_headUsed[b] = head->next ? CHUNK : 0;
+                Release(head);
+                if (m_buckets[b] == nullptr)
+                {
+                    m_filled[(b - 1) / 64] &= ~(uint64_t{1} << ((b - 1) % 64));
+                }
             }
             --m_size;
             return;
