@@ -22,7 +22,9 @@ namespace ns3
  * The queues of ports, queue pairs and adapters: most of them are empty most of the time,
  * and a fabric has thousands of each. libstdc++'s std::deque allocates a 512-byte node and
  * its map even while empty and is 80 bytes itself; this is 40 bytes and allocates nothing
- * until the first element, then doubles. The operations are std::deque's that the models use:
+ * until the first element, then grows by half when full (doubling leaves up to half of a
+ * ring unused at its peak: perm128's peak RSS 17.5 MB doubling, 17.3 MB by half, the same
+ * instructions). The operations are std::deque's that the models use:
  * push at either end (amortised O(1)), pop at either end, index, resize; circular_buffer's
  * erase_begin(n) drops n from the front. (circular_buffer's insert and rinsert, still public
  * here, overwrite an end when the ring is full: the models do not use them.)
@@ -67,12 +69,12 @@ class RingQueue : public boost::circular_buffer<T>
     }
 
   private:
-    /// Make room for n elements, doubling the capacity. @param n the elements to hold
+    /// Make room for n elements, growing the capacity by half. @param n the elements to hold
     void Reserve(std::size_t n)
     {
         if (n > this->capacity())
         {
-            this->set_capacity(std::max(n, 2 * this->capacity()));
+            this->set_capacity(std::max(n, this->capacity() + this->capacity() / 2));
         }
     }
 };
