@@ -149,11 +149,9 @@ RoceSwitchMmu::Configure(const std::vector<DataRate>& rates,
                                 "a value >= EcnKmin (" + std::to_string(m_kmin) + ")");
     }
     const std::size_t n = rates.size();
-    m_headroom.assign(n, 0);
-    m_ingressShared.assign(n, {});
+    m_ingress.assign(n, Ingress{});
     m_ingressHeadroom.assign(n, {});
     m_egressBytes.assign(n, {});
-    m_paused.assign(n, {});
     uint32_t losslessCount = 0;
     for (uint8_t p = 0; p < 8; ++p)
     {
@@ -164,7 +162,7 @@ RoceSwitchMmu::Configure(const std::vector<DataRate>& rates,
     {
         if (m_headroomOverride != 0)
         {
-            m_headroom[i] = m_headroomOverride;
+            m_ingress[i].headroom = m_headroomOverride;
         }
         else
         {
@@ -177,10 +175,10 @@ RoceSwitchMmu::Configure(const std::vector<DataRate>& rates,
                 std::ceil(2 * oneWayBytes - 1e-6) + 2.0 * maxFrameBytes + 64 + 3840 / 8;
             // Saturated, not wrapped: a cable too long for any buffer (the check below names
             // it) must not come out as a small headroom.
-            m_headroom[i] =
+            m_ingress[i].headroom =
                 headroom >= 4294967295.0 ? 4294967295u : static_cast<uint32_t>(headroom);
         }
-        reserved += static_cast<uint64_t>(m_headroom[i]) * losslessCount;
+        reserved += static_cast<uint64_t>(m_ingress[i].headroom) * losslessCount;
     }
     if (!m_pfcEnabled)
     {
@@ -224,13 +222,13 @@ RoceSwitchMmu::Admit(uint32_t inPort,
                      uint8_t outPriority,
                      uint32_t bytes)
 {
-    NS_ASSERT(inPort < m_headroom.size() && outPort < m_headroom.size() && priority < 8 &&
+    NS_ASSERT(inPort < m_ingress.size() && outPort < m_ingress.size() && priority < 8 &&
               outPriority < 8);
     Pool pool;
     if (IsLossless(priority))
     {
-        uint32_t& shared = m_ingressShared[inPort][priority];
-        if (!m_paused[inPort][priority] && shared + bytes <= GetPauseThreshold() &&
+        uint32_t& shared = m_ingress[inPort].shared[priority];
+        if (!m_ingress[inPort].paused[priority] && shared + bytes <= GetPauseThreshold() &&
             m_sharedUsed + bytes <= m_sharedSize)
         {
             pool = SHARED;
@@ -240,7 +238,7 @@ RoceSwitchMmu::Admit(uint32_t inPort,
         else
         {
             uint32_t& headroom = m_ingressHeadroom[inPort][priority];
-            pool = (headroom + bytes <= m_headroom[inPort]) ? HEADROOM : BEYOND_HEADROOM;
+            pool = (headroom + bytes <= m_ingress[inPort].headroom) ? HEADROOM : BEYOND_HEADROOM;
             if (pool == BEYOND_HEADROOM)
             {
                 ++m_headroomOverflows;
@@ -253,14 +251,14 @@ RoceSwitchMmu::Admit(uint32_t inPort,
             {
                 m_peakHeadroom = headroom;
             }
-            if (m_headroom[inPort] > 0)
+            if (m_ingress[inPort].headroom > 0)
             {
                 m_peakHeadroomPercent =
-                    std::max(m_peakHeadroomPercent, 100.0 * headroom / m_headroom[inPort]);
+                    std::max(m_peakHeadroomPercent, 100.0 * headroom / m_ingress[inPort].headroom);
             }
-            if (!m_paused[inPort][priority])
+            if (!m_ingress[inPort].paused[priority])
             {
-                m_paused[inPort][priority] = true;
+                m_ingress[inPort].paused[priority] = true;
                 m_pauseTrace(inPort, priority, true);
                 if (!m_pauseCallback.IsNull())
                 {
@@ -281,7 +279,7 @@ RoceSwitchMmu::Admit(uint32_t inPort,
             return DROPPED;
         }
         pool = SHARED;
-        m_ingressShared[inPort][priority] += bytes;
+        m_ingress[inPort].shared[priority] += bytes;
         m_sharedUsed += bytes;
     }
     m_egressBytes[outPort][outPriority] += bytes;
@@ -311,7 +309,7 @@ RoceSwitchMmu::Release(uint32_t inPort,
     m_egressBytes[outPort][outPriority] -= bytes;
     if (pool == SHARED)
     {
-        m_ingressShared[inPort][priority] -= bytes;
+        m_ingress[inPort].shared[priority] -= bytes;
         m_sharedUsed -= bytes;
     }
     else
@@ -319,7 +317,7 @@ RoceSwitchMmu::Release(uint32_t inPort,
         m_ingressHeadroom[inPort][priority] -= bytes;
         m_headroomUsedTotal -= bytes;
     }
-    if (m_paused[inPort][priority])
+    if (m_ingress[inPort].paused[priority])
     {
         MaybeResume(inPort, priority);
     }
@@ -332,10 +330,10 @@ RoceSwitchMmu::MaybeResume(uint32_t inPort, uint8_t priority)
     {
         return;
     }
-    const uint64_t shared = m_ingressShared[inPort][priority];
+    const uint64_t shared = m_ingress[inPort].shared[priority];
     if (shared == 0 || shared + m_xonOffset <= GetPauseThreshold())
     {
-        m_paused[inPort][priority] = false;
+        m_ingress[inPort].paused[priority] = false;
         m_pauseTrace(inPort, priority, false);
         if (!m_pauseCallback.IsNull())
         {
@@ -367,13 +365,13 @@ RoceSwitchMmu::ShouldMarkEcn(uint32_t outPort, uint8_t priority)
 bool
 RoceSwitchMmu::IsPaused(uint32_t inPort, uint8_t priority) const
 {
-    return m_paused[inPort][priority];
+    return m_ingress[inPort].paused[priority];
 }
 
 uint32_t
 RoceSwitchMmu::GetHeadroom(uint32_t port) const
 {
-    return m_headroom[port];
+    return m_ingress[port].headroom;
 }
 
 uint64_t
@@ -397,7 +395,7 @@ RoceSwitchMmu::GetEgressBytes(uint32_t port, uint8_t priority) const
 uint32_t
 RoceSwitchMmu::GetIngressSharedBytes(uint32_t port, uint8_t priority) const
 {
-    return m_ingressShared[port][priority];
+    return m_ingress[port].shared[priority];
 }
 
 uint64_t

@@ -210,11 +210,22 @@ class RoceSwitchMmu : public Object
     uint64_t m_peakUsed;              //!< peak occupancy
     uint64_t m_peakHeadroom{0};       //!< most headroom bytes one (port, priority) held
     double m_peakHeadroomPercent{0};  //!< of its port's reserve
-    std::vector<uint32_t> m_headroom; //!< per port
-    std::vector<std::array<uint32_t, 8>> m_ingressShared;    //!< (port, prio) shared bytes
+    /**
+     * What the admission and release of every frame read of its ingress port, on one cache
+     * line: at fabric scale a port's counters are out of cache when its next frame comes, and
+     * with the shared bytes, the pause states and the reserve in three arrays a frame's
+     * admission and its release each missed one line more (doc/interconnect.rst, Performance).
+     */
+    struct alignas(64) Ingress
+    {
+        std::array<uint32_t, 8> shared{}; //!< shared-pool bytes per priority
+        std::array<bool, 8> paused{};     //!< XOFF per priority
+        uint32_t headroom{0};             //!< the headroom reserved per lossless priority
+    };
+
+    std::vector<Ingress> m_ingress;                          //!< per port
     std::vector<std::array<uint32_t, 8>> m_ingressHeadroom;  //!< (port, prio) headroom bytes
     std::vector<std::array<uint32_t, 8>> m_egressBytes;      //!< (port, prio) queued bytes
-    std::vector<std::array<bool, 8>> m_paused;               //!< (port, prio) XOFF
     uint64_t m_headroomOverflows;                            //!< lossless frames beyond headroom
     uint64_t m_bufferDrops;                                  //!< lossy drops
     Ptr<UniformRandomVariable> m_uniform;                    //!< ECN marking draws
