@@ -132,10 +132,14 @@ class ArrivalQueue
   public:
     /**
      * @param owner the port (it must outlive the queue's pending event, or Clear)
+     * @param ownerHint what of the port a frame's arrival reads first, to be fetched ahead
+     *        (CanonicalScheduler::HintNextEvent); null: the port's start
      */
-    void Bind(Owner* owner)
+    void Bind(Owner* owner, const void* ownerHint = nullptr)
     {
         m_owner = owner;
+        m_hints[2] = ownerHint ? ownerHint : owner;
+        m_hints[3] = this;
         m_event.Bind(&ArrivalQueue::FirstArrives, this);
     }
 
@@ -210,7 +214,8 @@ class ArrivalQueue
     {
         const Entry& first = m_frames.front();
         CanonicalScheduler::KeyNextEvent(m_device, first.sequence);
-        m_hints = {&first, first.item.Touches(), m_owner, this};
+        m_hints[0] = &first;
+        m_hints[1] = first.item.Touches(); // ([2] and [3], the port and this, set by Bind)
         CanonicalScheduler::HintNextEvent(m_hints.data());
         m_event.ScheduleWithContext(m_context, TimeStep(first.arrival - now));
     }
@@ -231,7 +236,8 @@ class ArrivalQueue
     // (The last one's time, kept here: its slot has left the cache by the next push when the
     // fabric is large, and the push read it only to compare.)
     int64_t m_lastArrival{0}; //!< when the last one queued arrives (time step)
-    /// What the first one's delivery reads first: its slot, its packet, the port, this queue.
+    /// What the first one's delivery reads first: its slot, its packet, the port (what Bind
+    /// named of it), this queue.
     std::array<const void*, CanonicalScheduler::HINTS> m_hints{};
     ReusableEvent m_event;   //!< delivers the first
     Owner* m_owner{nullptr}; //!< the port

@@ -202,8 +202,6 @@ PfcNetDevice::GetTypeId()
 
 PfcNetDevice::PfcNetDevice()
     : m_busyUntil(0),
-      m_owner(nullptr),
-      m_ownerPort(0),
       m_queueLimit(0),
       m_scheduler(STRICT_PRIORITY),
       m_queuedMask(0),
@@ -211,14 +209,17 @@ PfcNetDevice::PfcNetDevice()
       m_watchdogMask(0),
       m_txBusy(false),
       m_completionPending(false),
+      m_controlQueued(false),
       m_framesSent(0),
       m_txBytes(0),
-      m_rate(DataRate("100Gbps")),
-      m_wireClock(m_rate),
       m_peerNodeId(0),
       m_peerIfIndex(0),
-      m_nodeId(0),
+      m_rate(DataRate("100Gbps")),
+      m_wireClock(m_rate),
+      m_owner(nullptr),
+      m_ownerPort(0),
       m_ifIndex(0),
+      m_nodeId(0),
       m_address(Mac48Address::Allocate()),
       m_mtu(1500),
       m_pauseQuanta(0xFFFF),
@@ -234,7 +235,7 @@ PfcNetDevice::PfcNetDevice()
     m_queueBytes.fill(0);
     m_deficit.fill(0);
     m_completionEvent.Bind(&PfcNetDevice::TransmitComplete, this);
-    m_arrivals.Bind(this);
+    m_arrivals.Bind(this, &m_owner); // (the receive line)
 }
 
 PfcNetDevice::~PfcNetDevice()
@@ -258,6 +259,7 @@ PfcNetDevice::DoDispose()
     }
     m_queuedMask = 0;
     m_controlQueue.clear();
+    m_controlQueued = false;
     m_arrivals.Clear();
     m_departures.Clear();
     if (Ptr<PfcNetDevice> peer = GetPeer())
@@ -463,10 +465,11 @@ PfcNetDevice::TryTransmit()
         ArmCompletion(now); // a frame waits for the one on the wire
         return;
     }
-    if (!m_controlQueue.empty())
+    if (m_controlQueued)
     {
         const Ptr<Packet> frame = m_controlQueue.front().Release();
         m_controlQueue.pop_front();
+        m_controlQueued = !m_controlQueue.empty();
         StartTransmission(frame, PfcHeader::ETHERTYPE, now);
         ArmCompletion(now);
         return;
@@ -476,6 +479,11 @@ PfcNetDevice::TryTransmit()
     {
         return;
     }
+    // The cable's state (two lines), which StartTransmission reads last, fetched while the
+    // owner hears of the dequeue (a switch's buffer accounting).
+    const char* cable = reinterpret_cast<const char*>(PeekPointer(m_channel));
+    __builtin_prefetch(cable);
+    __builtin_prefetch(cable + 64);
     // The queue's reference becomes the frame's, uncounted (PacketRef).
     const Ptr<Packet> frame = m_queue[p].front().packet.Release();
     const uint32_t tag = m_queue[p].front().tag;
@@ -518,7 +526,7 @@ PfcNetDevice::ArmCompletion(int64_t now)
     {
         return;
     }
-    if (m_queuedMask != 0 || !m_controlQueue.empty())
+    if (m_queuedMask != 0 || m_controlQueued)
     {
         m_completionPending = true;
         m_completionEvent.Schedule(TimeStep(m_busyUntil - now));
@@ -567,6 +575,7 @@ PfcNetDevice::SendPfcFrame(uint8_t priority, uint16_t quanta)
     ++Pfc().sent[priority];
     m_pfcTxTrace(priority, quanta);
     m_controlQueue.push_back(PacketRef(frame));
+    m_controlQueued = true;
     TryTransmit();
 }
 
@@ -883,7 +892,7 @@ PfcNetDevice::ScheduleDeparture(PfcNetDevice* peer,
 {
     if (!m_departures.IsBound())
     {
-        m_departures.Bind(peer);
+        m_departures.Bind(peer, &peer->m_owner); // (its receive line)
         m_peerNodeId = peer->m_nodeId;
         m_peerIfIndex = peer->m_ifIndex;
     }

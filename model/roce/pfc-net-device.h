@@ -505,8 +505,6 @@ class alignas(64) PfcNetDevice : public NetDevice
     // no field the pass reads is among the rest.
     Ptr<PfcChannel> m_channel;  //!< attached cable
     int64_t m_busyUntil;        //!< the wire is busy until then (time step)
-    PfcPortOwner* m_owner;      //!< fast path for data frames
-    uint32_t m_ownerPort;       //!< this port's index at the owner
     uint32_t m_queueLimit;      //!< frames per priority queue before enqueue drops (0 = none)
     Scheduler m_scheduler;      //!< egress scheduler
     uint8_t m_queuedMask;       //!< bit p: egress queue p holds frames
@@ -514,24 +512,31 @@ class alignas(64) PfcNetDevice : public NetDevice
     uint8_t m_watchdogMask;     //!< bit p: p is declared stormed
     bool m_txBusy;              //!< a frame is being started
     bool m_completionPending;   //!< TransmitComplete scheduled
+    bool m_controlQueued;       //!< m_controlQueue holds frames (its line is then read)
     uint64_t m_framesSent;      //!< frames put on the wire
     uint64_t m_txBytes;         //!< wire bytes sent, overheads included
-    std::array<uint32_t, N_PRIORITIES> m_queueBytes; //!< bytes per egress queue
-    DataRate m_rate;                                 //!< line rate
-    WireClock m_wireClock;                           //!< frame ends at m_rate, exact
-    ReusableEvent m_completionEvent;                 //!< runs TransmitComplete
-    /// Frames this port sent, in flight to the peer (ScheduleDeparture), and the peer's ids.
-    ArrivalQueue<PfcNetDevice, Arriving, &PfcNetDevice::Arrive> m_departures;
-    uint32_t m_peerNodeId;  //!< the peer's node (its frames' arrival context)
-    uint32_t m_peerIfIndex; //!< the peer's interface index
+    std::array<uint32_t, N_PRIORITIES> m_queueBytes;     //!< bytes per egress queue
+    uint32_t m_peerNodeId;                               //!< the peer's node (its frames' context)
+    uint32_t m_peerIfIndex;                              //!< the peer's interface index
+    ReusableEvent m_completionEvent;                     //!< runs TransmitComplete
+    DataRate m_rate;                                     //!< line rate
+    WireClock m_wireClock;                               //!< frame ends at m_rate, exact
     TracedCallback<Ptr<const Packet>> m_macTxTrace;      //!< frame queued for transmission
     TracedCallback<uint8_t, uint32_t> m_queueBytesTrace; //!< an egress queue's bytes changed
     TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace; //!< frame starts on the wire
-    TracedCallback<Ptr<const Packet>> m_snifferTrace;    //!< every frame sent or received
-    TracedCallback<Ptr<const Packet>> m_macRxTrace;      //!< data frame received
-    Ptr<ErrorModel> m_receiveErrorModel; //!< drops received frames (tests, lossy links)
-    uint32_t m_nodeId;                   //!< the owning node's id (arrival context)
+    /// Frames this port sent, in flight to the peer (ScheduleDeparture).
+    ArrivalQueue<PfcNetDevice, Arriving, &PfcNetDevice::Arrive> m_departures;
+    // The receive line: every field a data frame's arrival reads, on one cache line of its
+    // own, which the arrival's event names to the scheduler to be fetched ahead (the frame
+    // passed three lines of the port before). The sender's pass reads the owner and the
+    // sniffer's trace too.
+    alignas(64) PfcPortOwner* m_owner;   //!< fast path for data frames
+    uint32_t m_ownerPort;                //!< this port's index at the owner
     uint32_t m_ifIndex;                  //!< interface index
+    Ptr<ErrorModel> m_receiveErrorModel; //!< drops received frames (tests, lossy links)
+    TracedCallback<Ptr<const Packet>> m_snifferTrace; //!< every frame sent or received
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;   //!< data frame received
+    uint32_t m_nodeId;                                //!< the owning node's id (context)
     ArrivalQueue<PfcNetDevice, Arriving, &PfcNetDevice::Arrive> m_arrivals; //!< frames coming in
     RingQueue<PacketRef> m_controlQueue;               //!< PFC frames to send next
     std::array<RingQueue<Item>, N_PRIORITIES> m_queue; //!< egress queues

@@ -204,12 +204,13 @@ class RoceSwitchMmu : public Object
     uint32_t m_kmax;             //!< RED Kmax, bytes
     double m_pmax;               //!< RED Pmax
 
-    uint64_t m_sharedSize;            //!< buffer minus all headroom
-    uint64_t m_sharedUsed;            //!< bytes in the shared pool
-    uint64_t m_headroomUsedTotal;     //!< bytes in all headrooms (and overflow)
-    uint64_t m_peakUsed;              //!< peak occupancy
-    uint64_t m_peakHeadroom{0};       //!< most headroom bytes one (port, priority) held
-    double m_peakHeadroomPercent{0};  //!< of its port's reserve
+    uint64_t m_sharedSize;           //!< buffer minus all headroom
+    uint64_t m_sharedUsed;           //!< bytes in the shared pool
+    uint64_t m_headroomUsedTotal;    //!< bytes in all headrooms (and overflow)
+    uint64_t m_peakUsed;             //!< peak occupancy
+    uint64_t m_peakHeadroom{0};      //!< most headroom bytes one (port, priority) held
+    double m_peakHeadroomPercent{0}; //!< of its port's reserve
+
     /**
      * What the admission and release of every frame read of its ingress port, on one cache
      * line: at fabric scale a port's counters are out of cache when its next frame comes, and
