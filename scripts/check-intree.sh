@@ -46,8 +46,11 @@ copy_module_into "$ROOT" "$tree"
 # 3. Configure and build only what the module needs, with its examples and ns-3's example
 #    tests, warnings as errors as ns-3 itself builds them.
 cd "$tree"
+# (csma too: ns-3.37's src/test builds its TCP socket suite, which uses CsmaHelper, whenever
+# applications and point-to-point are enabled, as the module's dependencies enable them, so its
+# test-runner does not link without csma.)
 ./ns3 configure -d release -G Ninja --enable-examples --enable-tests --disable-python-bindings \
-    --enable-werror --enable-modules=interconnect \
+    --enable-werror --enable-modules="interconnect;csma" \
     --filter-module-examples-and-tests=interconnect >&2
 # (cmake directly: ./ns3 build in ns-3.37 runs one job whatever -j says)
 cmake --build cmake-cache -j "$JOBS" >&2
