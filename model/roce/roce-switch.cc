@@ -227,9 +227,16 @@ RoceSwitch::SetRoute(Ipv4Address destination, const std::vector<uint32_t>& ports
                                                            << destination << ")");
         set = m_portSetIndex.emplace(ports, static_cast<uint32_t>(m_portSets.size())).first;
         m_portSets.push_back(ports);
-        m_portSpans.push_back(PortSpan{static_cast<uint32_t>(m_portData.size()),
-                                       static_cast<uint32_t>(ports.size())});
-        m_portData.insert(m_portData.end(), ports.begin(), ports.end());
+        if (ports.size() == 1)
+        {
+            m_portSpans.push_back(PortSpan{ports[0], 1}); // (the port itself)
+        }
+        else
+        {
+            m_portSpans.push_back(PortSpan{static_cast<uint32_t>(m_portData.size()),
+                                           static_cast<uint32_t>(ports.size())});
+            m_portData.insert(m_portData.end(), ports.begin(), ports.end());
+        }
     }
     if (m_routeSlot.empty())
     {
@@ -332,11 +339,11 @@ RoceSwitch::SelectPortOf(uint32_t src,
         return static_cast<uint32_t>(m_ports.size());
     }
     const PortSpan set = m_portSpans[m_routeSlot[offset] - 1];
-    const uint32_t* ports = m_portData.data() + set.first;
     if (set.count == 1)
     {
-        return ports[0];
+        return set.first;
     }
+    const uint32_t* ports = m_portData.data() + set.first;
     if (m_ecmpMode == PACKET_SPRAY)
     {
         uint32_t& next = m_sprayNext[offset];
