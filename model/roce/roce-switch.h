@@ -306,16 +306,16 @@ class RoceSwitch : public Object, public PfcPortOwner
     /// once and a destination's slot names it: the forwarding path reads a 2-byte slot and a
     /// set that stays in cache, not a table of hosts x switches of vectors.
     /// The set of a destination is m_portSpans[m_routeSlot[address - m_routeBase] - 1] (slot 0:
-    /// none), its members in m_portData; m_portSets keeps each set whole for GetRoute and for
-    /// building. Host addresses are dense, so this is an array lookup, not a hash. (The slots of a
-    /// k=16 fat-tree's 320 switches for its 1 024 hosts take 640 kB, within a core's second-level
-    /// cache; they took twice that as 4-byte slots, and the route was a tenth of that fabric's
-    /// run.)
+    /// none), its members in m_portData (a set of one: its port, in the span); m_portSets keeps
+    /// each set whole for GetRoute and for building. Host addresses are dense, so this is an array
+    /// lookup, not a hash. (The slots of a k=16 fat-tree's 320 switches for its 1 024 hosts take
+    /// 640 kB, within a core's second-level cache; they took twice that as 4-byte slots, and the
+    /// route was a tenth of that fabric's run.)
     std::vector<std::vector<uint32_t>> m_portSets;
     std::map<std::vector<uint32_t>, uint32_t> m_portSetIndex; //!< set -> index (building only)
     std::vector<uint16_t> m_routeSlot; //!< address - m_routeBase -> port set index + 1
 
-    /// A port set as the forwarding path reads it: its members in m_portData.
+    /// A port set as the forwarding path reads it: its port, or its members in m_portData.
     struct PortSpan
     {
         /// A set of one: its port, so that the path down a fat-tree (every hop after the
