@@ -400,8 +400,25 @@ PfcNetDevice::Enqueue(const Ptr<Packet>& packet,
     {
         m_macTxTrace(WithEthernetHeader(packet, Ipv4L3Protocol::PROT_NUMBER, true));
     }
-    m_queueBytes[priority] += packet->GetSize() + ETHERNET_HEADER;
+    const uint32_t bytes = packet->GetSize() + ETHERNET_HEADER;
+    m_queueBytes[priority] += bytes;
     m_queueBytesTrace(priority, m_queueBytes[priority]);
+    // A frame that TryTransmit would take straight back out (nothing else queued, the wire
+    // free, the priority not paused) goes to the wire without passing through the queue: its
+    // ring's lines are out of cache at fabric scale (doc/interconnect.rst, Performance). The
+    // queue's byte count still rises and falls, as its trace tells.
+    if (m_queuedMask == 0 && !m_controlQueued && !m_txBusy && m_scheduler == STRICT_PRIORITY &&
+        (m_egressPausedMask & (1u << priority)) == 0 && m_channel)
+    {
+        const int64_t now = InterconnectSimulatorImpl::NowStep();
+        if (now >= m_busyUntil)
+        {
+            m_queueBytes[priority] -= bytes;
+            m_queueBytesTrace(priority, m_queueBytes[priority]);
+            Transmit(packet, priority, tag, info, now);
+            return true;
+        }
+    }
     m_queue[priority].push_back(Item{PacketRef(packet), tag, info});
     m_queuedMask |= 1u << priority;
     TryTransmit();
@@ -503,16 +520,26 @@ PfcNetDevice::TryTransmit()
     {
         m_dwrrNext = (p + 1) % N_PRIORITIES; // turn over
     }
+    Transmit(frame, p, tag, info, now);
+}
+
+void
+PfcNetDevice::Transmit(const Ptr<Packet>& frame,
+                       uint8_t priority,
+                       uint32_t tag,
+                       const PfcFrameInfo& info,
+                       int64_t now)
+{
     // The wire is taken before the owner hears of the dequeue: the owner may enqueue from the
     // callback (a NIC refills), and that must not start another frame ahead of this one.
     m_txBusy = true;
     if (m_owner)
     {
-        m_owner->PortDequeue(m_ownerPort, frame, p, tag);
+        m_owner->PortDequeue(m_ownerPort, frame, priority, tag);
     }
     else if (!m_dequeueCallback.IsNull())
     {
-        m_dequeueCallback(this, frame, p, tag);
+        m_dequeueCallback(this, frame, priority, tag);
     }
     StartTransmission(frame, Ipv4L3Protocol::PROT_NUMBER, now, info);
     m_txBusy = false;

@@ -435,6 +435,20 @@ class alignas(64) PfcNetDevice : public NetDevice
     void TryTransmit();
     /// The wire is free again and a frame waits.
     void TransmitComplete();
+    /**
+     * A data frame leaves its queue (or skips it) and goes on the wire now: the owner hears of
+     * the dequeue, then the transmission starts.
+     * @param frame the frame
+     * @param priority its priority
+     * @param tag its owner's tag
+     * @param info its header fields, or unknown
+     * @param now the current time step
+     */
+    void Transmit(const Ptr<Packet>& frame,
+                  uint8_t priority,
+                  uint32_t tag,
+                  const PfcFrameInfo& info,
+                  int64_t now);
     /// Schedule TransmitComplete for the end of the frame on the wire if another frame waits.
     /// @param now the current time step
     void ArmCompletion(int64_t now);
