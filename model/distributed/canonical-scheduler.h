@@ -86,10 +86,10 @@ class CanonicalScheduler : public Scheduler
      * fabric scale a port's state and its frames have left the core's caches by the time they
      * are next used. The addresses are read from @p hints, an array of HINTS that the caller
      * keeps up to date and alive for as long as the event is pending and not cancelled (an
-     * ArrivalQueue's own); it is itself fetched two events ahead and read one event
-     * ahead, so that the entry stays small (a pointer, not HINTS of them: a2a128 holds some
-     * 10^5 pending timers). Only a hint: an address may be stale, or null, and no event's
-     * result depends on it. It has no effect unless a CanonicalScheduler is installed.
+     * ArrivalQueue's own, or a port's for its transmit completion); it is itself fetched two events
+     * ahead and read one event ahead, so that the entry stays small (a pointer, not HINTS of them:
+     * a2a128 holds some 10^5 pending timers). Only a hint: an address may be stale, or null, and no
+     * event's result depends on it. It has no effect unless a CanonicalScheduler is installed.
      * @param hints the addresses
      */
     static void HintNextEvent(const void* const* hints)

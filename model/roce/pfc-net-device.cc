@@ -556,6 +556,18 @@ PfcNetDevice::ArmCompletion(int64_t now)
     if (m_queuedMask != 0 || m_controlQueued)
     {
         m_completionPending = true;
+        // What the completion's dequeue reads first, fetched while the events before it run
+        // (CanonicalScheduler::HintNextEvent): the port, the queue it will serve, its head's
+        // slot and packet. Only a hint: a pause, a PFC frame or a frame of a higher priority
+        // may change the queue by then.
+        const uint32_t eligible = m_queuedMask & ~m_egressPausedMask;
+        if (eligible != 0 && m_scheduler == STRICT_PRIORITY)
+        {
+            const auto p = static_cast<uint8_t>(31 - __builtin_clz(eligible));
+            const Item& head = m_queue[p].front();
+            m_completionHints = {this, &m_queue[p], &head, head.packet.Peek()};
+            CanonicalScheduler::HintNextEvent(m_completionHints.data());
+        }
         m_completionEvent.Schedule(TimeStep(m_busyUntil - now));
     }
 }

@@ -554,6 +554,8 @@ class alignas(64) PfcNetDevice : public NetDevice
     ArrivalQueue<PfcNetDevice, Arriving, &PfcNetDevice::Arrive> m_arrivals; //!< frames coming in
     RingQueue<PacketRef> m_controlQueue;               //!< PFC frames to send next
     std::array<RingQueue<Item>, N_PRIORITIES> m_queue; //!< egress queues
+    /// What the pending completion's dequeue reads first (ArmCompletion's hint)
+    std::array<const void*, CanonicalScheduler::HINTS> m_completionHints{};
 
     // The rest: set up once, or on the paths of PFC frames and of the Internet stack.
     Ptr<Node> m_node;       //!< owning node
