@@ -1,5 +1,8 @@
 # The resolved config.json of a run, run again, reproduces the run's outputs byte for byte
-# (timing.json, wall-clock figures, excepted). Then the plots of the run exist and are not empty.
+# (timing.json, wall-clock figures, excepted), the rerun with its heap on transparent huge pages
+# as ./interconnect starts it (GLIBC_TUNABLES=glibc.malloc.hugetlb=1): where memory lies changes
+# no record. Each run's timing.json names its peak RSS. Then the plots of the run exist and are
+# not empty.
 # Arguments: RUNNER, SCENARIO, OUT.
 file(REMOVE_RECURSE ${OUT})
 execute_process(COMMAND ${RUNNER} ${SCENARIO} --set stopTime="1ms" --set workloads.0.stop="500us"
@@ -7,7 +10,8 @@ execute_process(COMMAND ${RUNNER} ${SCENARIO} --set stopTime="1ms" --set workloa
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "first run failed: ${rc}")
 endif()
-execute_process(COMMAND ${RUNNER} ${OUT}/first/config.json --out ${OUT}/second
+execute_process(COMMAND ${CMAKE_COMMAND} -E env GLIBC_TUNABLES=glibc.malloc.hugetlb=1 ${RUNNER}
+                        ${OUT}/first/config.json --out ${OUT}/second
                 RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "rerun from config.json failed: ${rc}")
@@ -18,6 +22,13 @@ foreach(f config.json flows.csv collectives.csv queue.csv pfc.csv links.csv summ
                   RESULT_VARIABLE differ)
   if(differ)
     message(FATAL_ERROR "${f} differs between the run and its rerun from config.json")
+  endif()
+endforeach()
+foreach(run first second)
+  file(READ ${OUT}/${run}/timing.json timing)
+  if(NOT timing MATCHES "\"peakRssMB\": [1-9][0-9]*\\.[0-9]" OR
+     NOT timing MATCHES "\"hugePagesMB\": (-1|[0-9]+)\\.[0-9]")
+    message(FATAL_ERROR "${run}/timing.json names no peak RSS or huge pages: ${timing}")
   endif()
 endforeach()
 foreach(p fct-cdf slowdown-vs-size queue)

@@ -59,15 +59,41 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <sstream>
+#include <sys/resource.h>
 
 namespace ns3
 {
 
 namespace
 {
+
+/**
+ * What the process holds of its anonymous memory on transparent huge pages now
+ * (AnonHugePages in /proc/self/smaps_rollup): the heap is on them when the program started with
+ * GLIBC_TUNABLES=glibc.malloc.hugetlb=1, as ./interconnect starts it (doc/interconnect.rst,
+ * Performance).
+ * @return megabytes, or -1 where the kernel does not tell
+ */
+double
+HugePagesMegabytes()
+{
+    std::ifstream smaps("/proc/self/smaps_rollup");
+    std::string key;
+    while (smaps >> key)
+    {
+        if (key == "AnonHugePages:")
+        {
+            double kb = 0;
+            return smaps >> kb ? kb / 1024.0 : -1.0;
+        }
+        smaps.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+    }
+    return -1.0;
+}
 
 const char* const USAGE =
     "usage: interconnect-run SCENARIO.json [--set path.to.key=value ...] [--out DIR]\n"
@@ -1556,15 +1582,19 @@ ScenarioRunner::WriteSummaries()
                  collectiveSpan.c_str());
     CloseOutputFile(f, out + "/summary.csv");
     f = OpenOutputFile(out + "/timing.json");
+    struct rusage usage = {};
+    getrusage(RUSAGE_SELF, &usage);
     std::fprintf(f,
                  "{\n  \"wallSeconds\": %.3f,\n  \"eventsPerSecond\": %.0f,\n  "
                  "\"packetHopsPerSecond\": %.0f,\n  \"ranks\": %u,\n  \"lookaheadNs\": %" PRId64
-                 "\n}\n",
+                 ",\n  \"peakRssMB\": %.1f,\n  \"hugePagesMB\": %.1f\n}\n",
                  wall,
                  events / std::max(wall, 1e-9),
                  st.packetHops / std::max(wall, 1e-9),
                  ranks,
-                 fabric.GetPartition().lookahead.GetNanoSeconds());
+                 fabric.GetPartition().lookahead.GetNanoSeconds(),
+                 usage.ru_maxrss / 1024.0,
+                 HugePagesMegabytes());
     CloseOutputFile(f, out + "/timing.json");
 }
 
