@@ -1,8 +1,6 @@
 # The resolved config.json of a run, run again, reproduces the run's outputs byte for byte
-# (timing.json, wall-clock figures, excepted), the rerun with its heap on transparent huge pages
-# as ./interconnect starts it (GLIBC_TUNABLES=glibc.malloc.hugetlb=1): where memory lies changes
-# no record. Each run's timing.json names its peak RSS. Then the plots of the run exist and are
-# not empty.
+# (timing.json, wall-clock figures, excepted). Each run's timing.json names its peak RSS and
+# what of it was on huge pages. Then the plots of the run exist and are not empty.
 # Arguments: RUNNER, SCENARIO, OUT.
 file(REMOVE_RECURSE ${OUT})
 execute_process(COMMAND ${RUNNER} ${SCENARIO} --set stopTime="1ms" --set workloads.0.stop="500us"
@@ -10,8 +8,7 @@ execute_process(COMMAND ${RUNNER} ${SCENARIO} --set stopTime="1ms" --set workloa
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "first run failed: ${rc}")
 endif()
-execute_process(COMMAND ${CMAKE_COMMAND} -E env GLIBC_TUNABLES=glibc.malloc.hugetlb=1 ${RUNNER}
-                        ${OUT}/first/config.json --out ${OUT}/second
+execute_process(COMMAND ${RUNNER} ${OUT}/first/config.json --out ${OUT}/second
                 RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "rerun from config.json failed: ${rc}")

@@ -428,15 +428,14 @@ PfcNetDevice::Enqueue(const Ptr<Packet>& packet,
 uint8_t
 PfcNetDevice::PickPriority()
 {
-    // Bit p of each mask is priority p: the queues that hold frames and are not paused.
-    const uint32_t eligible = m_queuedMask & ~m_egressPausedMask & 0xFFu;
+    const uint32_t eligible = Eligible();
     if (eligible == 0)
     {
         return N_PRIORITIES;
     }
     if (m_scheduler == STRICT_PRIORITY)
     {
-        return static_cast<uint8_t>(31 - __builtin_clz(eligible)); // the highest
+        return Highest(eligible);
     }
     // DWRR (Shreedhar and Varghese, SIGCOMM 1995): visit the eligible queues in turn; a queue
     // whose head fits its deficit sends, otherwise it gets its quantum and the turn passes.
@@ -560,10 +559,10 @@ PfcNetDevice::ArmCompletion(int64_t now)
         // (CanonicalScheduler::HintNextEvent): the port, the queue it will serve, its head's
         // slot and packet. Only a hint: a pause, a PFC frame or a frame of a higher priority
         // may change the queue by then.
-        const uint32_t eligible = m_queuedMask & ~m_egressPausedMask;
+        const uint32_t eligible = Eligible();
         if (eligible != 0 && m_scheduler == STRICT_PRIORITY)
         {
-            const auto p = static_cast<uint8_t>(31 - __builtin_clz(eligible));
+            const uint8_t p = Highest(eligible);
             const Item& head = m_queue[p].front();
             m_completionHints = {this, &m_queue[p], &head, head.packet.Peek()};
             CanonicalScheduler::HintNextEvent(m_completionHints.data());

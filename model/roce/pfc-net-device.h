@@ -454,6 +454,20 @@ class alignas(64) PfcNetDevice : public NetDevice
     void ArmCompletion(int64_t now);
     /// @return the priority to serve next, or N_PRIORITIES if none may send
     uint8_t PickPriority();
+
+    /// @return bit p: priority p holds frames and is not paused
+    uint32_t Eligible() const
+    {
+        return m_queuedMask & ~m_egressPausedMask & 0xFFu;
+    }
+
+    /// @return the highest priority of a non-empty mask (strict priority's choice)
+    /// @param mask the priorities
+    static uint8_t Highest(uint32_t mask)
+    {
+        return static_cast<uint8_t>(31 - __builtin_clz(mask));
+    }
+
     /**
      * Put a frame on the wire.
      * @param frame the frame
