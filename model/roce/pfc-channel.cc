@@ -14,6 +14,8 @@
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 
+#include <typeinfo>
+
 namespace ns3
 {
 
@@ -32,7 +34,8 @@ PfcChannel::GetTypeId()
                                           "Propagation delay of the cable, each direction (>= 0). "
                                           "Default: 1 us, about 200 m of fibre.",
                                           TimeValue(MicroSeconds(1)),
-                                          MakeTimeAccessor(&PfcChannel::m_delay),
+                                          MakeTimeAccessor(&PfcChannel::SetDelay,
+                                                           &PfcChannel::GetDelay),
                                           MakeTimeChecker(Time(0)));
     return tid;
 }
@@ -60,6 +63,31 @@ PfcChannel::Attach(Ptr<PfcNetDevice> device)
     NS_LOG_FUNCTION(this << device);
     NS_ABORT_MSG_IF(m_nDevices >= 2, "PfcChannel: a cable joins exactly two devices");
     m_device[m_nDevices++] = device;
+    if (m_nDevices == 2)
+    {
+        TellEnds();
+    }
+}
+
+void
+PfcChannel::SetDelay(Time delay)
+{
+    NS_LOG_FUNCTION(this << delay);
+    m_delay = delay;
+    if (m_nDevices == 2)
+    {
+        TellEnds();
+    }
+}
+
+void
+PfcChannel::TellEnds()
+{
+    const bool plain = typeid(*this) == typeid(PfcChannel);
+    for (std::size_t end = 0; end < 2; ++end)
+    {
+        m_device[end]->UseCable(plain ? PeekPointer(m_device[1 - end]) : nullptr, m_delay);
+    }
 }
 
 void

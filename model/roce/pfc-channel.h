@@ -66,6 +66,19 @@ class PfcChannel : public Channel
     Time GetDelay() const;
 
     /**
+     * Set the propagation delay (the Delay attribute); the ends hear of it at once.
+     * @param delay the delay (>= 0)
+     */
+    void SetDelay(Time delay);
+
+    /**
+     * @param txTime a frame's transmission time
+     * @return the time from its first bit to its last at the far end: at least one time step,
+     *         since a frame from another rank is handed over at its first bit
+     */
+    static Time OnWire(Time txTime);
+
+    /**
      * @param src one end of the cable
      * @return the device at the other end
      */
@@ -101,12 +114,14 @@ class PfcChannel : public Channel
      */
     std::size_t DirectionFrom(Ptr<const PfcNetDevice> src) const;
 
+  private:
     /**
-     * @param txTime a frame's transmission time
-     * @return the time from its first bit to its last at the far end: at least one time step,
-     *         since a frame from another rank is handed over at its first bit
+     * Tell both ends of the cable what a send on a plain PfcChannel reads of it (the far end,
+     * the delay), so that a frame's send does not touch this object, which at fabric scale has
+     * left the cache; a class derived from PfcChannel is told nothing, its ends calling its
+     * TransmitStart for every frame.
      */
-    static Time OnWire(Time txTime);
+    void TellEnds();
 
     Time m_delay;                  //!< propagation delay
     Ptr<PfcNetDevice> m_device[2]; //!< the two ends

@@ -269,6 +269,7 @@ PfcNetDevice::DoDispose()
     m_completionEvent.Cancel();
     m_node = nullptr;
     m_channel = nullptr;
+    m_cablePeer = nullptr; // (the cable kept it alive)
     m_receiveErrorModel = nullptr;
     m_owner = nullptr;
     m_receiveHook = ReceiveHook();
@@ -495,11 +496,14 @@ PfcNetDevice::TryTransmit()
     {
         return;
     }
-    // The cable's state (two lines), which StartTransmission reads last, fetched while the
-    // owner hears of the dequeue (a switch's buffer accounting).
-    const char* cable = reinterpret_cast<const char*>(PeekPointer(m_channel));
-    __builtin_prefetch(cable);
-    __builtin_prefetch(cable + 64);
+    // A derived cable's state (two lines), which StartTransmission reads last, fetched while
+    // the owner hears of the dequeue (a switch's buffer accounting); a plain cable's is not read.
+    if (m_cablePeer == nullptr)
+    {
+        const char* cable = reinterpret_cast<const char*>(PeekPointer(m_channel));
+        __builtin_prefetch(cable);
+        __builtin_prefetch(cable + 64);
+    }
     // The queue's reference becomes the frame's, uncounted (PacketRef).
     const Ptr<Packet> frame = m_queue[p].front().packet.Release();
     const uint32_t tag = m_queue[p].front().tag;
@@ -591,6 +595,19 @@ PfcNetDevice::StartTransmission(const Ptr<Packet>& frame,
         Ptr<const Packet> seen = WithEthernetHeader(frame, etherType, true);
         m_phyTxBeginTrace(seen);
         m_snifferTrace(seen);
+    }
+    if (m_cablePeer != nullptr)
+    {
+        // A plain cable, from what it told this port: the cable's object (two lines that have
+        // left the cache at fabric scale) is not read on the way.
+        ScheduleDeparture(m_cablePeer,
+                          now,
+                          PfcChannel::OnWire(TimeStep(end - now)) + m_cableDelay,
+                          m_cableSent++,
+                          frame,
+                          etherType,
+                          info);
+        return;
     }
     m_channel->TransmitStart(frame, this, now, TimeStep(end - now), etherType, info);
 }
@@ -941,6 +958,14 @@ PfcNetDevice::ScheduleDeparture(PfcNetDevice* peer,
                       sequence,
                       m_peerNodeId,
                       m_peerIfIndex);
+}
+
+void
+PfcNetDevice::UseCable(PfcNetDevice* peer, Time delay)
+{
+    NS_LOG_FUNCTION(this << peer << delay);
+    m_cablePeer = peer;
+    m_cableDelay = delay;
 }
 
 void

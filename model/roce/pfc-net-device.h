@@ -332,6 +332,17 @@ class alignas(64) PfcNetDevice : public NetDevice
                            uint16_t etherType,
                            const PfcFrameInfo& info);
 
+    /**
+     * What a send on the cable reads of it, told by a plain PfcChannel when both its ends are
+     * attached and whenever its delay changes: this port then sends without touching the
+     * cable's object (ScheduleDeparture with its own frame numbers), as PfcChannel's
+     * TransmitStart would.
+     * @param peer the device at the other end, or nullptr: call the cable's TransmitStart
+     *        (a class derived from PfcChannel)
+     * @param delay the cable's propagation delay
+     */
+    void UseCable(PfcNetDevice* peer, Time delay);
+
     /// @param hook sees every data frame first (see ReceiveHook)
     void SetReceiveHook(ReceiveHook hook);
 
@@ -552,6 +563,9 @@ class alignas(64) PfcNetDevice : public NetDevice
     TracedCallback<Ptr<const Packet>> m_macTxTrace;      //!< frame queued for transmission
     TracedCallback<uint8_t, uint32_t> m_queueBytesTrace; //!< an egress queue's bytes changed
     TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace; //!< frame starts on the wire
+    PfcNetDevice* m_cablePeer{nullptr}; //!< the far end of a plain cable (UseCable), or null
+    Time m_cableDelay;                  //!< its propagation delay
+    uint64_t m_cableSent{0};            //!< frames sent on it (their numbers on this direction)
     /// Frames this port sent, in flight to the peer (ScheduleDeparture).
     ArrivalQueue<PfcNetDevice, Arriving, &PfcNetDevice::Arrive> m_departures;
     // The receive line: every field a data frame's arrival reads, on one cache line of its
