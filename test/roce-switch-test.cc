@@ -20,6 +20,7 @@
 
 #include <gtest/gtest.h>
 #include <map>
+#include <random>
 #include <set>
 
 using namespace ns3;
@@ -275,6 +276,54 @@ TEST(RoceSwitchRoutes, DestinationsSharingAPortSetKeepTheirOwnRouteAndSprayTurn)
     // A route set again starts its turn again.
     sw->SetRoute(Ipv4Address("10.0.0.6"), up);
     EXPECT_EQ(sw->SelectPort(src, Ipv4Address("10.0.0.6"), 17, 1, 4791), 1u);
+}
+
+TEST(RoceSwitchRoutes, EveryDestinationForwardsByItsOwnRouteWhateverItsBlock)
+{
+    // The forwarding path reads the routes in blocks of destinations that share a port (a
+    // fat-tree's edge of hosts); a block whose destinations differ, a destination without a
+    // route, a route set after frames were forwarded, each must still forward by its own.
+    Ptr<RoceSwitch> sw = CreateObject<RoceSwitch>();
+    for (int i = 0; i < 8; ++i)
+    {
+        sw->AddPort(CreateObject<PfcNetDevice>());
+    }
+    const uint32_t base = (10u << 24) | (1u << 8) | 3; // 10.0.1.3: blocks not aligned on it
+    const Ipv4Address src("10.0.0.1");
+    auto checkAll = [&](const char* when) {
+        for (uint32_t a = base - 20; a < base + 420; ++a)
+        {
+            const std::vector<uint32_t>& route = sw->GetRoute(Ipv4Address(a));
+            const uint32_t expected = route.empty() ? sw->GetNPorts() : route[0];
+            ASSERT_EQ(sw->SelectPort(src, Ipv4Address(a), 17, 1, 4791), expected)
+                << when << ": destination " << Ipv4Address(a);
+        }
+    };
+    // Groups of 8 that share a port, one group of hosts each on its own port, a hole of
+    // destinations without a route, and a last group cut short.
+    for (uint32_t d = 0; d < 203; ++d)
+    {
+        const uint32_t group = d / 8;
+        if (group == 12)
+        {
+            continue; // no route
+        }
+        const uint32_t port = group == 5 ? d % 8 : group % 7 + 1;
+        sw->SetRoute(Ipv4Address(base + d), {port});
+    }
+    checkAll("groups");
+    EXPECT_EQ(sw->SelectPort(src, Ipv4Address(base + 44), 17, 1, 4791), 4u); // group 5
+    EXPECT_EQ(sw->SelectPort(src, Ipv4Address(base + 99), 17, 1, 4791), sw->GetNPorts());
+    sw->SetRoute(Ipv4Address(base + 17), {0}); // splits a shared group after forwarding
+    checkAll("one changed");
+    EXPECT_EQ(sw->SelectPort(src, Ipv4Address(base + 17), 17, 1, 4791), 0u);
+    // No two neighbours alike, and some far beyond.
+    std::mt19937 random(7);
+    for (uint32_t d = 0; d < 400; ++d)
+    {
+        sw->SetRoute(Ipv4Address(base + d), {static_cast<uint32_t>(random() % 8)});
+    }
+    checkAll("random");
 }
 
 TEST_F(RoceSwitchTest, EachFlowKeepsOneSpine)

@@ -24,7 +24,7 @@
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 
-#include <limits>
+#include <algorithm>
 
 namespace ns3
 {
@@ -176,6 +176,8 @@ RoceSwitch::DoDispose()
     m_portData.clear();
     m_routeSlot.clear();
     m_sprayNext.clear();
+    m_blockSlot.clear();
+    m_splitSlots.clear();
     Object::DoDispose();
 }
 
@@ -221,8 +223,9 @@ RoceSwitch::SetRoute(Ipv4Address destination, const std::vector<uint32_t>& ports
     auto set = m_portSetIndex.find(ports);
     if (set == m_portSetIndex.end())
     {
-        NS_ABORT_MSG_IF(m_portSets.size() >= std::numeric_limits<uint16_t>::max(),
-                        "RoceSwitch::SetRoute: more than " << std::numeric_limits<uint16_t>::max()
+        // (A slot is a set's index + 1, below the first split block's reference.)
+        NS_ABORT_MSG_IF(m_portSets.size() + 1 >= ROUTE_BLOCK_SPLIT,
+                        "RoceSwitch::SetRoute: more than " << ROUTE_BLOCK_SPLIT - 2
                                                            << " distinct port sets in one switch ("
                                                            << destination << ")");
         set = m_portSetIndex.emplace(ports, static_cast<uint32_t>(m_portSets.size())).first;
@@ -262,6 +265,56 @@ RoceSwitch::SetRoute(Ipv4Address destination, const std::vector<uint32_t>& ports
     }
     m_routeSlot[offset] = static_cast<uint16_t>(set->second + 1);
     m_sprayNext[offset] = 0;
+    m_routesChanged = true;
+}
+
+void
+RoceSwitch::CompactRoutes()
+{
+    const uint32_t n = static_cast<uint32_t>(m_routeSlot.size());
+    // Every block size up to 64 destinations; a size whose split blocks would not fit the
+    // references' range is not taken (one destination per block always fits: none split).
+    uint32_t bestShift = 0;
+    std::size_t bestEntries = n;
+    for (uint32_t shift = 1; shift <= 6; ++shift)
+    {
+        const uint32_t size = 1u << shift;
+        const uint32_t blocks = (n + size - 1) >> shift;
+        uint32_t split = 0;
+        for (uint32_t b = 0; b < blocks; ++b)
+        {
+            const uint32_t end = std::min(n, (b + 1) << shift);
+            split += std::any_of(m_routeSlot.begin() + (b << shift) + 1,
+                                 m_routeSlot.begin() + end,
+                                 [&](uint16_t slot) { return slot != m_routeSlot[b << shift]; });
+        }
+        const std::size_t entries = blocks + std::size_t{split} * size;
+        if (split < ROUTE_BLOCK_SPLIT && entries < bestEntries)
+        {
+            bestShift = shift;
+            bestEntries = entries;
+        }
+    }
+    const uint32_t size = 1u << bestShift;
+    m_blockShift = bestShift;
+    m_blockSlot.assign((n + size - 1) >> bestShift, 0);
+    m_splitSlots.clear();
+    for (uint32_t b = 0; b < m_blockSlot.size(); ++b)
+    {
+        const auto first = m_routeSlot.begin() + (b << bestShift);
+        const auto end = m_routeSlot.begin() + std::min(n, (b + 1) << bestShift);
+        if (std::all_of(first, end, [&](uint16_t slot) { return slot == *first; }))
+        {
+            m_blockSlot[b] = *first;
+            continue;
+        }
+        m_blockSlot[b] = static_cast<uint16_t>(ROUTE_BLOCK_SPLIT + m_splitSlots.size() / size);
+        m_splitSlots.insert(m_splitSlots.end(), first, end);
+        m_splitSlots.resize(m_splitSlots.size() + size - (end - first), 0); // (the last block)
+    }
+    m_blockSlot.shrink_to_fit();
+    m_splitSlots.shrink_to_fit();
+    m_routesChanged = false;
 }
 
 const std::vector<uint32_t>&
@@ -333,12 +386,12 @@ RoceSwitch::SelectPortOf(uint32_t src,
                          uint16_t srcPort,
                          uint16_t dstPort)
 {
-    const uint32_t offset = FindRoute(dst);
-    if (offset == m_routeSlot.size())
+    const uint16_t slot = RouteSlotOf(dst);
+    if (slot == 0)
     {
         return static_cast<uint32_t>(m_ports.size());
     }
-    const PortSpan set = m_portSpans[m_routeSlot[offset] - 1];
+    const PortSpan set = m_portSpans[slot - 1];
     if (set.count == 1)
     {
         return set.first;
@@ -346,7 +399,7 @@ RoceSwitch::SelectPortOf(uint32_t src,
     const uint32_t* ports = m_portData.data() + set.first;
     if (m_ecmpMode == PACKET_SPRAY)
     {
-        uint32_t& next = m_sprayNext[offset];
+        uint32_t& next = m_sprayNext[dst - m_routeBase];
         const uint32_t port = ports[next];
         next = (next + 1) % set.count;
         return port;

@@ -309,8 +309,8 @@ class RoceSwitch : public Object, public PfcPortOwner
     /// none), its members in m_portData (a set of one: its port, in the span); m_portSets keeps
     /// each set whole for GetRoute and for building. Host addresses are dense, so this is an array
     /// lookup, not a hash. (The slots of a k=16 fat-tree's 320 switches for its 1 024 hosts take
-    /// 640 kB, within a core's second-level cache; they took twice that as 4-byte slots, and the
-    /// route was a tenth of that fabric's run.)
+    /// 660 kB; they took twice that as 4-byte slots, and the route was a tenth of that fabric's
+    /// run.) The forwarding path reads them in blocks (m_blockSlot, below), GetRoute here.
     std::vector<std::vector<uint32_t>> m_portSets;
     std::map<std::vector<uint32_t>, uint32_t> m_portSetIndex; //!< set -> index (building only)
     std::vector<uint16_t> m_routeSlot; //!< address - m_routeBase -> port set index + 1
@@ -333,6 +333,49 @@ class RoceSwitch : public Object, public PfcPortOwner
     boost::container::small_vector<uint32_t, 32> m_portData;  //!< the sets' members in turn
     std::vector<uint32_t> m_sprayNext; //!< address - m_routeBase -> next member (PacketSpray)
     uint32_t m_routeBase;              //!< the lowest address m_routeSlot covers
+
+    // The slots as the forwarding path reads them (CompactRoutes): the destinations in aligned
+    // blocks of 2^m_blockShift, a block whose destinations share one slot kept as that slot,
+    // any other as a reference (ROUTE_BLOCK_SPLIT + i) to its slots, block i of m_splitSlots.
+    // A fat-tree numbers its hosts edge by edge, so that most blocks of a switch's hosts go
+    // one way (the addresses skip each /24's .0 and .255, so that some edges straddle two
+    // blocks): a k=16 fat-tree switch's 1 032 slots (2 kB, 33 lines, each frame missing one
+    // of them at fabric scale) become 65 blocks of 16 and 4-9 split ones, or 129 of 8 and 4-16
+    // split (210-420 B a switch; 0.1 MB for the fabric's 320 switches, where the slots took
+    // 0.66 MB).
+    static constexpr uint16_t ROUTE_BLOCK_SPLIT = 0x8000; //!< first reference to a split block
+    std::vector<uint16_t> m_blockSlot;  //!< per block: its slot, or a split block's reference
+    std::vector<uint16_t> m_splitSlots; //!< the split blocks' slots, block after block
+    uint32_t m_blockShift{0};           //!< log2 of the destinations per block
+    bool m_routesChanged{true};         //!< SetRoute since CompactRoutes
+
+    /// Build m_blockSlot and m_splitSlots from m_routeSlot, at the block size that takes the
+    /// fewest bytes.
+    void CompactRoutes();
+
+    /**
+     * @param address a destination
+     * @return its slot (its port set's index + 1), 0 if it has no route; what m_routeSlot says
+     */
+    uint16_t RouteSlotOf(uint32_t address)
+    {
+        if (m_routesChanged)
+        {
+            CompactRoutes();
+        }
+        const uint32_t offset = address - m_routeBase;
+        if (offset >= m_routeSlot.size())
+        {
+            return 0;
+        }
+        const uint16_t slot = m_blockSlot[offset >> m_blockShift];
+        if (slot < ROUTE_BLOCK_SPLIT)
+        {
+            return slot;
+        }
+        const uint32_t block = slot - ROUTE_BLOCK_SPLIT;
+        return m_splitSlots[(block << m_blockShift) | (offset & ((1u << m_blockShift) - 1))];
+    }
 
     /// @return the slot offset of a destination address with a route, or m_routeSlot.size()
     uint32_t FindRoute(uint32_t address) const
