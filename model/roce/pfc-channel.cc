@@ -51,6 +51,10 @@ void
 PfcChannel::DoDispose()
 {
     NS_LOG_FUNCTION(this);
+    for (std::size_t end = 0; end < m_nDevices; ++end)
+    {
+        m_device[end]->UseCable(nullptr, m_delay); // (they no longer hold each other)
+    }
     m_device[0] = nullptr;
     m_device[1] = nullptr;
     m_nDevices = 0;

@@ -114,6 +114,11 @@ class PfcChannel : public Channel
      */
     std::size_t DirectionFrom(Ptr<const PfcNetDevice> src) const;
 
+    Time m_delay;                  //!< propagation delay
+    Ptr<PfcNetDevice> m_device[2]; //!< the two ends
+    std::size_t m_nDevices;        //!< how many ends are attached
+    uint64_t m_sent[2];            //!< frames sent in each direction (TransmitStart)
+
   private:
     /**
      * Tell both ends of the cable what a send on a plain PfcChannel reads of it (the far end,
@@ -122,11 +127,6 @@ class PfcChannel : public Channel
      * TransmitStart for every frame.
      */
     void TellEnds();
-
-    Time m_delay;                  //!< propagation delay
-    Ptr<PfcNetDevice> m_device[2]; //!< the two ends
-    std::size_t m_nDevices;        //!< how many ends are attached
-    uint64_t m_sent[2];            //!< frames sent in each direction
 };
 
 } // namespace ns3
