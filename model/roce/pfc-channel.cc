@@ -129,7 +129,7 @@ PfcChannel::ScheduleArrival(const Ptr<PfcNetDevice>& dst,
 Time
 PfcChannel::OnWire(Time txTime)
 {
-    return std::max(txTime, TimeStep(1));
+    return TimeStep(OnWireSteps(txTime.GetTimeStep()));
 }
 
 std::size_t

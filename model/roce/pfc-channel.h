@@ -12,6 +12,8 @@
 #include "ns3/ptr.h"
 #include "ns3/traced-callback.h"
 
+#include <cstdint>
+
 namespace ns3
 {
 
@@ -77,6 +79,12 @@ class PfcChannel : public Channel
      *         since a frame from another rank is handed over at its first bit
      */
     static Time OnWire(Time txTime);
+
+    /// OnWire in time steps. @param txSteps a frame's transmission time @return its time on wire
+    static int64_t OnWireSteps(int64_t txSteps)
+    {
+        return txSteps > 1 ? txSteps : 1;
+    }
 
     /**
      * @param src one end of the cable

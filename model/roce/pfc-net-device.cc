@@ -602,7 +602,7 @@ PfcNetDevice::StartTransmission(const Ptr<Packet>& frame,
         // left the cache at fabric scale) is not read on the way.
         ScheduleDeparture(m_cablePeer,
                           now,
-                          PfcChannel::OnWire(TimeStep(end - now)) + m_cableDelay,
+                          TimeStep(PfcChannel::OnWireSteps(end - now) + m_cableDelay),
                           m_cableSent++,
                           frame,
                           etherType,
@@ -965,7 +965,7 @@ PfcNetDevice::UseCable(PfcNetDevice* peer, Time delay)
 {
     NS_LOG_FUNCTION(this << peer << delay);
     m_cablePeer = peer;
-    m_cableDelay = delay;
+    m_cableDelay = delay.GetTimeStep();
 }
 
 void

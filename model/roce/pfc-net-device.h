@@ -564,7 +564,7 @@ class alignas(64) PfcNetDevice : public NetDevice
     TracedCallback<uint8_t, uint32_t> m_queueBytesTrace; //!< an egress queue's bytes changed
     TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace; //!< frame starts on the wire
     PfcNetDevice* m_cablePeer{nullptr}; //!< the far end of a plain cable (UseCable), or null
-    Time m_cableDelay;                  //!< its propagation delay
+    int64_t m_cableDelay{0};            //!< its propagation delay (time steps)
     uint64_t m_cableSent{0};            //!< frames sent on it (their numbers on this direction)
     /// Frames this port sent, in flight to the peer (ScheduleDeparture).
     ArrivalQueue<PfcNetDevice, Arriving, &PfcNetDevice::Arrive> m_departures;
