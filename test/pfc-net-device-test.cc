@@ -222,6 +222,17 @@ TEST(PfcNetDeviceConfig, ZeroRateIsAConfigurationError)
         "ns3::PfcNetDevice::DataRate = 0bps: accepted: a rate above 0");
 }
 
+TEST(PfcNetDeviceConfig, NegativeCableDelayIsAConfigurationError)
+{
+    // (The Delay attribute's checker refuses it too; SetDelay is the C++ way around it.)
+    EXPECT_CONFIG_ERROR(
+        {
+            Ptr<PfcChannel> cable = CreateObject<PfcChannel>();
+            cable->SetDelay(NanoSeconds(-5));
+        },
+        "ns3::PfcChannel::Delay = -5ns: accepted: a delay of 0 or more");
+}
+
 TEST(PfcNetDeviceConfig, BadDwrrWeightsAreAConfigurationError)
 {
     EXPECT_CONFIG_ERROR(
@@ -304,15 +315,15 @@ TEST_F(PfcNetDeviceTest, CableDelayChangedAfterAttachOrDuringARunIsUsed)
     // The ports of a plain cable keep its delay where a frame's send reads it (the cable's own
     // object is left untouched on that path); a delay set later must reach them.
     std::vector<Time> arrivals;
-    b->TraceConnectWithoutContext("MacRx", MakeCallback(+[](std::vector<Time>* v, Ptr<const Packet>) {
-                                               v->push_back(Simulator::Now());
-                                           }).Bind(&arrivals));
+    b->TraceConnectWithoutContext("MacRx",
+                                  MakeCallback(+[](std::vector<Time>* v, Ptr<const Packet>) {
+                                      v->push_back(Simulator::Now());
+                                  }).Bind(&arrivals));
     a->SetDataRate(DataRate("10Gbps"));
     channel->SetAttribute("Delay", TimeValue(MicroSeconds(3)));
     Simulator::Schedule(MicroSeconds(5), [this]() { a->Enqueue(Frame(986), 3, 0); });
-    Simulator::Schedule(MicroSeconds(20), [this]() {
-        channel->SetAttribute("Delay", TimeValue(NanoSeconds(500)));
-    });
+    Simulator::Schedule(MicroSeconds(20),
+                        [this]() { channel->SetAttribute("Delay", TimeValue(NanoSeconds(500))); });
     Simulator::Schedule(MicroSeconds(30), [this]() { a->Enqueue(Frame(986), 3, 0); });
     Simulator::Run();
     ASSERT_EQ(arrivals.size(), 2u);

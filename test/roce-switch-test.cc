@@ -288,7 +288,7 @@ TEST(RoceSwitchRoutes, EveryDestinationForwardsByItsOwnRouteWhateverItsBlock)
     {
         sw->AddPort(CreateObject<PfcNetDevice>());
     }
-    const uint32_t base = (10u << 24) | (1u << 8) | 3; // 10.0.1.3: blocks not aligned on it
+    const uint32_t base = (10u << 24) | (1u << 8) | 3; // 10.0.1.3
     const Ipv4Address src("10.0.0.1");
     auto checkAll = [&](const char* when) {
         for (uint32_t a = base - 20; a < base + 420; ++a)
@@ -300,7 +300,13 @@ TEST(RoceSwitchRoutes, EveryDestinationForwardsByItsOwnRouteWhateverItsBlock)
         }
     };
     // Groups of 8 that share a port, one group of hosts each on its own port, a hole of
-    // destinations without a route, and a last group cut short.
+    // destinations without a route, and a last group cut short; three destinations below them,
+    // so that the groups straddle blocks (which count from the lowest destination), as a
+    // fat-tree's edges do where its addresses skip a /24's .0 and .255.
+    for (uint32_t d = 1; d <= 3; ++d)
+    {
+        sw->SetRoute(Ipv4Address(base - d), {d});
+    }
     for (uint32_t d = 0; d < 203; ++d)
     {
         const uint32_t group = d / 8;
@@ -317,7 +323,7 @@ TEST(RoceSwitchRoutes, EveryDestinationForwardsByItsOwnRouteWhateverItsBlock)
     sw->SetRoute(Ipv4Address(base + 17), {0}); // splits a shared group after forwarding
     checkAll("one changed");
     EXPECT_EQ(sw->SelectPort(src, Ipv4Address(base + 17), 17, 1, 4791), 0u);
-    // No two neighbours alike, and some far beyond.
+    // Random routes: nearly every block split.
     std::mt19937 random(7);
     for (uint32_t d = 0; d < 400; ++d)
     {

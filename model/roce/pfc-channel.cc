@@ -9,11 +9,13 @@
 #include "pfc-net-device.h"
 
 #include "ns3/canonical-scheduler.h"
+#include "ns3/interconnect-config-error.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 
+#include <string>
 #include <typeinfo>
 
 namespace ns3
@@ -26,17 +28,17 @@ NS_OBJECT_ENSURE_REGISTERED(PfcChannel);
 TypeId
 PfcChannel::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::PfcChannel")
-                            .SetParent<Channel>()
-                            .SetGroupName("Interconnect")
-                            .AddConstructor<PfcChannel>()
-                            .AddAttribute("Delay",
-                                          "Propagation delay of the cable, each direction (>= 0). "
-                                          "Default: 1 us, about 200 m of fibre.",
-                                          TimeValue(MicroSeconds(1)),
-                                          MakeTimeAccessor(&PfcChannel::SetDelay,
-                                                           &PfcChannel::GetDelay),
-                                          MakeTimeChecker(Time(0)));
+    static TypeId tid =
+        TypeId("ns3::PfcChannel")
+            .SetParent<Channel>()
+            .SetGroupName("Interconnect")
+            .AddConstructor<PfcChannel>()
+            .AddAttribute("Delay",
+                          "Propagation delay of the cable, each direction (>= 0). "
+                          "Default: 1 us, about 200 m of fibre.",
+                          TimeValue(MicroSeconds(1)),
+                          MakeTimeAccessor(&PfcChannel::SetDelay, &PfcChannel::GetDelay),
+                          MakeTimeChecker(Time(0)));
     return tid;
 }
 
@@ -77,6 +79,12 @@ void
 PfcChannel::SetDelay(Time delay)
 {
     NS_LOG_FUNCTION(this << delay);
+    if (delay.IsStrictlyNegative())
+    {
+        InterconnectConfigError("ns3::PfcChannel::Delay",
+                                std::to_string(delay.GetNanoSeconds()) + "ns",
+                                "a delay of 0 or more");
+    }
     m_delay = delay;
     if (m_nDevices == 2)
     {

@@ -272,23 +272,25 @@ void
 RoceSwitch::CompactRoutes()
 {
     const uint32_t n = static_cast<uint32_t>(m_routeSlot.size());
+    // Whether block b of 2^shift destinations has one slot for all of them.
+    auto uniform = [&](uint32_t shift, uint32_t b) {
+        const auto first = m_routeSlot.begin() + (b << shift);
+        const auto end = m_routeSlot.begin() + std::min(n, (b + 1) << shift);
+        return std::all_of(first, end, [&](uint16_t slot) { return slot == *first; });
+    };
     // Every block size up to 64 destinations; a size whose split blocks would not fit the
     // references' range is not taken (one destination per block always fits: none split).
     uint32_t bestShift = 0;
     std::size_t bestEntries = n;
     for (uint32_t shift = 1; shift <= 6; ++shift)
     {
-        const uint32_t size = 1u << shift;
-        const uint32_t blocks = (n + size - 1) >> shift;
+        const uint32_t blocks = (n + (1u << shift) - 1) >> shift;
         uint32_t split = 0;
         for (uint32_t b = 0; b < blocks; ++b)
         {
-            const uint32_t end = std::min(n, (b + 1) << shift);
-            split += std::any_of(m_routeSlot.begin() + (b << shift) + 1,
-                                 m_routeSlot.begin() + end,
-                                 [&](uint16_t slot) { return slot != m_routeSlot[b << shift]; });
+            split += !uniform(shift, b);
         }
-        const std::size_t entries = blocks + std::size_t{split} * size;
+        const std::size_t entries = blocks + (std::size_t{split} << shift);
         if (split < ROUTE_BLOCK_SPLIT && entries < bestEntries)
         {
             bestShift = shift;
@@ -301,16 +303,19 @@ RoceSwitch::CompactRoutes()
     m_splitSlots.clear();
     for (uint32_t b = 0; b < m_blockSlot.size(); ++b)
     {
-        const auto first = m_routeSlot.begin() + (b << bestShift);
-        const auto end = m_routeSlot.begin() + std::min(n, (b + 1) << bestShift);
-        if (std::all_of(first, end, [&](uint16_t slot) { return slot == *first; }))
+        const uint32_t first = b << bestShift;
+        if (uniform(bestShift, b))
         {
-            m_blockSlot[b] = *first;
+            m_blockSlot[b] = m_routeSlot[first];
             continue;
         }
-        m_blockSlot[b] = static_cast<uint16_t>(ROUTE_BLOCK_SPLIT + m_splitSlots.size() / size);
-        m_splitSlots.insert(m_splitSlots.end(), first, end);
-        m_splitSlots.resize(m_splitSlots.size() + size - (end - first), 0); // (the last block)
+        m_blockSlot[b] =
+            static_cast<uint16_t>(ROUTE_BLOCK_SPLIT + (m_splitSlots.size() >> bestShift));
+        m_splitSlots.insert(m_splitSlots.end(),
+                            m_routeSlot.begin() + first,
+                            m_routeSlot.begin() + std::min(n, first + size));
+        m_splitSlots.resize(((m_splitSlots.size() + size - 1) >> bestShift) << bestShift,
+                            0); // (the last block, cut short)
     }
     m_blockSlot.shrink_to_fit();
     m_splitSlots.shrink_to_fit();

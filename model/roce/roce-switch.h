@@ -341,7 +341,7 @@ class RoceSwitch : public Object, public PfcPortOwner
     // one way (the addresses skip each /24's .0 and .255, so that some edges straddle two
     // blocks): a k=16 fat-tree switch's 1 032 slots (2 kB, 33 lines, each frame missing one
     // of them at fabric scale) become 65 blocks of 16 and 4-9 split ones, or 129 of 8 and 4-16
-    // split (210-420 B a switch; 0.1 MB for the fabric's 320 switches, where the slots took
+    // split (260-510 B a switch; 0.12 MB for the fabric's 320 switches, where the slots took
     // 0.66 MB).
     static constexpr uint16_t ROUTE_BLOCK_SPLIT = 0x8000; //!< first reference to a split block
     std::vector<uint16_t> m_blockSlot;  //!< per block: its slot, or a split block's reference
