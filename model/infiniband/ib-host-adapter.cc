@@ -173,7 +173,7 @@ IbHostAdapter::UnframeAggregation(Ptr<Packet> packet)
     }
     uint8_t b[IbLrhHeader::SIZE + IbBthHeader::SIZE];
     packet->CopyData(b, sizeof(b));
-    IbBthHeader bth;
+    IbBth bth;
     bth.Read(b + IbLrhHeader::SIZE);
     if (bth.GetOpcode() != SharpHeader::BTH_OPCODE)
     {
@@ -316,7 +316,7 @@ IbHostAdapter::Receive(Ptr<IbNetDevice> device, Ptr<Packet> packet, uint8_t vl)
     }
     IbLrhHeader lrh;
     lrh.Read(b);
-    IbBthHeader bth;
+    IbBth bth;
     bth.Read(b + IbLrhHeader::SIZE);
     if ((lrh.GetDlid() >> m_lmc) != (m_lid >> m_lmc))
     {

@@ -46,13 +46,16 @@ IbAethHeader::GetInstanceTypeId() const
 }
 
 IbAethHeader::IbAethHeader()
-    : m_syndrome(0),
-      m_msn(0)
+{
+}
+
+IbAethHeader::IbAethHeader(const IbAeth& fields)
+    : IbAeth(fields)
 {
 }
 
 void
-IbAethHeader::SetSyndrome(uint8_t syndrome)
+IbAeth::SetSyndrome(uint8_t syndrome)
 {
     NS_LOG_FUNCTION(this << static_cast<uint32_t>(syndrome));
     NS_ASSERT_MSG((syndrome & RESERVED_BIT) == 0,
@@ -60,28 +63,16 @@ IbAethHeader::SetSyndrome(uint8_t syndrome)
     m_syndrome = syndrome;
 }
 
-uint8_t
-IbAethHeader::GetSyndrome() const
-{
-    return m_syndrome;
-}
-
 void
-IbAethHeader::SetMsn(uint32_t msn)
+IbAeth::SetMsn(uint32_t msn)
 {
     NS_LOG_FUNCTION(this << msn);
     NS_ASSERT_MSG(msn <= MAX_MSN, "AETH MSN is 24 bits: " << msn);
     m_msn = msn;
 }
 
-uint32_t
-IbAethHeader::GetMsn() const
-{
-    return m_msn;
-}
-
 void
-IbAethHeader::SetAck(uint8_t credits)
+IbAeth::SetAck(uint8_t credits)
 {
     NS_LOG_FUNCTION(this << static_cast<uint32_t>(credits));
     NS_ASSERT_MSG(credits <= VALUE_MASK,
@@ -90,7 +81,7 @@ IbAethHeader::SetAck(uint8_t credits)
 }
 
 void
-IbAethHeader::SetNak(NakCode code)
+IbAeth::SetNak(NakCode code)
 {
     NS_LOG_FUNCTION(this << static_cast<uint32_t>(code));
     NS_ASSERT_MSG(code <= VALUE_MASK, "AETH NAK code is 5 bits: " << static_cast<uint32_t>(code));
@@ -98,7 +89,7 @@ IbAethHeader::SetNak(NakCode code)
 }
 
 void
-IbAethHeader::SetRnrNak(uint8_t timerCode)
+IbAeth::SetRnrNak(uint8_t timerCode)
 {
     NS_LOG_FUNCTION(this << static_cast<uint32_t>(timerCode));
     NS_ASSERT_MSG(timerCode <= VALUE_MASK,
@@ -107,39 +98,39 @@ IbAethHeader::SetRnrNak(uint8_t timerCode)
 }
 
 bool
-IbAethHeader::IsAck() const
+IbAeth::IsAck() const
 {
     return (m_syndrome & TYPE_MASK) == TYPE_ACK;
 }
 
 bool
-IbAethHeader::IsNak() const
+IbAeth::IsNak() const
 {
     return (m_syndrome & TYPE_MASK) == TYPE_NAK;
 }
 
 bool
-IbAethHeader::IsRnrNak() const
+IbAeth::IsRnrNak() const
 {
     return (m_syndrome & TYPE_MASK) == TYPE_RNR_NAK;
 }
 
 IbAethHeader::NakCode
-IbAethHeader::GetNakCode() const
+IbAeth::GetNakCode() const
 {
     NS_ASSERT_MSG(IsNak(), "AETH syndrome " << static_cast<uint32_t>(m_syndrome) << " is no NAK");
     return static_cast<NakCode>(m_syndrome & VALUE_MASK);
 }
 
 uint8_t
-IbAethHeader::GetCreditCount() const
+IbAeth::GetCreditCount() const
 {
     NS_ASSERT_MSG(IsAck(), "AETH syndrome " << static_cast<uint32_t>(m_syndrome) << " is no ACK");
     return m_syndrome & VALUE_MASK;
 }
 
 uint8_t
-IbAethHeader::GetRnrTimer() const
+IbAeth::GetRnrTimer() const
 {
     NS_ASSERT_MSG(IsRnrNak(),
                   "AETH syndrome " << static_cast<uint32_t>(m_syndrome) << " is no RNR NAK");
@@ -149,7 +140,7 @@ IbAethHeader::GetRnrTimer() const
 void
 IbAethHeader::Print(std::ostream& os) const
 {
-    const uint32_t value = m_syndrome & VALUE_MASK;
+    const uint32_t value = GetSyndrome() & VALUE_MASK;
     if (IsAck())
     {
         os << "ACK credits=" << value;
@@ -175,9 +166,9 @@ IbAethHeader::Print(std::ostream& os) const
     }
     else
     {
-        os << "RESERVED syndrome=" << static_cast<uint32_t>(m_syndrome);
+        os << "RESERVED syndrome=" << static_cast<uint32_t>(GetSyndrome());
     }
-    os << " msn=" << m_msn;
+    os << " msn=" << GetMsn();
 }
 
 uint32_t
@@ -187,7 +178,7 @@ IbAethHeader::GetSerializedSize() const
 }
 
 void
-IbAethHeader::Write(uint8_t* b) const
+IbAeth::Write(uint8_t* b) const
 {
     b[0] = m_syndrome;
     b[1] = static_cast<uint8_t>(m_msn >> 16);
@@ -196,7 +187,7 @@ IbAethHeader::Write(uint8_t* b) const
 }
 
 void
-IbAethHeader::Read(const uint8_t* b)
+IbAeth::Read(const uint8_t* b)
 {
     m_syndrome = b[0];
     m_msn = (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) | b[3];

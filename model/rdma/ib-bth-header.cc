@@ -46,190 +46,118 @@ IbBthHeader::GetInstanceTypeId() const
 }
 
 IbBthHeader::IbBthHeader()
-    : m_opcode(RC_SEND_FIRST),
-      m_se(false),
-      m_migReq(false),
-      m_padCount(0),
-      m_tver(0),
-      m_pkey(DEFAULT_PKEY),
-      m_fecn(false),
-      m_becn(false),
-      m_destQp(0),
-      m_ackRequest(false),
-      m_psn(0)
+{
+}
+
+IbBthHeader::IbBthHeader(const IbBth& fields)
+    : IbBth(fields)
 {
 }
 
 void
-IbBthHeader::SetOpcode(uint8_t opcode)
+IbBth::SetOpcode(uint8_t opcode)
 {
     NS_LOG_FUNCTION(this << static_cast<uint32_t>(opcode));
     m_opcode = opcode;
 }
 
-uint8_t
-IbBthHeader::GetOpcode() const
-{
-    return m_opcode;
-}
-
 void
-IbBthHeader::SetSolicitedEvent(bool se)
+IbBth::SetSolicitedEvent(bool se)
 {
     NS_LOG_FUNCTION(this << se);
     m_se = se;
 }
 
-bool
-IbBthHeader::GetSolicitedEvent() const
-{
-    return m_se;
-}
-
 void
-IbBthHeader::SetMigReq(bool migReq)
+IbBth::SetMigReq(bool migReq)
 {
     NS_LOG_FUNCTION(this << migReq);
     m_migReq = migReq;
 }
 
-bool
-IbBthHeader::GetMigReq() const
-{
-    return m_migReq;
-}
-
 void
-IbBthHeader::SetPadCount(uint8_t padCount)
+IbBth::SetPadCount(uint8_t padCount)
 {
     NS_LOG_FUNCTION(this << static_cast<uint32_t>(padCount));
     NS_ASSERT_MSG(padCount <= 3, "BTH PadCnt is 2 bits: " << static_cast<uint32_t>(padCount));
     m_padCount = padCount;
 }
 
-uint8_t
-IbBthHeader::GetPadCount() const
-{
-    return m_padCount;
-}
-
 void
-IbBthHeader::SetTver(uint8_t tver)
+IbBth::SetTver(uint8_t tver)
 {
     NS_LOG_FUNCTION(this << static_cast<uint32_t>(tver));
     NS_ASSERT_MSG(tver <= 15, "BTH TVer is 4 bits: " << static_cast<uint32_t>(tver));
     m_tver = tver;
 }
 
-uint8_t
-IbBthHeader::GetTver() const
-{
-    return m_tver;
-}
-
 void
-IbBthHeader::SetPkey(uint16_t pkey)
+IbBth::SetPkey(uint16_t pkey)
 {
     NS_LOG_FUNCTION(this << pkey);
     m_pkey = pkey;
 }
 
-uint16_t
-IbBthHeader::GetPkey() const
-{
-    return m_pkey;
-}
-
 void
-IbBthHeader::SetFecn(bool fecn)
+IbBth::SetFecn(bool fecn)
 {
     NS_LOG_FUNCTION(this << fecn);
     m_fecn = fecn;
 }
 
-bool
-IbBthHeader::GetFecn() const
-{
-    return m_fecn;
-}
-
 void
-IbBthHeader::SetBecn(bool becn)
+IbBth::SetBecn(bool becn)
 {
     NS_LOG_FUNCTION(this << becn);
     m_becn = becn;
 }
 
-bool
-IbBthHeader::GetBecn() const
-{
-    return m_becn;
-}
-
 void
-IbBthHeader::SetDestQp(uint32_t destQp)
+IbBth::SetDestQp(uint32_t destQp)
 {
     NS_LOG_FUNCTION(this << destQp);
     NS_ASSERT_MSG(destQp <= MAX_24BIT, "BTH DestQP is 24 bits: " << destQp);
     m_destQp = destQp;
 }
 
-uint32_t
-IbBthHeader::GetDestQp() const
-{
-    return m_destQp;
-}
-
 void
-IbBthHeader::SetAckRequest(bool ackRequest)
+IbBth::SetAckRequest(bool ackRequest)
 {
     NS_LOG_FUNCTION(this << ackRequest);
     m_ackRequest = ackRequest;
 }
 
-bool
-IbBthHeader::GetAckRequest() const
-{
-    return m_ackRequest;
-}
-
 void
-IbBthHeader::SetPsn(uint32_t psn)
+IbBth::SetPsn(uint32_t psn)
 {
     NS_LOG_FUNCTION(this << psn);
     NS_ASSERT_MSG(psn <= MAX_24BIT, "BTH PSN is 24 bits: " << psn);
     m_psn = psn;
 }
 
-uint32_t
-IbBthHeader::GetPsn() const
-{
-    return m_psn;
-}
-
 bool
-IbBthHeader::HasReth(uint8_t opcode)
+IbBth::HasReth(uint8_t opcode)
 {
     return opcode == RC_WRITE_FIRST || opcode == RC_WRITE_ONLY || opcode == RC_WRITE_ONLY_IMM ||
            opcode == RC_READ_REQUEST;
 }
 
 bool
-IbBthHeader::HasAeth(uint8_t opcode)
+IbBth::HasAeth(uint8_t opcode)
 {
     return opcode == RC_ACKNOWLEDGE || opcode == RC_READ_RESPONSE_FIRST ||
            opcode == RC_READ_RESPONSE_LAST || opcode == RC_READ_RESPONSE_ONLY;
 }
 
 bool
-IbBthHeader::HasImmediate(uint8_t opcode)
+IbBth::HasImmediate(uint8_t opcode)
 {
     return opcode == RC_SEND_LAST_IMM || opcode == RC_SEND_ONLY_IMM ||
            opcode == RC_WRITE_LAST_IMM || opcode == RC_WRITE_ONLY_IMM;
 }
 
 bool
-IbBthHeader::IsFirst(uint8_t opcode)
+IbBth::IsFirst(uint8_t opcode)
 {
     switch (opcode)
     {
@@ -248,7 +176,7 @@ IbBthHeader::IsFirst(uint8_t opcode)
 }
 
 bool
-IbBthHeader::IsLast(uint8_t opcode)
+IbBth::IsLast(uint8_t opcode)
 {
     switch (opcode)
     {
@@ -269,31 +197,31 @@ IbBthHeader::IsLast(uint8_t opcode)
 }
 
 bool
-IbBthHeader::IsSend(uint8_t opcode)
+IbBth::IsSend(uint8_t opcode)
 {
     return opcode <= RC_SEND_ONLY_IMM;
 }
 
 bool
-IbBthHeader::IsWrite(uint8_t opcode)
+IbBth::IsWrite(uint8_t opcode)
 {
     return opcode >= RC_WRITE_FIRST && opcode <= RC_WRITE_ONLY_IMM;
 }
 
 bool
-IbBthHeader::CarriesData(uint8_t opcode)
+IbBth::CarriesData(uint8_t opcode)
 {
     return IsSend(opcode) || IsWrite(opcode) || IsReadResponse(opcode);
 }
 
 bool
-IbBthHeader::IsReadResponse(uint8_t opcode)
+IbBth::IsReadResponse(uint8_t opcode)
 {
     return opcode >= RC_READ_RESPONSE_FIRST && opcode <= RC_READ_RESPONSE_ONLY;
 }
 
 std::string
-IbBthHeader::OpcodeName(uint8_t opcode)
+IbBth::OpcodeName(uint8_t opcode)
 {
     switch (opcode)
     {
@@ -350,12 +278,13 @@ IbBthHeader::Print(std::ostream& os) const
 {
     char opcode[16];
     char pkey[16];
-    std::snprintf(opcode, sizeof(opcode), "0x%02X", static_cast<unsigned>(m_opcode));
-    std::snprintf(pkey, sizeof(pkey), "0x%04X", static_cast<unsigned>(m_pkey));
-    os << "opcode=" << OpcodeName(m_opcode) << "(" << opcode << ") se=" << m_se << " m=" << m_migReq
-       << " pad=" << static_cast<uint32_t>(m_padCount) << " tver=" << static_cast<uint32_t>(m_tver)
-       << " pkey=" << pkey << " fecn=" << m_fecn << " becn=" << m_becn << " dqp=" << m_destQp
-       << " ackreq=" << m_ackRequest << " psn=" << m_psn;
+    std::snprintf(opcode, sizeof(opcode), "0x%02X", static_cast<unsigned>(GetOpcode()));
+    std::snprintf(pkey, sizeof(pkey), "0x%04X", static_cast<unsigned>(GetPkey()));
+    os << "opcode=" << OpcodeName(GetOpcode()) << "(" << opcode << ") se=" << GetSolicitedEvent()
+       << " m=" << GetMigReq() << " pad=" << static_cast<uint32_t>(GetPadCount())
+       << " tver=" << static_cast<uint32_t>(GetTver()) << " pkey=" << pkey << " fecn=" << GetFecn()
+       << " becn=" << GetBecn() << " dqp=" << GetDestQp() << " ackreq=" << GetAckRequest()
+       << " psn=" << GetPsn();
 }
 
 uint32_t
@@ -365,7 +294,7 @@ IbBthHeader::GetSerializedSize() const
 }
 
 void
-IbBthHeader::Write(uint8_t* b) const
+IbBth::Write(uint8_t* b) const
 {
     b[0] = m_opcode;
     b[1] = static_cast<uint8_t>((m_se ? SE_BIT : 0) | (m_migReq ? MIGREQ_BIT : 0) |
@@ -383,7 +312,7 @@ IbBthHeader::Write(uint8_t* b) const
 }
 
 void
-IbBthHeader::Read(const uint8_t* b)
+IbBth::Read(const uint8_t* b)
 {
     m_opcode = b[0];
     m_se = (b[1] & SE_BIT) != 0;

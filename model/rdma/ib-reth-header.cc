@@ -34,49 +34,33 @@ IbRethHeader::GetInstanceTypeId() const
 }
 
 IbRethHeader::IbRethHeader()
-    : m_virtualAddress(0),
-      m_rkey(0),
-      m_dmaLength(0)
+{
+}
+
+IbRethHeader::IbRethHeader(const IbReth& fields)
+    : IbReth(fields)
 {
 }
 
 void
-IbRethHeader::SetVirtualAddress(uint64_t va)
+IbReth::SetVirtualAddress(uint64_t va)
 {
     NS_LOG_FUNCTION(this << va);
     m_virtualAddress = va;
 }
 
-uint64_t
-IbRethHeader::GetVirtualAddress() const
-{
-    return m_virtualAddress;
-}
-
 void
-IbRethHeader::SetRkey(uint32_t rkey)
+IbReth::SetRkey(uint32_t rkey)
 {
     NS_LOG_FUNCTION(this << rkey);
     m_rkey = rkey;
 }
 
-uint32_t
-IbRethHeader::GetRkey() const
-{
-    return m_rkey;
-}
-
 void
-IbRethHeader::SetDmaLength(uint32_t length)
+IbReth::SetDmaLength(uint32_t length)
 {
     NS_LOG_FUNCTION(this << length);
     m_dmaLength = length;
-}
-
-uint32_t
-IbRethHeader::GetDmaLength() const
-{
-    return m_dmaLength;
 }
 
 void
@@ -86,9 +70,9 @@ IbRethHeader::Print(std::ostream& os) const
     std::snprintf(text,
                   sizeof(text),
                   "va=0x%016llX rkey=0x%08lX",
-                  static_cast<unsigned long long>(m_virtualAddress),
-                  static_cast<unsigned long>(m_rkey));
-    os << text << " len=" << m_dmaLength;
+                  static_cast<unsigned long long>(GetVirtualAddress()),
+                  static_cast<unsigned long>(GetRkey()));
+    os << text << " len=" << GetDmaLength();
 }
 
 uint32_t
@@ -98,7 +82,7 @@ IbRethHeader::GetSerializedSize() const
 }
 
 void
-IbRethHeader::Write(uint8_t* b) const
+IbReth::Write(uint8_t* b) const
 {
     for (int k = 0; k < 8; ++k)
     {
@@ -112,7 +96,7 @@ IbRethHeader::Write(uint8_t* b) const
 }
 
 void
-IbRethHeader::Read(const uint8_t* b)
+IbReth::Read(const uint8_t* b)
 {
     m_virtualAddress = 0;
     for (int k = 0; k < 8; ++k)

@@ -450,7 +450,7 @@ RdmaChannelAdapter::ReceiveTransport(const RdmaTransportHeaders& headers,
                                      bool marked,
                                      bool trimmed)
 {
-    const IbBthHeader& bth = headers.bth;
+    const IbBth& bth = headers.bth;
     const uint8_t opcode = bth.GetOpcode();
     const uint32_t index = IndexOf(bth.GetDestQp());
     if (index == m_qps.size() || !m_qps[index])

@@ -245,13 +245,13 @@ RdmaTransportHeaders::AddTo(Ptr<Packet> packet) const
     }
     if (hasAeth)
     {
-        packet->AddHeader(aeth);
+        packet->AddHeader(IbAethHeader(aeth));
     }
     if (hasReth)
     {
-        packet->AddHeader(reth);
+        packet->AddHeader(IbRethHeader(reth));
     }
-    packet->AddHeader(bth);
+    packet->AddHeader(IbBthHeader(bth));
 }
 
 void
@@ -324,7 +324,7 @@ DeliverRdmaPacket(Ptr<RdmaQueuePair> qp,
                   const RdmaIntTag* intStack)
 {
     RdmaDelivery out;
-    const IbBthHeader& bth = headers.bth;
+    const IbBth& bth = headers.bth;
     const uint8_t opcode = bth.GetOpcode();
     if (opcode == IbBthHeader::RC_ACKNOWLEDGE)
     {

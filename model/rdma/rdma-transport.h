@@ -125,14 +125,15 @@ class IrnSackHeader : public Header
  */
 struct RdmaTransportHeaders
 {
-    IbBthHeader bth;     //!< base transport header
-    IbRethHeader reth;   //!< RDMA extended transport header, if hasReth
-    IbAethHeader aeth;   //!< ACK extended transport header, if hasAeth
+    IbBth bth;           //!< base transport header
+    IbReth reth;         //!< RDMA extended transport header, if hasReth
+    IbAeth aeth;         //!< ACK extended transport header, if hasAeth
     uint32_t sackPsn{0}; //!< an IRN NAK's selective acknowledgement, if hasSack
     bool hasReth{false}; //!< a RETH follows the BTH
     bool hasAeth{false}; //!< an AETH follows the BTH (and the RETH)
-    bool hasSack{false}; //!< an IrnSackHeader follows the AETH (an IRN NAK); a plain field, not
-                         //!< a header object, so that the per-packet path builds none
+    bool hasSack{false}; //!< an IrnSackHeader follows the AETH (an IRN NAK)
+    // (Plain fields, not ns-3 Header objects, so that the per-packet path builds none: AddTo
+    // makes the header objects.)
 
     /**
      * The headers of a request or READ response.
