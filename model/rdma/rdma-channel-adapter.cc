@@ -247,7 +247,9 @@ RdmaChannelAdapter::QueuePairWake(uint32_t index)
     if (!m_inActive[index])
     {
         m_inActive[index] = true;
-        m_active[m_qpClass[index]].push_back(index);
+        const uint8_t cls = m_qpClass[index];
+        m_active[cls].push_back(index);
+        m_busyClasses |= static_cast<uint16_t>(1U << cls);
     }
     TrySend();
 }
@@ -257,6 +259,7 @@ RdmaChannelAdapter::QueueDatagram(Ptr<Packet> packet, uint8_t txClass)
 {
     NS_ABORT_MSG_IF(txClass >= m_classes, "RdmaChannelAdapter: class " << +txClass);
     m_datagrams[txClass].push_back(packet);
+    m_busyClasses |= static_cast<uint16_t>(1U << txClass);
     TrySend();
 }
 
@@ -275,8 +278,13 @@ RdmaChannelAdapter::TrySend()
     {
         m_trySendAgain = false;
         earliest = Time::Max();
-        for (uint8_t cls = 0; cls < m_classes; ++cls)
+        // The classes in order (strict priority), those that may have something to send: a
+        // class that becomes busy while one below it sends is visited in this pass if it is
+        // above it, else in the next (m_trySendAgain), as when every class was visited.
+        for (uint32_t above = m_busyClasses; above != 0;
+             above = m_busyClasses & ~((2U << static_cast<unsigned>(__builtin_ctz(above))) - 1))
         {
+            const auto cls = static_cast<uint8_t>(__builtin_ctz(above));
             auto& datagrams = m_datagrams[cls];
             while (!datagrams.empty() && m_dataInPort[cls] < m_portSlots)
             {
@@ -333,6 +341,10 @@ RdmaChannelAdapter::TrySend()
                 ++m_dataSent;
                 ++m_dataInPort[cls];
                 Transmit(p, cls, true);
+            }
+            if (active.empty() && datagrams.empty())
+            {
+                m_busyClasses &= static_cast<uint16_t>(~(1U << cls));
             }
         }
     } while (m_trySendAgain);

@@ -306,7 +306,11 @@ class RdmaChannelAdapter : public Object, public RdmaQueuePairOwner
     std::array<uint32_t, MAX_CLASSES> m_dataInPort;              //!< data packets in the port
     PendingEvent m_wakeEvent;                                    //!< next rate-limited send
     bool m_inTrySend;                                            //!< re-entrance guard
-    bool m_trySendAgain;        //!< TrySend was asked for while running
+    bool m_trySendAgain; //!< TrySend was asked for while running
+    /// Bit c is set when class c's active list or datagrams may be non-empty (it is cleared
+    /// when TrySend leaves both empty): TrySend visits only those classes, without reading the
+    /// lists of the others (two cache lines each; perm128 has one class in use of the NIC's 8).
+    uint16_t m_busyClasses{0};
     mutable int8_t m_packs{-1}; //!< PacksHeaders: -1 not asked yet, else 0 or 1
 
     uint64_t m_cnpsSent;           //!< CNPs sent
