@@ -118,6 +118,7 @@ RdmaNic::Install(Ptr<PfcNetDevice> device, Ipv4Address address)
     NS_LOG_FUNCTION(this << device << address);
     m_device = device;
     m_address = address;
+    m_addressValue = address.Get();
     device->SetOwner(this, 0);
 }
 
@@ -148,6 +149,8 @@ RdmaNic::CreateQueuePair(Ipv4Address peer, uint8_t priority)
     const uint16_t sourcePort = static_cast<uint16_t>(49152 + (h % 16384));
     qp->Setup(qpn, m_address, peer, sourcePort, priority, m_device->GetDataRate());
     AddQueuePair(qp, priority);
+    m_peerAddress.resize(qpn - FIRST_QPN + 1); // (after the QPNs reserved before it)
+    m_peerAddress[qpn - FIRST_QPN] = peer.Get();
     return qp;
 }
 
@@ -214,7 +217,10 @@ RdmaNic::AddLinkHeaders(Ptr<Packet> p,
     const uint8_t dscp = kind == FrameKind::CNP ? m_cnpDscp : ownAck ? m_ackDscp : m_dscp;
     const uint8_t ecn =
         kind == FrameKind::DATA && m_ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT;
-    const uint32_t peer = Ipv4Address::ConvertFrom(qp->GetPeerAddress()).Get();
+    const uint32_t index = qp->GetQpn() - FIRST_QPN;
+    const uint32_t peer = index < m_peerAddress.size() && m_peerAddress[index] != 0
+                              ? m_peerAddress[index]
+                              : Ipv4Address::ConvertFrom(qp->GetPeerAddress()).Get();
     if (packed)
     {
         // RFC 768 and RFC 791 as ns-3's UdpHeader and Ipv4Header write them: no checksums,
@@ -231,7 +237,7 @@ RdmaNic::AddLinkHeaders(Ptr<Packet> p,
         u[6] = 0;
         u[7] = 0;
         const uint32_t ipLength = udpLength + 20;
-        const uint32_t src = m_address.Get();
+        const uint32_t src = m_addressValue;
         uint8_t* b = packed->Prepend(20);
         b[0] = 0x45; // version 4, IHL 5
         b[1] = static_cast<uint8_t>((dscp << 2) | ecn);
@@ -374,7 +380,7 @@ RdmaNic::PortReceive(uint32_t /* port */,
     const uint32_t dst =
         (uint32_t(b[16]) << 24) | (uint32_t(b[17]) << 16) | (uint32_t(b[18]) << 8) | b[19];
     const uint16_t dport = static_cast<uint16_t>((b[22] << 8) | b[23]);
-    if (dport != ROCE_UDP_PORT || dst != m_address.Get())
+    if (dport != ROCE_UDP_PORT || dst != m_addressValue)
     {
         return false;
     }
