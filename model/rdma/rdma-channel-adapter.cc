@@ -138,6 +138,10 @@ RdmaChannelAdapter::DoDispose()
             qp->Dispose();
         }
     }
+    for (auto& active : m_active)
+    {
+        active.clear(); // (their pointers are m_qps')
+    }
     m_qps.clear();
     m_liveQps.clear();
     for (auto& datagrams : m_datagrams)
@@ -248,7 +252,7 @@ RdmaChannelAdapter::QueuePairWake(uint32_t index)
     {
         m_inActive[index] = true;
         const uint8_t cls = m_qpClass[index];
-        m_active[cls].push_back(index);
+        m_active[cls].push_back({PeekPointer(m_qps[index]), index});
         m_busyClasses |= static_cast<uint16_t>(1U << cls);
     }
     TrySend();
@@ -260,6 +264,7 @@ RdmaChannelAdapter::QueueDatagram(Ptr<Packet> packet, uint8_t txClass)
     NS_ABORT_MSG_IF(txClass >= m_classes, "RdmaChannelAdapter: class " << +txClass);
     m_datagrams[txClass].push_back(packet);
     m_busyClasses |= static_cast<uint16_t>(1U << txClass);
+    m_datagramClasses |= static_cast<uint16_t>(1U << txClass);
     TrySend();
 }
 
@@ -285,13 +290,21 @@ RdmaChannelAdapter::TrySend()
              above = m_busyClasses & ~((2U << static_cast<unsigned>(__builtin_ctz(above))) - 1))
         {
             const auto cls = static_cast<uint8_t>(__builtin_ctz(above));
-            auto& datagrams = m_datagrams[cls];
-            while (!datagrams.empty() && m_dataInPort[cls] < m_portSlots)
+            const auto bit = static_cast<uint16_t>(1U << cls);
+            if (m_datagramClasses & bit)
             {
-                Ptr<Packet> p = datagrams.front();
-                datagrams.pop_front();
-                ++m_dataInPort[cls];
-                Transmit(p, cls, true);
+                auto& datagrams = m_datagrams[cls];
+                while (!datagrams.empty() && m_dataInPort[cls] < m_portSlots)
+                {
+                    Ptr<Packet> p = datagrams.front();
+                    datagrams.pop_front();
+                    ++m_dataInPort[cls];
+                    Transmit(p, cls, true);
+                }
+                if (datagrams.empty())
+                {
+                    m_datagramClasses &= static_cast<uint16_t>(~bit);
+                }
             }
             auto& active = m_active[cls];
             // Visit each queue pair of this class at most once per pass.
@@ -306,22 +319,22 @@ RdmaChannelAdapter::TrySend()
                     earliest = std::min(earliest, m_hostReadFree); // payload still being read
                     break;
                 }
-                const uint32_t index = active.front();
+                const Active next = active.front();
                 active.pop_front();
-                Ptr<RdmaQueuePair> qp = m_qps[index];
+                Ptr<RdmaQueuePair> qp = next.qp;
                 if (!qp->HasPacketToSend())
                 {
-                    m_inActive[index] = false;
+                    m_inActive[next.index] = false;
                     continue;
                 }
                 if (qp->GetNextSendTime() > now)
                 {
                     earliest = std::min(earliest, qp->GetNextSendTime());
-                    active.push_back(index);
+                    active.push_back(next);
                     continue;
                 }
                 RdmaTxDescriptor d;
-                active.push_back(index); // round robin: to the back, whatever happens
+                active.push_back(next); // round robin: to the back, whatever happens
                 if (!qp->NextPacket(d))
                 {
                     continue;
@@ -342,9 +355,9 @@ RdmaChannelAdapter::TrySend()
                 ++m_dataInPort[cls];
                 Transmit(p, cls, true);
             }
-            if (active.empty() && datagrams.empty())
+            if (active.empty() && !(m_datagramClasses & bit))
             {
-                m_busyClasses &= static_cast<uint16_t>(~(1U << cls));
+                m_busyClasses &= static_cast<uint16_t>(~bit);
             }
         }
     } while (m_trySendAgain);

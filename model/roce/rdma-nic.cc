@@ -369,6 +369,7 @@ RdmaNic::PortReceive(uint32_t /* port */,
     {
         return false;
     }
+    PrefetchQueuePairs(); // (while the headers are copied)
     // Claim only UDP to 4791 for this address: the headers read in place, at once (IPv4 20,
     // UDP 8, BTH 12 and a RETH's 16).
     uint8_t b[56];
@@ -392,6 +393,10 @@ RdmaNic::PortReceive(uint32_t /* port */,
             m_aggregation(p);
         }
         return true;
+    }
+    if (copied >= 40)
+    {
+        PrefetchQueuePair((uint32_t(b[33]) << 16) | (uint32_t(b[34]) << 8) | b[35]); // BTH DestQP
     }
     const bool ce = (b[1] & 0x03) == Ipv4Header::ECN_CE;
     RdmaTransportHeaders headers;
