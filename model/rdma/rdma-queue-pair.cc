@@ -13,6 +13,7 @@
 #include "ns3/enum.h"
 #include "ns3/interconnect-compat.h"
 #include "ns3/interconnect-config-error.h"
+#include "ns3/ipv4-address.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
@@ -237,6 +238,7 @@ RdmaQueuePair::Setup(uint32_t qpn,
     m_qpn = qpn;
     m_local = local;
     m_peer = peer;
+    m_peerIpv4 = Ipv4Address::IsMatchingType(peer) ? Ipv4Address::ConvertFrom(peer).Get() : 0;
     m_entropy = entropy;
     m_baseEntropy = entropy;
     m_priority = priority;

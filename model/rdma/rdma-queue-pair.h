@@ -361,6 +361,15 @@ class RdmaQueuePair : public Object
     const Address& GetLocalAddress() const;
     /// @return peer address
     const Address& GetPeerAddress() const;
+
+    /// @return the peer address as a number when it is an IPv4 address, else 0: what a
+    /// binding's per-frame header reads (converting the ns3::Address costs a copy, a type check
+    /// and a log check each time)
+    uint32_t GetPeerIpv4() const
+    {
+        return m_peerIpv4;
+    }
+
     /// @return path entropy (on RoCEv2 the UDP source port)
     uint16_t GetEntropy() const;
     /// @return egress priority of data
@@ -515,6 +524,7 @@ class RdmaQueuePair : public Object
     uint32_t m_peerQpn;        //!< peer QPN
     Address m_local;           //!< local address
     Address m_peer;            //!< peer address
+    uint32_t m_peerIpv4{0};    //!< m_peer's value if an IPv4 address, else 0
     uint16_t m_entropy;        //!< path entropy (UET: of the packet last sent)
     uint16_t m_baseEntropy{0}; //!< the entropy Setup gave
     uint64_t m_sprayed{0};     //!< UET: packets given an entropy

@@ -149,8 +149,6 @@ RdmaNic::CreateQueuePair(Ipv4Address peer, uint8_t priority)
     const uint16_t sourcePort = static_cast<uint16_t>(49152 + (h % 16384));
     qp->Setup(qpn, m_address, peer, sourcePort, priority, m_device->GetDataRate());
     AddQueuePair(qp, priority);
-    m_peerAddress.resize(qpn - FIRST_QPN + 1); // (after the QPNs reserved before it)
-    m_peerAddress[qpn - FIRST_QPN] = peer.Get();
     return qp;
 }
 
@@ -217,9 +215,8 @@ RdmaNic::AddLinkHeaders(Ptr<Packet> p,
     const uint8_t dscp = kind == FrameKind::CNP ? m_cnpDscp : ownAck ? m_ackDscp : m_dscp;
     const uint8_t ecn =
         kind == FrameKind::DATA && m_ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT;
-    const uint32_t index = qp->GetQpn() - FIRST_QPN;
-    const uint32_t peer = index < m_peerAddress.size() && m_peerAddress[index] != 0
-                              ? m_peerAddress[index]
+    const uint32_t peer = qp->GetPeerIpv4() != 0
+                              ? qp->GetPeerIpv4()
                               : Ipv4Address::ConvertFrom(qp->GetPeerAddress()).Get();
     if (packed)
     {

@@ -134,14 +134,9 @@ class RdmaNic : public RdmaChannelAdapter, public PfcPortOwner
     uint32_t GetWireBytes(Ptr<const Packet> packet) const override;
     void Transmit(Ptr<Packet> packet, uint8_t txClass, bool data) override;
 
-    Ptr<PfcNetDevice> m_device; //!< the port
-    Ipv4Address m_address;      //!< this NIC's address
-    uint32_t m_addressValue{0}; //!< m_address.Get()
-    /// The peer address of each queue pair CreateQueuePair made, by index (QPN - FIRST_QPN; 0
-    /// for another): the frame's IPv4 header reads it here instead of converting the queue
-    /// pair's ns3::Address (a copy, a type check and a log check in ns-3.37: 1.5% of perm128's
-    /// instructions), as it still does for a queue pair without one.
-    std::vector<uint32_t> m_peerAddress;
+    Ptr<PfcNetDevice> m_device;                //!< the port
+    Ipv4Address m_address;                     //!< this NIC's address
+    uint32_t m_addressValue{0};                //!< m_address.Get()
     Callback<void, Ptr<Packet>> m_aggregation; //!< aggregation packets' receiver
     uint8_t m_dscp;                            //!< DSCP of data and ACKs (default 26)
     uint8_t m_cnpDscp;                         //!< DSCP of CNPs (default 48)
