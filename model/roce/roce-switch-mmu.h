@@ -137,6 +137,33 @@ class RoceSwitchMmu : public Object
                  Pool pool);
 
     /**
+     * Fetch what Admit reads of a frame's ingress port, for the switch to call before it routes
+     * the frame, so that the two overlap: at k=16 Admit waited on the ingress line and then on
+     * the egress counters (49% and 43% of its samples in perf on perm1024).
+     * @param inPort the ingress port
+     */
+    void PrefetchIngress(uint32_t inPort) const
+    {
+        if (inPort < m_ingress.size())
+        {
+            __builtin_prefetch(&m_ingress[inPort]);
+        }
+    }
+
+    /**
+     * Fetch what Admit reads of a frame's egress port, for the switch to call as soon as it
+     * has routed the frame.
+     * @param outPort the egress port
+     */
+    void PrefetchEgress(uint32_t outPort) const
+    {
+        if (outPort < m_egressBytes.size())
+        {
+            __builtin_prefetch(&m_egressBytes[outPort]);
+        }
+    }
+
+    /**
      * @param outPort egress port
      * @param priority the queue
      * @return true if an ECN-capable frame entering (or leaving) the queue now is to be marked

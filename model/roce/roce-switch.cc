@@ -478,6 +478,7 @@ RoceSwitch::PortReceive(uint32_t inPort,
         m_dropTrace(packet, DROP_NOT_IPV4);
         return true;
     }
+    PeekPointer(m_mmu)->PrefetchIngress(inPort); // (while the frame is routed)
     // The IPv4 header and the transport ports: as the previous switch passed them on, or read
     // in place, once.
     PfcFrameInfo info = carried;
@@ -521,6 +522,7 @@ RoceSwitch::PortReceive(uint32_t inPort,
         m_dropTrace(packet, DROP_NO_ROUTE);
         return true;
     }
+    PeekPointer(m_mmu)->PrefetchEgress(outPort);
     if (!m_remap.empty())
     {
         const uint8_t outPriority =
