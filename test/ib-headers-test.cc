@@ -424,3 +424,54 @@ TEST(IbHeaders, AethRejectsOutOfRangeValues)
     GTEST_SKIP() << "ns-3 asserts are compiled out";
 #endif
 }
+
+TEST(IbHeaders, PlainFieldsAndTheirHeaderObjectsWriteTheSameBytes)
+{
+    // The per-packet path builds the plain IbBth, IbReth and IbAeth and writes them itself
+    // (RdmaTransportHeaders::WriteTo); AddTo wraps them in their ns-3 Headers. Every field must
+    // reach the Header's bytes, and the plain defaults must be the Header's (P_Key 0xFFFF).
+    IbBth bth;
+    bth.SetOpcode(IbBth::RC_WRITE_FIRST);
+    bth.SetSolicitedEvent(true);
+    bth.SetMigReq(true);
+    bth.SetPadCount(2);
+    bth.SetTver(5);
+    bth.SetPkey(0x8001);
+    bth.SetFecn(true);
+    bth.SetBecn(true);
+    bth.SetDestQp(0xABCDEF);
+    bth.SetAckRequest(true);
+    bth.SetPsn(0x123456);
+    IbReth reth;
+    reth.SetVirtualAddress(0x0123456789ABCDEFULL);
+    reth.SetRkey(0xDEADBEEF);
+    reth.SetDmaLength(70000);
+    IbAeth aeth;
+    aeth.SetNak(IbAeth::IRN_SELECTIVE_NAK);
+    aeth.SetMsn(0x654321);
+    for (const IbBth& fields : {bth, IbBth()})
+    {
+        Bytes plain(IbBth::SIZE);
+        fields.Write(plain.data());
+        EXPECT_EQ(Serialized(IbBthHeader(fields)), plain);
+    }
+    EXPECT_EQ(Serialized(IbBthHeader(IbBth())), Serialized(IbBthHeader()));
+    for (const IbReth& fields : {reth, IbReth()})
+    {
+        Bytes plain(IbReth::SIZE);
+        fields.Write(plain.data());
+        EXPECT_EQ(Serialized(IbRethHeader(fields)), plain);
+    }
+    for (const IbAeth& fields : {aeth, IbAeth()})
+    {
+        Bytes plain(IbAeth::SIZE);
+        fields.Write(plain.data());
+        EXPECT_EQ(Serialized(IbAethHeader(fields)), plain);
+    }
+    // And back: a Header read from the wire holds the fields that were written.
+    const IbBthHeader parsed = Parsed<IbBthHeader>(Serialized(IbBthHeader(bth)));
+    EXPECT_EQ(parsed.GetDestQp(), 0xABCDEFu);
+    EXPECT_EQ(parsed.GetPsn(), 0x123456u);
+    EXPECT_EQ(parsed.GetPkey(), 0x8001);
+    EXPECT_TRUE(parsed.GetBecn());
+}
