@@ -27,6 +27,15 @@ class RdmaNicTest : public ::testing::Test
     {
         Simulator::Destroy();
     }
+
+    /// Two hosts on one cable, finalized. @param h the helper
+    static void BuildPair(RoceHelper& h)
+    {
+        Ptr<Node> a = h.AddHost();
+        Ptr<Node> b = h.AddHost();
+        h.Link(a, b);
+        h.Finalize();
+    }
 };
 
 } // namespace
@@ -75,10 +84,7 @@ TEST_F(RdmaNicTest, AReservedQpnIsSkipped)
     // A distributed run numbers the queue pairs of two other ranks' hosts without creating
     // them: the next queue pair takes the following QPN, and the counters skip the reserved slot.
     RoceHelper h;
-    Ptr<Node> a = h.AddHost();
-    Ptr<Node> b = h.AddHost();
-    h.Link(a, b);
-    h.Finalize();
+    BuildPair(h);
     RoceTransport rdma(h);
     EXPECT_EQ(h.GetNic(0)->ReserveQueuePair(), 0x100u);
     EXPECT_EQ(h.GetNic(1)->ReserveQueuePair(), 0x100u);
@@ -104,10 +110,7 @@ TEST_F(RdmaNicTest, EveryTransmitClassSendsAndTheHighestGoesFirst)
     // on priority 1 is doing; priority 4 waits for it. Shared fairly, it would take twice as
     // long.
     RoceHelper h;
-    Ptr<Node> a = h.AddHost();
-    Ptr<Node> b = h.AddHost();
-    h.Link(a, b);
-    h.Finalize();
+    BuildPair(h);
     RoceTransport rdma(h);
     std::map<uint8_t, RdmaCompletion> done;
     const auto record = [&done](uint8_t priority) {
