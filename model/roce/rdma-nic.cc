@@ -254,6 +254,14 @@ RdmaNic::AddLinkHeaders(Ptr<Packet> p,
             b[16 + k] = static_cast<uint8_t>(peer >> (24 - 8 * k));
         }
         p->AddHeader(*packed);
+        m_framed = PeekPointer(p);
+        m_framedInfo.src = src;
+        m_framedInfo.dst = peer;
+        m_framedInfo.srcPort = sport;
+        m_framedInfo.dstPort = ROCE_UDP_PORT;
+        m_framedInfo.tos = b[1];
+        m_framedInfo.protocol = 17;
+        m_framedInfo.headerLen = 20;
     }
     else
     {
@@ -295,7 +303,14 @@ RdmaNic::GetWireBytes(Ptr<const Packet> p) const
 void
 RdmaNic::Transmit(Ptr<Packet> p, uint8_t txClass, bool data)
 {
-    m_device->Enqueue(p, txClass, data ? TAG_DATA : TAG_CONTROL);
+    // Each frame is queued right after it is framed (RdmaChannelAdapter::Frame); any other
+    // (an aggregation datagram) goes without its fields, and the switch reads them.
+    const bool framed = PeekPointer(p) == m_framed;
+    m_framed = nullptr;
+    m_device->Enqueue(p,
+                      txClass,
+                      data ? TAG_DATA : TAG_CONTROL,
+                      framed ? m_framedInfo : PfcFrameInfo());
 }
 
 void

@@ -144,6 +144,10 @@ class RdmaNic : public RdmaChannelAdapter, public PfcPortOwner
     uint8_t m_trimmedDscp;                     //!< DSCP of trimmed packets (default 56)
     bool m_ect;                                //!< mark data ECN-capable
     bool m_computeIcrc;                        //!< stamp the real ICRC (pcap fidelity)
+    /// The frame AddLinkHeaders packed last, until Transmit queues it, and its header fields,
+    /// which go with it to the first switch (PfcFrameInfo) so that it does not read them back.
+    mutable const Packet* m_framed{nullptr};
+    mutable PfcFrameInfo m_framedInfo; //!< m_framed's fields
 };
 
 } // namespace ns3

@@ -820,15 +820,68 @@ RoceSwitch::PortDrop(uint32_t outPort, const Ptr<Packet>& frame, uint8_t priorit
 bool
 RoceSwitch::MarkCe(const Ptr<Packet>& frame)
 {
-    Ipv4Header ip;
-    frame->RemoveHeader(ip);
-    const bool capable = ip.GetEcn() == Ipv4Header::ECN_ECT0 || ip.GetEcn() == Ipv4Header::ECN_ECT1;
-    if (capable)
+    if (m_metadata < 0)
     {
-        ip.SetEcn(Ipv4Header::ECN_CE);
+        m_metadata = IsPacketMetadataEnabled() ? 1 : 0;
     }
-    frame->AddHeader(ip);
-    return capable;
+    if (m_metadata == 1)
+    {
+        // The header as an object, so that the packet's metadata still names it.
+        Ipv4Header ip;
+        frame->RemoveHeader(ip);
+        const bool capable =
+            ip.GetEcn() == Ipv4Header::ECN_ECT0 || ip.GetEcn() == Ipv4Header::ECN_ECT1;
+        if (capable)
+        {
+            ip.SetEcn(Ipv4Header::ECN_CE);
+        }
+        frame->AddHeader(ip);
+        return capable;
+    }
+    // In place, as a router rewrites it: ECN is the low two bits of the second byte (RFC 3168,
+    // section 5), and a header checksum that verifies (the sender computed one: ns-3 writes 0
+    // when checksums are off) is updated for the change (RFC 1624, equation 3); every other
+    // byte stays as it was. Only the first 12 bytes are taken off and put back, as one packed
+    // header: the round trip through an Ipv4Header object cost 1 300 instructions a mark
+    // (perm128 by callgrind) and wrote a checksum of 0 over a computed one.
+    uint8_t b[20];
+    if (frame->CopyData(b, sizeof(b)) != sizeof(b) || (b[0] >> 4) != 4)
+    {
+        return false;
+    }
+    const uint8_t ecn = b[1] & 0x03;
+    if (ecn != Ipv4Header::ECN_ECT0 && ecn != Ipv4Header::ECN_ECT1)
+    {
+        return false;
+    }
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < sizeof(b); i += 2)
+    {
+        sum += static_cast<uint32_t>((b[i] << 8) | b[i + 1]);
+    }
+    sum = (sum & 0xFFFF) + (sum >> 16);
+    sum = (sum & 0xFFFF) + (sum >> 16);
+    const bool verifies = sum == 0xFFFF;
+    const auto before = static_cast<uint16_t>((b[0] << 8) | b[1]);
+    b[1] |= Ipv4Header::ECN_CE;
+    if (verifies)
+    {
+        // HC' = ~(~HC + ~m + m'), in one's complement arithmetic.
+        const auto after = static_cast<uint16_t>((b[0] << 8) | b[1]);
+        const auto checksum = static_cast<uint16_t>((b[10] << 8) | b[11]);
+        uint32_t updated =
+            static_cast<uint16_t>(~checksum) + static_cast<uint16_t>(~before) + after;
+        updated = (updated & 0xFFFF) + (updated >> 16);
+        updated = (updated & 0xFFFF) + (updated >> 16);
+        b[10] = static_cast<uint8_t>(~updated >> 8);
+        b[11] = static_cast<uint8_t>(~updated);
+    }
+    const uint32_t rewritten = 12; // through the checksum
+    frame->RemoveAtStart(rewritten);
+    RdmaPackedHeader front;
+    std::copy(b, b + rewritten, front.Prepend(rewritten));
+    frame->AddHeader(front);
+    return true;
 }
 
 void

@@ -159,7 +159,8 @@ class RoceSwitch : public Object, public PfcPortOwner
 
     /**
      * @return the data frames that arrived with their header fields passed on by the previous
-     *         switch (PfcFrameInfo), so that this switch did not read their bytes
+     *         switch or the NIC that framed them (PfcFrameInfo), so that this switch did not
+     *         read their bytes
      */
     uint64_t GetFrameInfoCarried() const;
 
@@ -278,9 +279,13 @@ class RoceSwitch : public Object, public PfcPortOwner
                  uint8_t priority,
                  RoceSwitchMmu::Pool pool,
                  PfcFrameInfo info);
-    /// Set CE in the IPv4 header of a frame (frames carry no Ethernet header object) that is
-    /// ECN-capable.
-    static bool MarkCe(const Ptr<Packet>& frame);
+    /**
+     * Set CE in the IPv4 header of a frame (frames carry no Ethernet header object) that is
+     * ECN-capable.
+     * @param frame the frame
+     * @return whether it was ECN-capable (and is now marked)
+     */
+    bool MarkCe(const Ptr<Packet>& frame);
     /**
      * Trim a RoCEv2 packet to its headers (IPv4, UDP, BTH, RETH or AETH, and 4 bytes where the
      * ICRC was), mark it with TrimDscp and queue it on TrimDscp / 8 (NDP's and UEC 1.0's
@@ -388,10 +393,12 @@ class RoceSwitch : public Object, public PfcPortOwner
         return offset;
     }
 
-    EcmpMode m_ecmpMode;               //!< member selection
-    uint32_t m_seed;                   //!< ECMP hash seed
-    bool m_ecnAtDequeue;               //!< mark at dequeue instead of enqueue
-    bool m_checkFrameInfo{false};      //!< read every frame's bytes and compare the carried fields
+    EcmpMode m_ecmpMode;          //!< member selection
+    uint32_t m_seed;              //!< ECMP hash seed
+    bool m_ecnAtDequeue;          //!< mark at dequeue instead of enqueue
+    bool m_checkFrameInfo{false}; //!< read every frame's bytes and compare the carried fields
+    /// Whether ns-3 records packet metadata (IsPacketMetadataEnabled): -1 not asked yet.
+    int8_t m_metadata{-1};
     uint64_t m_frameInfoCarried{0};    //!< frames whose header fields came with them
     uint64_t m_frameInfoMismatches{0}; //!< of those (when checked), fields unlike the bytes
     bool m_intEnabled;                 //!< stamp INT hops on packets that carry an RdmaIntTag
