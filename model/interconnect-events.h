@@ -18,6 +18,7 @@
 
 #include <array>
 #include <memory>
+#include <vector>
 
 namespace ns3
 {
@@ -307,6 +308,131 @@ class PendingEvent
     EventId m_id;          //!< the event
     Time m_at;             //!< when it runs
     bool m_pending{false}; //!< scheduled, not yet run or cancelled
+};
+
+/**
+ * @ingroup interconnect
+ * @brief A PendingEvent for one method without arguments, bound once, whose event objects are
+ * reused: a NIC's wake-up for its next rate-limited send, rescheduled for nearly every packet.
+ *
+ * PendingEvent allocates an event (through Simulator::Schedule) for each Schedule and frees it
+ * once run; here a timer keeps the few event objects it has had in the simulator's queue and
+ * schedules a free one again (one that only the timer holds). Cancel leaves the occurrence in
+ * the queue, inert, as ns-3's EventId::Cancel does: it runs, as a cancelled event does, and
+ * calls nothing. So the events, their context, order and uids are those PendingEvent makes. An
+ * inert occurrence touches only its own object, which the simulator keeps alive: the timer
+ * (and its object) may be gone by then.
+ */
+class ReusableTimer
+{
+  public:
+    ReusableTimer() = default;
+    ReusableTimer(const ReusableTimer&) = delete;
+    ReusableTimer& operator=(const ReusableTimer&) = delete;
+
+    ~ReusableTimer()
+    {
+        Cancel();
+    }
+
+    /**
+     * Bind the timer to a method.
+     * @tparam T the object's class
+     * @tparam METHOD the method
+     * @param object the object it runs on; it must outlive the pending occurrence, or Cancel
+     */
+    template <typename T, void (T::*METHOD)()>
+    void Bind(T* object)
+    {
+        m_object = object;
+        m_call = [](void* o) { (static_cast<T*>(o)->*METHOD)(); };
+    }
+
+    /**
+     * Call the method after a delay, in the current context, cancelling the pending call if
+     * any (as PendingEvent::Schedule).
+     * @param delay the delay
+     */
+    void Schedule(const Time& delay)
+    {
+        Cancel();
+        Occurrence* next = nullptr;
+        for (const Ptr<Occurrence>& o : m_occurrences)
+        {
+            if (o->GetReferenceCount() == 1) // only this timer holds it: not queued
+            {
+                next = PeekPointer(o);
+                break;
+            }
+        }
+        if (next == nullptr)
+        {
+            m_occurrences.push_back(Create<Occurrence>(this));
+            next = PeekPointer(m_occurrences.back());
+        }
+        next->m_live = true;
+        m_live = next;
+        m_at = TimeStep(InterconnectSimulatorImpl::NowStep()) + delay;
+        next->Ref(); // the simulator's reference: it drops it when the occurrence has run
+        InterconnectSimulatorImpl::ScheduleWithContextNow(InterconnectSimulatorImpl::ContextNow(),
+                                                          delay,
+                                                          next);
+    }
+
+    /// Cancel the pending call if any.
+    void Cancel()
+    {
+        if (m_live != nullptr)
+        {
+            m_live->m_live = false;
+            m_live = nullptr;
+        }
+    }
+
+    /// @return whether a call is scheduled and has not run
+    bool IsPending() const
+    {
+        return m_live != nullptr;
+    }
+
+    /// @return when it runs (meaningful while pending)
+    Time GetTime() const
+    {
+        return m_at;
+    }
+
+  private:
+    /// One of the timer's event objects.
+    class Occurrence : public EventImpl
+    {
+      public:
+        /// @param timer its timer
+        explicit Occurrence(ReusableTimer* timer)
+            : m_timer(timer)
+        {
+        }
+
+        bool m_live{false}; //!< it is the timer's pending call (else inert, or not queued)
+
+      private:
+        void Notify() override
+        {
+            if (m_live)
+            {
+                m_live = false;
+                m_timer->m_live = nullptr;
+                m_timer->m_call(m_timer->m_object);
+            }
+        }
+
+        ReusableTimer* m_timer; //!< its timer (read only while live)
+    };
+
+    std::vector<Ptr<Occurrence>> m_occurrences; //!< the event objects it has had queued
+    Occurrence* m_live{nullptr};                //!< the pending call's, or null
+    Time m_at;                                  //!< when it runs
+    void* m_object{nullptr};                    //!< the bound object
+    void (*m_call)(void*){nullptr};             //!< calls the bound method on it
 };
 
 } // namespace ns3

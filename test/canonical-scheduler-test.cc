@@ -9,15 +9,19 @@
 // node scheduled them), not by when an arrival reached the queue.
 
 #include "ns3/canonical-scheduler.h"
+#include "ns3/global-value.h"
 #include "ns3/interconnect-events.h"
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
 #include "ns3/remote-link-tag.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 
 #include <algorithm>
+#include <functional>
 #include <gtest/gtest.h>
 #include <map>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -333,4 +337,125 @@ TEST_F(CanonicalSchedulerTest, ACancelledPendingEventDoesNotRun)
     Simulator::Run();
     EXPECT_EQ(runs, 1);
     EXPECT_FALSE(e.IsPending());
+}
+
+namespace
+{
+
+/// What a timer's calls and the events around them ran, and when.
+struct TimerRun
+{
+    std::vector<std::pair<int64_t, std::string>> ran; //!< (time in ns, what)
+    uint64_t events{0};                               //!< events the simulator ran
+};
+
+/// Records a timer's calls.
+struct TimerTarget
+{
+    TimerRun* run;
+
+    void Fire()
+    {
+        run->ran.emplace_back(Simulator::Now().GetNanoSeconds(), "timer");
+    }
+};
+
+/**
+ * Drive a timer through a replacement, a cancel, a rescheduling to an earlier time and one to
+ * the time of its cancelled call, with other events of the same times around it.
+ * @param schedule schedules the timer's call after a delay
+ * @param cancel cancels it
+ * @param run where the calls are recorded
+ */
+void
+DriveTimer(const std::function<void(Time)>& schedule,
+           const std::function<void()>& cancel,
+           TimerRun& run)
+{
+    auto mark = [&run](const std::string& what) {
+        return [&run, what]() { run.ran.emplace_back(Simulator::Now().GetNanoSeconds(), what); };
+    };
+    Simulator::Schedule(Time(0), [=]() {
+        schedule(MicroSeconds(2));
+        schedule(MicroSeconds(3)); // replaces the call at 2 us
+        Simulator::Schedule(MicroSeconds(5), mark("before"));
+    });
+    Simulator::Schedule(MicroSeconds(1), cancel);
+    Simulator::Schedule(MicroSeconds(4), [=]() {
+        schedule(MicroSeconds(1)); // at 5 us, after "before", before "after"
+        Simulator::Schedule(MicroSeconds(1), mark("after"));
+    });
+    Simulator::Schedule(MicroSeconds(6), [=]() { schedule(MicroSeconds(3)); });
+    Simulator::Schedule(MicroSeconds(7), [=]() { schedule(MicroSeconds(1)); }); // earlier: 8 us
+    Simulator::Schedule(MicroSeconds(10), [=]() {
+        schedule(MicroSeconds(1));
+        Simulator::Schedule(MicroSeconds(1), mark("mid"));
+    });
+    // The same time as the call it replaces (11 us): it runs in its own place, after "mid".
+    Simulator::Schedule(NanoSeconds(10500), [=]() { schedule(NanoSeconds(500)); });
+    Simulator::Run();
+    run.events = Simulator::GetEventCount();
+    Simulator::Destroy();
+    Simulator::SetScheduler(ObjectFactory("ns3::CanonicalScheduler"));
+}
+
+} // namespace
+
+// A ReusableTimer reuses its event objects yet runs as a PendingEvent: the same calls at the
+// same times, in the same places among the other events of their time, and the same number of
+// events (a cancelled call stays queued, inert, as a cancelled event does).
+TEST_F(CanonicalSchedulerTest, AReusableTimerRunsAsAPendingEventWould)
+{
+    const std::vector<std::pair<int64_t, std::string>> expected{{5000, "before"},
+                                                                {5000, "timer"},
+                                                                {5000, "after"},
+                                                                {8000, "timer"},
+                                                                {11000, "mid"},
+                                                                {11000, "timer"}};
+    // On ns-3's simulator (the timer goes through Simulator) and on the module's (its fast path).
+    for (const char* impl : {"ns3::DefaultSimulatorImpl", "ns3::InterconnectSimulatorImpl"})
+    {
+        Simulator::Destroy();
+        GlobalValue::Bind("SimulatorImplementationType", StringValue(impl));
+        Simulator::SetScheduler(ObjectFactory("ns3::CanonicalScheduler"));
+
+        TimerRun pending;
+        TimerTarget pendingTarget{&pending};
+        PendingEvent p;
+        DriveTimer([&](Time d) { p.Schedule(d, &TimerTarget::Fire, &pendingTarget); },
+                   [&]() { p.Cancel(); },
+                   pending);
+
+        TimerRun reused;
+        TimerTarget reusedTarget{&reused};
+        ReusableTimer r;
+        r.Bind<TimerTarget, &TimerTarget::Fire>(&reusedTarget);
+        DriveTimer([&](Time d) { r.Schedule(d); }, [&]() { r.Cancel(); }, reused);
+
+        EXPECT_EQ(pending.ran, expected) << impl;
+        EXPECT_EQ(reused.ran, expected) << impl;
+        EXPECT_EQ(reused.events, pending.events) << impl;
+        EXPECT_FALSE(r.IsPending()) << impl;
+    }
+    Simulator::Destroy();
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
+}
+
+// A timer (and its object) may go while its call is queued: the call runs inert.
+TEST_F(CanonicalSchedulerTest, AReusableTimerMayGoWhileItsCallIsQueued)
+{
+    TimerRun run;
+    auto target = std::make_unique<TimerTarget>(TimerTarget{&run});
+    auto timer = std::make_unique<ReusableTimer>();
+    timer->Bind<TimerTarget, &TimerTarget::Fire>(target.get());
+    timer->Schedule(MicroSeconds(2));
+    EXPECT_TRUE(timer->IsPending());
+    EXPECT_EQ(timer->GetTime(), MicroSeconds(2));
+    Simulator::Schedule(MicroSeconds(1), [&]() {
+        timer.reset();
+        target.reset();
+    });
+    Simulator::Run();
+    EXPECT_TRUE(run.ran.empty());
+    EXPECT_EQ(Simulator::GetEventCount(), 2u);
 }

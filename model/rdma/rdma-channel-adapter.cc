@@ -124,6 +124,7 @@ RdmaChannelAdapter::RdmaChannelAdapter()
     NS_LOG_FUNCTION(this);
     m_qpFactory.SetTypeId(RdmaQueuePair::GetTypeId());
     m_dataInPort.fill(0);
+    m_wakeEvent.Bind<RdmaChannelAdapter, &RdmaChannelAdapter::TrySend>(this);
 }
 
 void
@@ -366,7 +367,7 @@ RdmaChannelAdapter::TrySend()
     {
         if (!m_wakeEvent.IsPending() || m_wakeEvent.GetTime() > earliest)
         {
-            m_wakeEvent.Schedule(earliest - now, &RdmaChannelAdapter::TrySend, this);
+            m_wakeEvent.Schedule(earliest - now);
         }
     }
 }

@@ -335,7 +335,7 @@ class RdmaChannelAdapter : public Object, public RdmaQueuePairOwner
     std::array<RingQueue<Active>, MAX_CLASSES> m_active;         //!< round robin per class
     std::array<RingQueue<Ptr<Packet>>, MAX_CLASSES> m_datagrams; //!< framed, no queue pair
     std::array<uint32_t, MAX_CLASSES> m_dataInPort;              //!< data packets in the port
-    PendingEvent m_wakeEvent;                                    //!< next rate-limited send
+    ReusableTimer m_wakeEvent;                                   //!< next rate-limited send
     bool m_inTrySend;                                            //!< re-entrance guard
     bool m_trySendAgain; //!< TrySend was asked for while running
     /// Bit c is set when class c's active list or datagrams may be non-empty (it is cleared
