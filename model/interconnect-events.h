@@ -356,13 +356,16 @@ class ReusableTimer
     void Schedule(const Time& delay)
     {
         Cancel();
-        Occurrence* next = nullptr;
-        for (const Ptr<Occurrence>& o : m_occurrences)
+        // The one that ran last, if not queued again since: at fabric scale the others (and
+        // the list of them) have left the cache, and the one that ran is still in it when its
+        // call schedules the next.
+        Occurrence* next = m_free;
+        m_free = nullptr;
+        for (std::size_t i = 0; next == nullptr && i < m_occurrences.size(); ++i)
         {
-            if (o->GetReferenceCount() == 1) // only this timer holds it: not queued
+            if (m_occurrences[i]->GetReferenceCount() == 1) // only this timer holds it
             {
-                next = PeekPointer(o);
-                break;
+                next = PeekPointer(m_occurrences[i]);
             }
         }
         if (next == nullptr)
@@ -421,6 +424,7 @@ class ReusableTimer
             {
                 m_live = false;
                 m_timer->m_live = nullptr;
+                m_timer->m_free = this; // out of the queue (its reference drops after this)
                 m_timer->m_call(m_timer->m_object);
             }
         }
@@ -430,9 +434,10 @@ class ReusableTimer
 
     std::vector<Ptr<Occurrence>> m_occurrences; //!< the event objects it has had queued
     Occurrence* m_live{nullptr};                //!< the pending call's, or null
-    Time m_at;                                  //!< when it runs
-    void* m_object{nullptr};                    //!< the bound object
-    void (*m_call)(void*){nullptr};             //!< calls the bound method on it
+    Occurrence* m_free{nullptr};    //!< the one that ran last, if not queued since, or null
+    Time m_at;                      //!< when it runs
+    void* m_object{nullptr};        //!< the bound object
+    void (*m_call)(void*){nullptr}; //!< calls the bound method on it
 };
 
 } // namespace ns3
