@@ -49,7 +49,19 @@ class ReusableEvent
     template <typename T>
     void Bind(void (T::*method)(), T* object)
     {
-        m_impl = Ptr<EventImpl>(new Member<T>(method, object), false);
+        m_impl = Ptr<Impl>(new Member<T>(method, object), false);
+    }
+
+    /**
+     * What the next occurrence reads first, for CanonicalScheduler::HintNextEvent: an array in
+     * the event object, which the simulator keeps while an occurrence is queued (cancelled or
+     * not), so that the scheduler may read it without asking whether the event was cancelled.
+     * Valid once bound.
+     * @return the array
+     */
+    std::array<const void*, CanonicalScheduler::HINTS>& Hints()
+    {
+        return m_impl->hints;
     }
 
     /**
@@ -82,9 +94,16 @@ class ReusableEvent
     }
 
   private:
+    /// The event object, with its hints first (beside the reference count).
+    class Impl : public EventImpl
+    {
+      public:
+        std::array<const void*, CanonicalScheduler::HINTS> hints{}; //!< see Hints
+    };
+
     /// The event: a method on a raw pointer.
     template <typename T>
-    class Member : public EventImpl
+    class Member : public Impl
     {
       public:
         /**
@@ -107,7 +126,7 @@ class ReusableEvent
         T* m_object;           //!< its object
     };
 
-    Ptr<EventImpl> m_impl; //!< the one event object
+    Ptr<Impl> m_impl; //!< the one event object
 };
 
 /**
@@ -139,9 +158,9 @@ class ArrivalQueue
     void Bind(Owner* owner, const void* ownerHint = nullptr)
     {
         m_owner = owner;
-        m_hints[2] = ownerHint ? ownerHint : owner;
-        m_hints[3] = this;
         m_event.Bind(&ArrivalQueue::FirstArrives, this);
+        m_event.Hints()[2] = ownerHint ? ownerHint : owner;
+        m_event.Hints()[3] = this;
     }
 
     /**
@@ -215,9 +234,10 @@ class ArrivalQueue
     {
         const Entry& first = m_frames.front();
         CanonicalScheduler::KeyNextEvent(m_device, first.sequence);
-        m_hints[0] = &first;
-        m_hints[1] = first.item.Touches(); // ([2] and [3], the port and this, set by Bind)
-        CanonicalScheduler::HintNextEvent(m_hints.data());
+        auto& hints = m_event.Hints();
+        hints[0] = &first;
+        hints[1] = first.item.Touches(); // ([2] and [3], the port and this, set by Bind)
+        CanonicalScheduler::HintNextEvent(hints.data());
         m_event.ScheduleWithContext(m_context, TimeStep(first.arrival - now));
     }
 
@@ -237,10 +257,9 @@ class ArrivalQueue
     // (The last one's time, kept here: its slot has left the cache by the next push when the
     // fabric is large, and the push read it only to compare.)
     int64_t m_lastArrival{0}; //!< when the last one queued arrives (time step)
-    /// What the first one's delivery reads first: its slot, its packet, the port (what Bind
-    /// named of it), this queue.
-    std::array<const void*, CanonicalScheduler::HINTS> m_hints{};
-    ReusableEvent m_event;   //!< delivers the first
+    /// Delivers the first; its hints name what the delivery reads first: the frame's slot, its
+    /// packet, the port (what Bind named of it), this queue.
+    ReusableEvent m_event;
     Owner* m_owner{nullptr}; //!< the port
     uint32_t m_context{0};   //!< the port's node
     uint32_t m_device{0};    //!< the port's index on it

@@ -85,11 +85,13 @@ class CanonicalScheduler : public Scheduler
      * packet, its port), to be fetched into the cache while the event before it runs: at
      * fabric scale a port's state and its frames have left the core's caches by the time they
      * are next used. The addresses are read from @p hints, an array of HINTS that the caller
-     * keeps up to date and alive for as long as the event is pending and not cancelled (an
-     * ArrivalQueue's own, or a port's for its transmit completion); it is itself fetched two events
-     * ahead and read one event ahead, so that the entry stays small (a pointer, not HINTS of them:
-     * a2a128 holds some 10^5 pending timers). Only a hint: an address may be stale, or null, and no
-     * event's result depends on it. It has no effect unless a CanonicalScheduler is installed.
+     * keeps up to date and readable for as long as the event is queued, cancelled or not (the
+     * event object's own: ReusableEvent::Hints, as an ArrivalQueue and a port's transmit
+     * completion use it, which the simulator keeps while it is queued); it is itself fetched two
+     * events ahead and read one event ahead, so that the entry stays small (a pointer, not HINTS of
+     * them: a2a128 holds some 10^5 pending timers). Only a hint: an address may be stale, or null,
+     * and no event's result depends on it. It has no effect unless a CanonicalScheduler is
+     * installed.
      * @param hints the addresses
      */
     static void HintNextEvent(const void* const* hints)
@@ -147,7 +149,7 @@ class CanonicalScheduler : public Scheduler
             __builtin_prefetch(next.impl);
             if (next.hints != nullptr)
             {
-                if (next.impl == m_fetched && !next.impl->IsCancelled())
+                if (next.impl == m_fetched) // (the array is the event's: readable)
                 {
                     for (std::size_t i = 0; i < HINTS; ++i)
                     {

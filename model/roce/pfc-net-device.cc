@@ -568,8 +568,9 @@ PfcNetDevice::ArmCompletion(int64_t now)
         {
             const uint8_t p = Highest(eligible);
             const Item& head = m_queue[p].front();
-            m_completionHints = {this, &m_queue[p], &head, head.packet.Peek()};
-            CanonicalScheduler::HintNextEvent(m_completionHints.data());
+            auto& hints = m_completionEvent.Hints();
+            hints = {this, &m_queue[p], &head, head.packet.Peek()};
+            CanonicalScheduler::HintNextEvent(hints.data());
         }
         m_completionEvent.Schedule(TimeStep(m_busyUntil - now));
     }

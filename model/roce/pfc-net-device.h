@@ -554,10 +554,11 @@ class alignas(64) PfcNetDevice : public NetDevice
     bool m_controlQueued;       //!< m_controlQueue holds frames (its line is then read)
     uint64_t m_framesSent;      //!< frames put on the wire
     uint64_t m_txBytes;         //!< wire bytes sent, overheads included
-    std::array<uint32_t, N_PRIORITIES> m_queueBytes;     //!< bytes per egress queue
-    uint32_t m_peerNodeId;                               //!< the peer's node (its frames' context)
-    uint32_t m_peerIfIndex;                              //!< the peer's interface index
-    ReusableEvent m_completionEvent;                     //!< runs TransmitComplete
+    std::array<uint32_t, N_PRIORITIES> m_queueBytes; //!< bytes per egress queue
+    uint32_t m_peerNodeId;                           //!< the peer's node (its frames' context)
+    uint32_t m_peerIfIndex;                          //!< the peer's interface index
+    /// Runs TransmitComplete; its hints name what the dequeue reads first (ArmCompletion).
+    ReusableEvent m_completionEvent;
     DataRate m_rate;                                     //!< line rate
     WireClock m_wireClock;                               //!< frame ends at m_rate, exact
     TracedCallback<Ptr<const Packet>> m_macTxTrace;      //!< frame queued for transmission
@@ -582,8 +583,6 @@ class alignas(64) PfcNetDevice : public NetDevice
     ArrivalQueue<PfcNetDevice, Arriving, &PfcNetDevice::Arrive> m_arrivals; //!< frames coming in
     RingQueue<PacketRef> m_controlQueue;               //!< PFC frames to send next
     std::array<RingQueue<Item>, N_PRIORITIES> m_queue; //!< egress queues
-    /// What the pending completion's dequeue reads first (ArmCompletion's hint)
-    std::array<const void*, CanonicalScheduler::HINTS> m_completionHints{};
 
     // The rest: set up once, or on the paths of PFC frames and of the Internet stack.
     Ptr<Node> m_node;       //!< owning node
