@@ -61,7 +61,7 @@ class ReusableEvent
      */
     std::array<const void*, CanonicalScheduler::HINTS>& Hints()
     {
-        return m_impl->hints;
+        return PeekPointer(m_impl)->hints;
     }
 
     /**
@@ -80,7 +80,7 @@ class ReusableEvent
      */
     void ScheduleWithContext(uint32_t context, const Time& delay) const
     {
-        m_impl->Ref(); // the simulator's reference: it drops it when the event has run
+        PeekPointer(m_impl)->Ref(); // the simulator's reference: it drops it when the event has run
         InterconnectSimulatorImpl::ScheduleWithContextNow(context, delay, PeekPointer(m_impl));
     }
 

@@ -322,7 +322,7 @@ RdmaChannelAdapter::TrySend()
                 }
                 const Active next = active.front();
                 active.pop_front();
-                Ptr<RdmaQueuePair> qp = next.qp;
+                RdmaQueuePair* const qp = next.qp; // (a Ptr only to build a packet)
                 if (!qp->HasPacketToSend())
                 {
                     m_inActive[next.index] = false;

@@ -401,7 +401,7 @@ PfcNetDevice::Enqueue(const Ptr<Packet>& packet,
     {
         m_macTxTrace(WithEthernetHeader(packet, Ipv4L3Protocol::PROT_NUMBER, true));
     }
-    const uint32_t bytes = packet->GetSize() + ETHERNET_HEADER;
+    const uint32_t bytes = PeekPointer(packet)->GetSize() + ETHERNET_HEADER;
     m_queueBytes[priority] += bytes;
     m_queueBytesTrace(priority, m_queueBytes[priority]);
     // A frame that TryTransmit would take straight back out (nothing else queued, the wire
@@ -513,7 +513,7 @@ PfcNetDevice::TryTransmit()
     {
         m_queuedMask &= ~(1u << p);
     }
-    const uint32_t bytes = frame->GetSize() + ETHERNET_HEADER;
+    const uint32_t bytes = PeekPointer(frame)->GetSize() + ETHERNET_HEADER;
     m_queueBytes[p] -= bytes;
     m_queueBytesTrace(p, m_queueBytes[p]);
     if (m_scheduler == DWRR &&

@@ -215,8 +215,9 @@ RdmaNic::AddLinkHeaders(Ptr<Packet> p,
     const uint8_t dscp = kind == FrameKind::CNP ? m_cnpDscp : ownAck ? m_ackDscp : m_dscp;
     const uint8_t ecn =
         kind == FrameKind::DATA && m_ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT;
-    const uint32_t peer = qp->GetPeerIpv4() != 0
-                              ? qp->GetPeerIpv4()
+    const RdmaQueuePair* pair = PeekPointer(qp); // (Ptr's operator-> is a call: its assert)
+    const uint32_t peer = pair->GetPeerIpv4() != 0
+                              ? pair->GetPeerIpv4()
                               : Ipv4Address::ConvertFrom(qp->GetPeerAddress()).Get();
     if (packed)
     {
@@ -224,7 +225,7 @@ RdmaNic::AddLinkHeaders(Ptr<Packet> p,
         // identification 0, DF, TTL 64.
         const uint32_t udpLength = p->GetSize() + packed->GetSerializedSize() + 8;
         uint8_t* u = packed->Prepend(8);
-        const uint16_t sport = qp->GetEntropy();
+        const uint16_t sport = pair->GetEntropy();
         u[0] = static_cast<uint8_t>(sport >> 8);
         u[1] = static_cast<uint8_t>(sport);
         u[2] = static_cast<uint8_t>(ROCE_UDP_PORT >> 8);
@@ -291,7 +292,7 @@ RdmaNic::AddLinkHeaders(Ptr<Packet> p,
     {
         return static_cast<uint8_t>(dscp >> 3);
     }
-    return qp->GetPriority();
+    return pair->GetPriority();
 }
 
 uint32_t
