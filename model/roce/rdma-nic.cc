@@ -109,6 +109,7 @@ RdmaNic::DoDispose()
         m_device->SetOwner(nullptr, 0);
     }
     m_device = nullptr;
+    m_framed = nullptr;
     RdmaChannelAdapter::DoDispose();
 }
 
@@ -255,7 +256,7 @@ RdmaNic::AddLinkHeaders(Ptr<Packet> p,
             b[16 + k] = static_cast<uint8_t>(peer >> (24 - 8 * k));
         }
         p->AddHeader(*packed);
-        m_framed = PeekPointer(p);
+        m_framed = p;
         m_framedInfo.src = src;
         m_framedInfo.dst = peer;
         m_framedInfo.srcPort = sport;
@@ -306,7 +307,7 @@ RdmaNic::Transmit(Ptr<Packet> p, uint8_t txClass, bool data)
 {
     // Each frame is queued right after it is framed (RdmaChannelAdapter::Frame); any other
     // (an aggregation datagram) goes without its fields, and the switch reads them.
-    const bool framed = PeekPointer(p) == m_framed;
+    const bool framed = m_framed == p;
     m_framed = nullptr;
     m_device->Enqueue(p,
                       txClass,

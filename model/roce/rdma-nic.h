@@ -146,8 +146,10 @@ class RdmaNic : public RdmaChannelAdapter, public PfcPortOwner
     bool m_computeIcrc;                        //!< stamp the real ICRC (pcap fidelity)
     /// The frame AddLinkHeaders packed last, until Transmit queues it, and its header fields,
     /// which go with it to the first switch (PfcFrameInfo) so that it does not read them back.
-    mutable const Packet* m_framed{nullptr};
-    mutable PfcFrameInfo m_framedInfo; //!< m_framed's fields
+    /// (Held, not only named: a packet built and dropped, as a tool may with BuildPacket, would
+    /// leave an address that the next packet could take.)
+    mutable Ptr<Packet> m_framed;
+    mutable PfcFrameInfo m_framedInfo; //!< its fields
 };
 
 } // namespace ns3

@@ -825,12 +825,19 @@ RoceSwitch::MarkCe(const Ptr<Packet>& frame)
 {
     if (m_metadata < 0)
     {
-        m_metadata = IsPacketMetadataEnabled() ? 1 : 0;
+        // Asked of the first frame marked (a new packet, as IsPacketMetadataEnabled makes,
+        // would take a uid mid-run); ns-3's checksums, as its IPv4 layer asks (Node).
+        m_metadata = frame->BeginItem().HasNext() ? 1 : 0;
+        m_checksums = Node::ChecksumEnabled();
     }
     if (m_metadata == 1)
     {
         // The header as an object, so that the packet's metadata still names it.
         Ipv4Header ip;
+        if (m_checksums)
+        {
+            ip.EnableChecksum(); // (verified as read, computed as written)
+        }
         frame->RemoveHeader(ip);
         const bool capable =
             ip.GetEcn() == Ipv4Header::ECN_ECT0 || ip.GetEcn() == Ipv4Header::ECN_ECT1;
@@ -842,29 +849,34 @@ RoceSwitch::MarkCe(const Ptr<Packet>& frame)
         return capable;
     }
     // In place, as a router rewrites it: ECN is the low two bits of the second byte (RFC 3168,
-    // section 5), and a header checksum that verifies (the sender computed one: ns-3 writes 0
-    // when checksums are off) is updated for the change (RFC 1624, equation 3); every other
-    // byte stays as it was. Only the first 12 bytes are taken off and put back, as one packed
-    // header: the round trip through an Ipv4Header object cost 1 300 instructions a mark
-    // (perm128 by callgrind) and wrote a checksum of 0 over a computed one.
-    uint8_t b[20];
-    if (frame->CopyData(b, sizeof(b)) != sizeof(b) || (b[0] >> 4) != 4)
+    // section 5); with ns-3's checksums on, a header checksum that verifies is updated for the
+    // change (RFC 1624, equation 3); every other byte stays as it was. Only the first 12 bytes
+    // are taken off and put back, as one packed header: the round trip through an Ipv4Header
+    // object cost 1 300 instructions a mark (perm128 by callgrind) and wrote a checksum of 0
+    // over a computed one.
+    uint8_t b[60]; // (the longest IPv4 header, RFC 791)
+    if (frame->CopyData(b, 20) != 20 || (b[0] >> 4) != 4)
     {
         return false;
     }
+    const uint32_t ihl = (b[0] & 0x0F) * 4u;
     const uint8_t ecn = b[1] & 0x03;
-    if (ecn != Ipv4Header::ECN_ECT0 && ecn != Ipv4Header::ECN_ECT1)
+    if (ihl < 20 || (ecn != Ipv4Header::ECN_ECT0 && ecn != Ipv4Header::ECN_ECT1))
     {
         return false;
     }
-    uint32_t sum = 0;
-    for (uint32_t i = 0; i < sizeof(b); i += 2)
+    bool verifies = false;
+    if (m_checksums && (ihl == 20 || frame->CopyData(b, ihl) == ihl))
     {
-        sum += static_cast<uint32_t>((b[i] << 8) | b[i + 1]);
+        uint32_t sum = 0;
+        for (uint32_t i = 0; i < ihl; i += 2)
+        {
+            sum += static_cast<uint32_t>((b[i] << 8) | b[i + 1]);
+        }
+        sum = (sum & 0xFFFF) + (sum >> 16);
+        sum = (sum & 0xFFFF) + (sum >> 16);
+        verifies = sum == 0xFFFF;
     }
-    sum = (sum & 0xFFFF) + (sum >> 16);
-    sum = (sum & 0xFFFF) + (sum >> 16);
-    const bool verifies = sum == 0xFFFF;
     const auto before = static_cast<uint16_t>((b[0] << 8) | b[1]);
     b[1] |= Ipv4Header::ECN_CE;
     if (verifies)

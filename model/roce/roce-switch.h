@@ -397,8 +397,9 @@ class RoceSwitch : public Object, public PfcPortOwner
     uint32_t m_seed;              //!< ECMP hash seed
     bool m_ecnAtDequeue;          //!< mark at dequeue instead of enqueue
     bool m_checkFrameInfo{false}; //!< read every frame's bytes and compare the carried fields
-    /// Whether ns-3 records packet metadata (IsPacketMetadataEnabled): -1 not asked yet.
+    /// Whether ns-3 records packet metadata: -1 not asked yet (MarkCe asks its first frame).
     int8_t m_metadata{-1};
+    bool m_checksums{false};           //!< ns-3's IPv4 checksums are on (Node::ChecksumEnabled)
     uint64_t m_frameInfoCarried{0};    //!< frames whose header fields came with them
     uint64_t m_frameInfoMismatches{0}; //!< of those (when checked), fields unlike the bytes
     bool m_intEnabled;                 //!< stamp INT hops on packets that carry an RdmaIntTag
