@@ -399,13 +399,9 @@ TEST_F(RoceSwitchTest, TcpAndRdmaShareALink)
     RoceHelper h;
     h.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
     h.SetDeviceAttribute("Mtu", UintegerValue(1500));
-    Ptr<Node> tcpSender = h.AddHost();
-    Ptr<Node> rdmaSender = h.AddHost();
-    Ptr<Node> receiver = h.AddHost();
-    Ptr<Node> sw = h.AddSwitch();
-    h.Link(tcpSender, sw);
-    h.Link(rdmaSender, sw);
-    h.Link(receiver, sw);
+    const std::vector<Ptr<Node>> hosts = test::BuildStar(h, 3);
+    const Ptr<Node> tcpSender = hosts[0];
+    const Ptr<Node> receiver = hosts[2];
     h.Finalize(true);
     RoceTransport rdma(h);
     // TCP from host 0 to host 2 on priority 0 (DSCP 0), next to RDMA from host 1 on priority 3.
@@ -434,12 +430,31 @@ struct CheckedTcpRun
     uint64_t badChecksums{0}; //!< segments the receiver's IPv4 layer dropped for their checksum
     uint64_t received{0};     //!< bytes the receiver's application got
     uint64_t sent{0};         //!< bytes the senders' applications sent
+    uint64_t remapped{0};     //!< frames the switch moved to another priority
 };
 
+/// Check a run of CheckedTcpThroughAMarkingSwitch. @param run the run @param remap its option
+void
+ExpectIntactMarkedSegments(const CheckedTcpRun& run, bool remap)
+{
+    EXPECT_GT(run.marks, 10u) << "remap " << remap;
+    EXPECT_EQ(run.badChecksums, 0u) << "remap " << remap;
+    EXPECT_EQ(run.received, run.sent) << "remap " << remap;
+    if (remap)
+    {
+        EXPECT_GT(run.remapped, 2 * 1000000u / 1500) << "remap " << remap;
+    }
+    else
+    {
+        EXPECT_EQ(run.remapped, 0u);
+    }
+}
+
 /// With ns-3's IPv4 checksums on, two ECN-capable TCP flows of 1 MB share a switch port that
-/// marks every frame above 3 kB of queue.
+/// marks every frame above 3 kB of queue; with @p remap the switch also moves them from
+/// priority 0 to 1 (SetPriorityRemap), which rewrites their DSCP.
 CheckedTcpRun
-CheckedTcpThroughAMarkingSwitch()
+CheckedTcpThroughAMarkingSwitch(bool remap)
 {
     GlobalValue::Bind("ChecksumEnabled", BooleanValue(true));
     Config::SetDefault("ns3::TcpSocketBase::UseEcn", StringValue("On"));
@@ -448,14 +463,14 @@ CheckedTcpThroughAMarkingSwitch()
     h.SetDeviceAttribute("Mtu", UintegerValue(1500));
     h.SetMmuAttribute("EcnKmin", UintegerValue(3000));
     h.SetMmuAttribute("EcnKmax", UintegerValue(3001));
-    Ptr<Node> a = h.AddHost();
-    Ptr<Node> b = h.AddHost();
-    Ptr<Node> receiver = h.AddHost();
-    Ptr<Node> sw = h.AddSwitch();
-    h.Link(a, sw);
-    h.Link(b, sw);
-    h.Link(receiver, sw);
+    const std::vector<Ptr<Node>> hosts = test::BuildStar(h, 3); // host i on switch port i
+    const Ptr<Node> receiver = hosts[2];
     h.Finalize(true);
+    if (remap)
+    {
+        h.GetSwitch(0)->SetPriorityRemap(0, 2, 0, 1);
+        h.GetSwitch(0)->SetPriorityRemap(1, 2, 0, 1);
+    }
     CheckedTcpRun run;
     receiver->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
         "Drop",
@@ -476,12 +491,13 @@ CheckedTcpThroughAMarkingSwitch()
     ApplicationContainer sinkApp = sink.Install(receiver);
     BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(h.GetAddress(2), 9000));
     bulk.SetAttribute("MaxBytes", UintegerValue(bytes));
-    ApplicationContainer senders = bulk.Install(a);
-    senders.Add(bulk.Install(b));
+    ApplicationContainer senders = bulk.Install(hosts[0]);
+    senders.Add(bulk.Install(hosts[1]));
     senders.Start(MicroSeconds(1));
     Simulator::Stop(Seconds(1));
     Simulator::Run();
     run.marks = h.GetSwitch(0)->GetEcnMarks();
+    run.remapped = h.GetSwitch(0)->GetRemapped();
     run.received = DynamicCast<PacketSink>(sinkApp.Get(0))->GetTotalRx();
     Simulator::Destroy();
     GlobalValue::Bind("ChecksumEnabled", BooleanValue(false));
@@ -491,15 +507,16 @@ CheckedTcpThroughAMarkingSwitch()
 
 } // namespace
 
-// With ns-3's IPv4 checksums on, a switch that marks CE keeps the header's checksum right
-// (RFC 1624): the marked segments arrive, none dropped for a bad checksum. (With packet
-// metadata on, as the header object: the last test of this file.)
+// With ns-3's IPv4 checksums on, a switch that marks CE, or moves a frame to another priority
+// and so rewrites its DSCP, keeps the header's checksum right (RFC 1624): the marked segments
+// arrive, none dropped for a bad checksum. (With packet metadata on, as the header object: the
+// last test of this file.)
 TEST_F(RoceSwitchTest, CeMarksKeepTheIpv4ChecksumValid)
 {
-    const CheckedTcpRun run = CheckedTcpThroughAMarkingSwitch();
-    EXPECT_GT(run.marks, 10u);
-    EXPECT_EQ(run.badChecksums, 0u);
-    EXPECT_EQ(run.received, run.sent);
+    for (bool remap : {false, true})
+    {
+        ExpectIntactMarkedSegments(CheckedTcpThroughAMarkingSwitch(remap), remap);
+    }
 }
 
 TEST(RoceSwitchMmuConfig, HeadroomFollowsRateDelayAndFrame)
@@ -700,8 +717,8 @@ TEST_F(RoceSwitchTest, CarriedHeaderFieldsChangeNothing)
 TEST_F(RoceSwitchTest, CeMarksKeepTheIpv4ChecksumValidWithPacketMetadata)
 {
     Packet::EnablePrinting();
-    const CheckedTcpRun run = CheckedTcpThroughAMarkingSwitch();
-    EXPECT_GT(run.marks, 10u);
-    EXPECT_EQ(run.badChecksums, 0u);
-    EXPECT_EQ(run.received, run.sent);
+    for (bool remap : {false, true})
+    {
+        ExpectIntactMarkedSegments(CheckedTcpThroughAMarkingSwitch(remap), remap);
+    }
 }

@@ -529,7 +529,7 @@ RoceSwitch::PortReceive(uint32_t inPort,
             m_remap[(inPort * GetNPorts() + outPort) * PfcNetDevice::N_PRIORITIES + priority];
         if (outPriority != priority)
         {
-            return ReceiveRemapped(packet, inPort, outPort, priority, outPriority);
+            return ReceiveRemapped(packet, inPort, outPort, priority, outPriority, info.tos);
         }
     }
     // (PeekPointer on the per-frame path: Debian's ns-3 keeps its asserts, which leave
@@ -606,6 +606,11 @@ RoceSwitch::Trim(const Ptr<Packet>& packet, uint32_t inPort, uint32_t outPort, u
     ip.SetTos(static_cast<uint8_t>(m_trimDscp << 2));
     ip.SetEcn(Ipv4Header::ECN_NotECT);
     ip.SetPayloadSize(trimmed->GetSize());
+    AskPacketModes(packet);
+    if (m_checksums)
+    {
+        ip.EnableChecksum(); // (the shorter header's, computed as it is written)
+    }
     trimmed->AddHeader(ip);
     const uint8_t priority = m_trimDscp >> 3;
     const RoceSwitchMmu::Pool pool =
@@ -631,7 +636,8 @@ RoceSwitch::ReceiveRemapped(Ptr<Packet> packet,
                             uint32_t inPort,
                             uint32_t outPort,
                             uint8_t inPriority,
-                            uint8_t outPriority)
+                            uint8_t outPriority,
+                            uint8_t tos)
 {
     const uint32_t frameBytes = packet->GetSize() + PfcNetDevice::ETHERNET_HEADER;
     const RoceSwitchMmu::Pool pool =
@@ -644,16 +650,11 @@ RoceSwitch::ReceiveRemapped(Ptr<Packet> packet,
         return true;
     }
     // One header rewrite for the new class selector and, if due, the CE mark.
-    Ipv4Header ip;
-    packet->RemoveHeader(ip);
-    ip.SetTos(static_cast<uint8_t>((outPriority << 5) | (ip.GetTos() & 0x1F)));
-    const bool capable = ip.GetEcn() == Ipv4Header::ECN_ECT0 || ip.GetEcn() == Ipv4Header::ECN_ECT1;
-    if (!m_ecnAtDequeue && capable && m_mmu->ShouldMarkEcn(outPort, outPriority))
-    {
-        ip.SetEcn(Ipv4Header::ECN_CE);
-        ++m_ecnMarks;
-    }
-    packet->AddHeader(ip);
+    const uint8_t ecn = tos & 0x03;
+    const bool capable = ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1;
+    const bool mark = !m_ecnAtDequeue && capable && m_mmu->ShouldMarkEcn(outPort, outPriority);
+    m_ecnMarks += mark ? 1 : 0;
+    RewriteTos(packet, 0x1F, static_cast<uint8_t>((outPriority << 5) | (mark ? 0x03 : 0)), false);
     ++m_remapped;
     // The priority it arrived on rides in the tag, for Release() at dequeue.
     const uint32_t tagPort =
@@ -823,13 +824,29 @@ RoceSwitch::PortDrop(uint32_t outPort, const Ptr<Packet>& frame, uint8_t priorit
 bool
 RoceSwitch::MarkCe(const Ptr<Packet>& frame)
 {
+    return RewriteTos(frame, 0xFF, Ipv4Header::ECN_CE, true);
+}
+
+void
+RoceSwitch::AskPacketModes(const Ptr<Packet>& frame)
+{
     if (m_metadata < 0)
     {
-        // Asked of the first frame marked (a new packet, as IsPacketMetadataEnabled makes,
+        // Asked of the first frame rewritten (a new packet, as IsPacketMetadataEnabled makes,
         // would take a uid mid-run); ns-3's checksums, as its IPv4 layer asks (Node).
         m_metadata = frame->BeginItem().HasNext() ? 1 : 0;
         m_checksums = Node::ChecksumEnabled();
     }
+}
+
+bool
+RoceSwitch::RewriteTos(const Ptr<Packet>& frame, uint8_t keep, uint8_t set, bool ectOnly)
+{
+    AskPacketModes(frame);
+    const auto capable = [](uint8_t tos) {
+        const uint8_t ecn = tos & 0x03;
+        return ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1;
+    };
     if (m_metadata == 1)
     {
         // The header as an object, so that the packet's metadata still names it.
@@ -839,29 +856,27 @@ RoceSwitch::MarkCe(const Ptr<Packet>& frame)
             ip.EnableChecksum(); // (verified as read, computed as written)
         }
         frame->RemoveHeader(ip);
-        const bool capable =
-            ip.GetEcn() == Ipv4Header::ECN_ECT0 || ip.GetEcn() == Ipv4Header::ECN_ECT1;
-        if (capable)
+        const bool rewrite = !ectOnly || capable(ip.GetTos());
+        if (rewrite)
         {
-            ip.SetEcn(Ipv4Header::ECN_CE);
+            ip.SetTos(static_cast<uint8_t>((ip.GetTos() & keep) | set));
         }
         frame->AddHeader(ip);
-        return capable;
+        return rewrite;
     }
-    // In place, as a router rewrites it: ECN is the low two bits of the second byte (RFC 3168,
-    // section 5); with ns-3's checksums on, a header checksum that verifies is updated for the
-    // change (RFC 1624, equation 3); every other byte stays as it was. Only the first 12 bytes
-    // are taken off and put back, as one packed header: the round trip through an Ipv4Header
-    // object cost 1 300 instructions a mark (perm128 by callgrind) and wrote a checksum of 0
-    // over a computed one.
+    // In place, as a router rewrites it: the TOS byte holds DSCP and ECN (RFC 2474, RFC 3168);
+    // with ns-3's checksums on, a header checksum that verifies is updated for the change (RFC
+    // 1624, equation 3); every other byte stays as it was. Only the first 12 bytes are taken
+    // off and put back, as one packed header: the round trip through an Ipv4Header object cost
+    // 1 300 instructions a CE mark (perm128 by callgrind) and wrote a checksum of 0 over a
+    // computed one.
     uint8_t b[60]; // (the longest IPv4 header, RFC 791)
     if (frame->CopyData(b, 20) != 20 || (b[0] >> 4) != 4)
     {
         return false;
     }
     const uint32_t ihl = (b[0] & 0x0F) * 4u;
-    const uint8_t ecn = b[1] & 0x03;
-    if (ihl < 20 || (ecn != Ipv4Header::ECN_ECT0 && ecn != Ipv4Header::ECN_ECT1))
+    if (ihl < 20 || (ectOnly && !capable(b[1])))
     {
         return false;
     }
@@ -878,7 +893,7 @@ RoceSwitch::MarkCe(const Ptr<Packet>& frame)
         verifies = sum == 0xFFFF;
     }
     const auto before = static_cast<uint16_t>((b[0] << 8) | b[1]);
-    b[1] |= Ipv4Header::ECN_CE;
+    b[1] = static_cast<uint8_t>((b[1] & keep) | set);
     if (verifies)
     {
         // HC' = ~(~HC + ~m + m'), in one's complement arithmetic.

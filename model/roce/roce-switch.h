@@ -287,6 +287,20 @@ class RoceSwitch : public Object, public PfcPortOwner
      */
     bool MarkCe(const Ptr<Packet>& frame);
     /**
+     * Rewrite the TOS byte (DSCP and ECN) of a frame's IPv4 header: in place, its checksum
+     * kept right (RFC 1624) when ns-3's checksums are on; through an Ipv4Header object when
+     * packets carry metadata.
+     * @param frame the frame
+     * @param keep the bits of the TOS byte kept
+     * @param set the bits then set
+     * @param ectOnly rewrite only an ECN-capable header
+     * @return whether the header was rewritten
+     */
+    bool RewriteTos(const Ptr<Packet>& frame, uint8_t keep, uint8_t set, bool ectOnly);
+    /// Learn from a frame whether packets carry metadata, and whether ns-3's checksums are on
+    /// (once). @param frame a frame
+    void AskPacketModes(const Ptr<Packet>& frame);
+    /**
      * Trim a RoCEv2 packet to its headers (IPv4, UDP, BTH, RETH or AETH, and 4 bytes where the
      * ICRC was), mark it with TrimDscp and queue it on TrimDscp / 8 (NDP's and UEC 1.0's
      * packet trimming), instead of dropping it.
@@ -297,12 +311,14 @@ class RoceSwitch : public Object, public PfcPortOwner
      * @return false if it cannot be trimmed (no payload, or no buffer even for the header)
      */
     bool Trim(const Ptr<Packet>& packet, uint32_t inPort, uint32_t outPort, uint32_t ihl);
-    /// The rest of Receive() for a frame that a SetPriorityRemap rule moves to another priority.
+    /// The rest of Receive() for a frame that a SetPriorityRemap rule moves to another
+    /// priority; @p tos is its IPv4 header's TOS byte as it arrived.
     bool ReceiveRemapped(Ptr<Packet> packet,
                          uint32_t inPort,
                          uint32_t outPort,
                          uint8_t inPriority,
-                         uint8_t outPriority);
+                         uint8_t outPriority,
+                         uint8_t tos);
 
     std::vector<Ptr<PfcNetDevice>> m_ports; //!< ports by index
     Ptr<RoceSwitchMmu> m_mmu;               //!< buffer manager
@@ -397,7 +413,7 @@ class RoceSwitch : public Object, public PfcPortOwner
     uint32_t m_seed;              //!< ECMP hash seed
     bool m_ecnAtDequeue;          //!< mark at dequeue instead of enqueue
     bool m_checkFrameInfo{false}; //!< read every frame's bytes and compare the carried fields
-    /// Whether ns-3 records packet metadata: -1 not asked yet (MarkCe asks its first frame).
+    /// Whether ns-3 records packet metadata: -1 not asked yet (AskPacketModes).
     int8_t m_metadata{-1};
     bool m_checksums{false};           //!< ns-3's IPv4 checksums are on (Node::ChecksumEnabled)
     uint64_t m_frameInfoCarried{0};    //!< frames whose header fields came with them
