@@ -169,6 +169,24 @@ TEST_F(DcqcnTest, AnIdleQueuePairCatchesUpWhatItsTimersWouldHaveDone)
     twin->Dispose();
 }
 
+TEST_F(DcqcnTest, AQueuePairThatGoesStopsItsTimers)
+{
+    // The timers name their queue pair without holding it: a queue pair disposed of (and
+    // freed) while they are pending must leave them stopped, however long the reaction point
+    // itself lives on. Run, its alpha timer would decay alpha by (1 - g) every 55 us and its
+    // increase timer would raise the target rate.
+    qp->SetCongestionControl(cc);
+    cc->OnCnp(qp); // both timers start
+    const double alpha = cc->GetAlpha();
+    const uint64_t target = cc->GetTargetRate().GetBitRate();
+    qp->Dispose();
+    qp = test::LoneQueuePair(DataRate("40Gbps")); // the first one is freed (TearDown's own)
+    Simulator::Stop(MicroSeconds(500));
+    Simulator::Run();
+    EXPECT_DOUBLE_EQ(cc->GetAlpha(), alpha);
+    EXPECT_EQ(cc->GetTargetRate().GetBitRate(), target);
+}
+
 namespace
 {
 

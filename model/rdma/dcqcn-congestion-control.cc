@@ -164,6 +164,8 @@ DcqcnCongestionControl::DcqcnCongestionControl()
       m_simDecreaseCnp(false),
       m_simIncreasing(false)
 {
+    m_increaseEvent.Bind<DcqcnCongestionControl, &DcqcnCongestionControl::IncreaseEventRan>(this);
+    m_alphaEvent.Bind<DcqcnCongestionControl, &DcqcnCongestionControl::AlphaEventRan>(this);
 }
 
 void
@@ -266,12 +268,33 @@ DcqcnCongestionControl::EnsureTimers(Ptr<RdmaQueuePair> qp)
 {
     if (!m_increaseEvent.IsPending() && (m_rc < m_lineRate || m_rt < m_lineRate))
     {
-        m_increaseEvent.Schedule(m_increaseTimer, &DcqcnCongestionControl::IncreaseTimer, this, qp);
+        m_timerQp = PeekPointer(qp);
+        m_increaseEvent.Schedule(m_increaseTimer);
     }
     if (!m_alphaEvent.IsPending() && m_alpha > ALPHA_FLOOR)
     {
-        m_alphaEvent.Schedule(m_alphaTimer, &DcqcnCongestionControl::AlphaTimer, this, qp);
+        m_timerQp = PeekPointer(qp);
+        m_alphaEvent.Schedule(m_alphaTimer);
     }
+}
+
+void
+DcqcnCongestionControl::IncreaseEventRan()
+{
+    if (m_variant == HPCC_SIM)
+    {
+        SimTimer(m_timerQp);
+    }
+    else
+    {
+        IncreaseTimer(m_timerQp);
+    }
+}
+
+void
+DcqcnCongestionControl::AlphaEventRan()
+{
+    AlphaTimer(m_timerQp);
 }
 
 void
@@ -592,10 +615,8 @@ DcqcnCongestionControl::SimSchedule(Ptr<RdmaQueuePair> qp)
     }
     if (next != Time::Max())
     {
-        m_increaseEvent.Schedule(next - Simulator::Now(),
-                                 &DcqcnCongestionControl::SimTimer,
-                                 this,
-                                 qp);
+        m_timerQp = PeekPointer(qp);
+        m_increaseEvent.Schedule(next - Simulator::Now());
     }
 }
 
