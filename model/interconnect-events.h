@@ -89,13 +89,13 @@ class ReusableEvent
     {
         if (m_impl)
         {
-            m_impl->Cancel();
+            m_impl->CancelForGood();
         }
     }
 
   private:
     /// The event object, with its hints first (beside the reference count).
-    class Impl : public EventImpl
+    class Impl : public InterconnectEvent
     {
       public:
         std::array<const void*, CanonicalScheduler::HINTS> hints{}; //!< see Hints
@@ -425,7 +425,7 @@ class ReusableTimer
 
   private:
     /// One of the timer's event objects.
-    class Occurrence : public EventImpl
+    class Occurrence : public InterconnectEvent
     {
       public:
         /// @param timer its timer

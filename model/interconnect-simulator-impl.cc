@@ -167,7 +167,14 @@ InterconnectSimulatorImpl::Run()
         m_currentTs = next.key.m_ts;
         m_currentContext = next.key.m_context;
         m_currentUid = next.key.m_uid;
-        next.impl->Invoke();
+        if (m_canonical != nullptr && m_canonical->LastWasDirect())
+        {
+            static_cast<InterconnectEvent*>(next.impl)->RunNow();
+        }
+        else
+        {
+            next.impl->Invoke();
+        }
         next.impl->Unref();
     }
     // Stopped by running out of events: every event inserted has run or been removed.

@@ -26,6 +26,37 @@ namespace ns3
 
 /**
  * @ingroup interconnect
+ * @brief An event object of the module's own, which InterconnectSimulatorImpl runs by an inline
+ * call when it was scheduled through ScheduleWithContextNow: ReusableEvent's and ReusableTimer's,
+ * which run once per packet-hop or more. Cancelled only for good, with CancelForGood (no EventId
+ * names it: nothing else cancels it); a simulator that runs it through EventImpl::Invoke sees
+ * that too.
+ */
+class InterconnectEvent : public EventImpl
+{
+  public:
+    /// Run it, unless cancelled (EventImpl::Invoke's work, inline).
+    void RunNow()
+    {
+        if (!m_cancelled)
+        {
+            Notify();
+        }
+    }
+
+    /// Cancel it for good: every occurrence queued, whichever simulator runs it.
+    void CancelForGood()
+    {
+        m_cancelled = true;
+        Cancel();
+    }
+
+  private:
+    bool m_cancelled{false}; //!< CancelForGood was called
+};
+
+/**
+ * @ingroup interconnect
  * @brief The event loop of a single-process, single-threaded simulation, for the module's
  * per-frame rate of events.
  *
@@ -41,7 +72,10 @@ namespace ns3
  * - models on the per-frame path read the time and context and schedule through NowStep(),
  *   ContextNow() and ScheduleWithContextNow() below, which reach the implementation without the
  *   Simulator singleton's look-up and a virtual call when it is the one installed (and go
- *   through Simulator when it is not).
+ *   through Simulator when it is not);
+ * - the module's own reusable events (InterconnectEvent: a port's arrivals and transmit
+ *   completions, the timers) run by an inline call, not through EventImpl::Invoke, which is
+ *   out of line in ns-3 and checks a log level (so EventImpl's log shows only the other events).
  *
  * It is for one thread: a ScheduleWithContext from another thread aborts, naming the
  * DefaultSimulatorImpl (which takes those through a lock) as the implementation to use. Select it
@@ -118,6 +152,29 @@ class InterconnectSimulatorImpl : public SimulatorImpl
     {
         if (s_active != nullptr)
         {
+            s_active->Insert(context, s_active->m_currentTs + delay.GetTimeStep(), event);
+            return;
+        }
+        Simulator::ScheduleWithContext(context, delay, event);
+    }
+
+    /**
+     * As ScheduleWithContextNow, for one of the module's own events: this implementation, with a
+     * CanonicalScheduler, runs it by an inline call (InterconnectEvent::RunNow).
+     * @param context the node
+     * @param delay after how long
+     * @param event the event
+     */
+    static void ScheduleWithContextNow(uint32_t context,
+                                       const Time& delay,
+                                       InterconnectEvent* event)
+    {
+        if (s_active != nullptr)
+        {
+            if (s_active->m_canonical != nullptr)
+            {
+                CanonicalScheduler::MarkNextDirect();
+            }
             s_active->Insert(context, s_active->m_currentTs + delay.GetTimeStep(), event);
             return;
         }

@@ -459,3 +459,42 @@ TEST_F(CanonicalSchedulerTest, AReusableTimerMayGoWhileItsCallIsQueued)
     EXPECT_TRUE(run.ran.empty());
     EXPECT_EQ(Simulator::GetEventCount(), 2u);
 }
+
+// A ReusableEvent's occurrences stop for good when it is cancelled, whether the simulator runs
+// them through EventImpl::Invoke (ns-3's simulator, or the module's with another scheduler) or
+// by its inline call (the module's with a CanonicalScheduler), and stay counted as events.
+TEST_F(CanonicalSchedulerTest, AReusableEventCancelledRunsNoMore)
+{
+    struct Counter
+    {
+        int hits{0};
+
+        void Hit()
+        {
+            ++hits;
+        }
+    };
+
+    for (const auto& [impl, scheduler] : std::vector<std::pair<std::string, std::string>>{
+             {"ns3::DefaultSimulatorImpl", "ns3::CanonicalScheduler"},
+             {"ns3::InterconnectSimulatorImpl", "ns3::CanonicalScheduler"},
+             {"ns3::InterconnectSimulatorImpl", "ns3::MapScheduler"}})
+    {
+        Simulator::Destroy();
+        GlobalValue::Bind("SimulatorImplementationType", StringValue(impl));
+        Simulator::SetScheduler(ObjectFactory(scheduler));
+        Counter counter;
+        ReusableEvent event;
+        event.Bind(&Counter::Hit, &counter);
+        for (int us = 1; us <= 3; ++us)
+        {
+            event.Schedule(MicroSeconds(us));
+        }
+        Simulator::Schedule(NanoSeconds(1500), [&]() { event.Cancel(); });
+        Simulator::Run();
+        EXPECT_EQ(counter.hits, 1) << impl << " " << scheduler;
+        EXPECT_EQ(Simulator::GetEventCount(), 4u) << impl << " " << scheduler;
+    }
+    Simulator::Destroy();
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
+}

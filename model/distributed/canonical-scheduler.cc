@@ -26,6 +26,7 @@ bool CanonicalScheduler::s_keyed = false;
 uint32_t CanonicalScheduler::s_nextDevice = 0;
 uint64_t CanonicalScheduler::s_nextSeq = 0;
 const void* const* CanonicalScheduler::s_nextHints = nullptr;
+bool CanonicalScheduler::s_nextDirect = false;
 
 TypeId
 CanonicalScheduler::GetTypeId()
@@ -95,8 +96,10 @@ CanonicalScheduler::Insert(const Event& ev)
             m_inserted++,
             ev.impl,
             s_nextHints,
-            ev.key.m_uid};
+            ev.key.m_uid,
+            s_nextDirect ? 1u : 0u};
     s_nextHints = nullptr;
+    s_nextDirect = false;
     if (s_keyed)
     {
         s_keyed = false;

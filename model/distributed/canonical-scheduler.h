@@ -99,6 +99,21 @@ class CanonicalScheduler : public Scheduler
         s_nextHints = hints;
     }
 
+    /**
+     * Mark the next event inserted as one that InterconnectSimulatorImpl may run without
+     * EventImpl::Invoke (an InterconnectEvent: LastWasDirect says so when it is removed).
+     */
+    static void MarkNextDirect()
+    {
+        s_nextDirect = true;
+    }
+
+    /// @return whether the event RemoveNext returned last was marked with MarkNextDirect
+    bool LastWasDirect() const
+    {
+        return m_lastDirect;
+    }
+
     /// @return whether a CanonicalScheduler exists (then KeyNextEvent matters)
     static bool IsActive();
 
@@ -125,6 +140,7 @@ class CanonicalScheduler : public Scheduler
         ev.key.m_ts = e.ts;
         ev.key.m_uid = e.uid;
         ev.key.m_context = static_cast<uint32_t>(e.where >> 32);
+        m_lastDirect = e.direct != 0;
         run.pop_back();
         --m_size;
         // The next two events' objects, and what the next one was scheduled saying it reads
@@ -188,6 +204,7 @@ class CanonicalScheduler : public Scheduler
         EventImpl* impl; //!< the event
         const void* const* hints; //!< what it reads first (HintNextEvent), or null
         uint32_t uid;             //!< ns-3's event uid
+        uint32_t direct;          //!< 1: marked with MarkNextDirect (in what was padding)
     };
 
     /// Later as a function object, which std::sort and std::inplace_merge inline.
@@ -284,12 +301,14 @@ class CanonicalScheduler : public Scheduler
     uint64_t m_inserted;     //!< events inserted so far (the insertion order)
     /// The event after the next, when its hints' array was fetched (RemoveNext).
     const EventImpl* m_fetched{nullptr};
+    bool m_lastDirect{false}; //!< see LastWasDirect
 
     static uint32_t s_instances;           //!< live instances
     static bool s_keyed;                   //!< the next Insert is an arrival
     static uint32_t s_nextDevice;          //!< its device
     static uint64_t s_nextSeq;             //!< its sequence number
     static const void* const* s_nextHints; //!< what it reads first
+    static bool s_nextDirect;              //!< it was marked with MarkNextDirect
 };
 
 } // namespace ns3
