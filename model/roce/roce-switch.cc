@@ -410,6 +410,12 @@ RoceSwitch::SelectPortOf(uint32_t src,
         return port;
     }
     const uint64_t h = FlowHash(m_seed, src, dst, protocol, srcPort, dstPort);
+    // The same member as h % count, without a 64-bit division (tens of cycles, the route's
+    // hottest instruction) when the set's size is a power of two, as a fat-tree's are.
+    if ((set.count & (set.count - 1)) == 0)
+    {
+        return ports[h & (set.count - 1)];
+    }
     return ports[h % set.count];
 }
 
