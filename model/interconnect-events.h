@@ -380,11 +380,28 @@ class ReusableTimer
         // call schedules the next.
         Occurrence* next = m_free;
         m_free = nullptr;
-        for (std::size_t i = 0; next == nullptr && i < m_occurrences.size(); ++i)
+        if (next == nullptr || m_occurrences.size() > 2)
         {
-            if (m_occurrences[i]->GetReferenceCount() == 1) // only this timer holds it
+            // One that only this timer holds (out of the queue); the other such are let go, as
+            // PendingEvent frees its events once run: a timer restarted many times within its
+            // delay (DCQCN's, on a CNP each) keeps only as many as it has queued, plus one.
+            for (std::size_t i = 0; i < m_occurrences.size();)
             {
-                next = PeekPointer(m_occurrences[i]);
+                Occurrence* o = PeekPointer(m_occurrences[i]);
+                if (o->GetReferenceCount() != 1 || o == next)
+                {
+                    ++i;
+                }
+                else if (next == nullptr)
+                {
+                    next = o;
+                    ++i;
+                }
+                else
+                {
+                    m_occurrences[i] = m_occurrences.back(); // (o goes: i is looked at again)
+                    m_occurrences.pop_back();
+                }
             }
         }
         if (next == nullptr)
@@ -421,6 +438,12 @@ class ReusableTimer
     Time GetTime() const
     {
         return m_at;
+    }
+
+    /// @return how many event objects it keeps (queued, or kept for the next Schedule)
+    std::size_t GetEventObjects() const
+    {
+        return m_occurrences.size();
     }
 
   private:

@@ -498,3 +498,27 @@ TEST_F(CanonicalSchedulerTest, AReusableEventCancelledRunsNoMore)
     Simulator::Destroy();
     GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
 }
+
+// A timer restarted again and again within its delay (DCQCN's, on every CNP) has as many event
+// objects queued, inert but for the last; once they have run it keeps one or two, not all of
+// them, as PendingEvent's events are freed once run.
+TEST_F(CanonicalSchedulerTest, AReusableTimerLetsGoOfTheEventsItNoLongerNeeds)
+{
+    TimerRun run;
+    TimerTarget target{&run};
+    ReusableTimer timer;
+    timer.Bind<TimerTarget, &TimerTarget::Fire>(&target);
+    for (int us = 0; us < 10; ++us)
+    {
+        Simulator::Schedule(MicroSeconds(us), [&]() { timer.Schedule(MicroSeconds(10)); });
+    }
+    Simulator::Schedule(MicroSeconds(9) + NanoSeconds(1), [&]() {
+        EXPECT_EQ(timer.GetEventObjects(), 10u); // one per restart, all queued
+    });
+    Simulator::Run();
+    EXPECT_EQ(run.ran.size(), 1u); // the last restart's call, at 19 us
+    timer.Schedule(MicroSeconds(1));
+    EXPECT_LE(timer.GetEventObjects(), 2u);
+    Simulator::Run();
+    EXPECT_EQ(run.ran.size(), 2u);
+}

@@ -131,6 +131,22 @@ TEST_F(DcqcnTest, RateNeverBelowMinRateNorAboveLineRate)
     EXPECT_NEAR(Gbps(), 40, 1e-3); // recovered: nothing more to do, the timers stopped
 }
 
+TEST_F(DcqcnTest, AReplacedReactionPointStopsItsTimers)
+{
+    // A queue pair given another congestion control disposes of the one it had: the old one's
+    // timers, which name the queue pair without holding it, stop with it, even while its
+    // object lives on (here, this test's reference) and after the queue pair is freed.
+    qp->SetCongestionControl(cc);
+    cc->OnCnp(qp); // both timers start
+    const double alpha = cc->GetAlpha();
+    qp->SetCongestionControl(CreateObject<DcqcnCongestionControl>());
+    qp->Dispose();
+    qp = test::LoneQueuePair(DataRate("40Gbps")); // the first one is freed (TearDown's own)
+    Simulator::Stop(MicroSeconds(500));
+    Simulator::Run();
+    EXPECT_DOUBLE_EQ(cc->GetAlpha(), alpha);
+}
+
 TEST(DcqcnPreset, UnknownPresetIsAConfigurationError)
 {
     EXPECT_CONFIG_ERROR(DcqcnCongestionControl::ApplyPreset("fast", DataRate("100Gbps")),

@@ -269,6 +269,7 @@ DcqcnCongestionControl::EnsureTimers(Ptr<RdmaQueuePair> qp)
     if (!m_increaseEvent.IsPending() && (m_rc < m_lineRate || m_rt < m_lineRate))
     {
         m_timerQp = PeekPointer(qp);
+        m_increaseIsSim = false;
         m_increaseEvent.Schedule(m_increaseTimer);
     }
     if (!m_alphaEvent.IsPending() && m_alpha > ALPHA_FLOOR)
@@ -281,7 +282,7 @@ DcqcnCongestionControl::EnsureTimers(Ptr<RdmaQueuePair> qp)
 void
 DcqcnCongestionControl::IncreaseEventRan()
 {
-    if (m_variant == HPCC_SIM)
+    if (m_increaseIsSim)
     {
         SimTimer(m_timerQp);
     }
@@ -616,6 +617,7 @@ DcqcnCongestionControl::SimSchedule(Ptr<RdmaQueuePair> qp)
     if (next != Time::Max())
     {
         m_timerQp = PeekPointer(qp);
+        m_increaseIsSim = true;
         m_increaseEvent.Schedule(next - Simulator::Now());
     }
 }

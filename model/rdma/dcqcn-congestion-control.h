@@ -194,10 +194,12 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     ReusableTimer m_increaseEvent;
     ReusableTimer m_alphaEvent; //!< the alpha timer
     /// The queue pair the timers act on (set when one is scheduled). Not a Ptr: the queue pair
-    /// holds this object, and disposing of it disposes of this, which cancels both timers.
+    /// holds this object, and disposing of it, or giving it another congestion control,
+    /// disposes of this, which cancels both timers.
     RdmaQueuePair* m_timerQp{nullptr};
-    bool m_idle;      //!< idle: timers stopped, caught up on the next send
-    Time m_idleSince; //!< when the queue pair went idle
+    bool m_increaseIsSim{false}; //!< m_increaseEvent was scheduled by Variant HpccSim
+    bool m_idle;                 //!< idle: timers stopped, caught up on the next send
+    Time m_idleSince;            //!< when the queue pair went idle
 
     // state of Variant HpccSim
     bool m_simStarted;      //!< a CNP arrived: the timers run from m_simOrigin

@@ -268,6 +268,10 @@ RdmaQueuePair::GetInitialPsn() const
 void
 RdmaQueuePair::SetCongestionControl(Ptr<RdmaCongestionControl> cc)
 {
+    if (m_cc && m_cc != cc)
+    {
+        m_cc->Dispose(); // (its timers name this queue pair without holding it: DCQCN's)
+    }
     m_cc = cc;
     m_cc->OnStart(this);
 }

@@ -232,7 +232,11 @@ class RdmaQueuePair : public Object
     void Connect(uint32_t peerQpn, uint32_t peerInitialPsn);
     /// @return this end's first PSN as a requester
     uint32_t GetInitialPsn() const;
-    /// @param cc the congestion-control object (its OnStart is called)
+    /**
+     * @param cc the congestion-control object (its OnStart is called); one a queue pair of its
+     * own: a congestion control acts on the queue pair it was set on, and one it replaces is
+     * disposed of (its timers stop)
+     */
     void SetCongestionControl(Ptr<RdmaCongestionControl> cc);
     /**
      * Tell an owner (the adapter) of new work, completions and, with reportState, changes of
