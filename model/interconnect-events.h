@@ -332,7 +332,8 @@ class PendingEvent
 /**
  * @ingroup interconnect
  * @brief A PendingEvent for one method without arguments, bound once, whose event objects are
- * reused: a NIC's wake-up for its next rate-limited send, rescheduled for nearly every packet.
+ * reused: a NIC's wake-up for its next rate-limited send, rescheduled for nearly every packet,
+ * and DCQCN's timers, restarted by every CNP.
  *
  * PendingEvent allocates an event (through Simulator::Schedule) for each Schedule and frees it
  * once run; here a timer keeps the few event objects it has had in the simulator's queue and
