@@ -231,6 +231,21 @@ class alignas(64) PfcNetDevice : public NetDevice
     bool Attach(Ptr<PfcChannel> channel);
 
     /**
+     * Start fetching the lines a frame's Enqueue reads when it goes straight to the wire: the
+     * send fields and the receive line (the owner, the sniffer's trace). A switch calls it
+     * as soon as it knows the egress port, so that the port's lines come in while the buffer
+     * admits the frame: at fabric scale they have left the cache since the port's last frame.
+     */
+    void PrefetchSend() const
+    {
+        const char* port = reinterpret_cast<const char*>(this);
+        for (uint32_t line = 0; line < 7; ++line)
+        {
+            __builtin_prefetch(port + 64 * line);
+        }
+    }
+
+    /**
      * Queue an IPv4 packet for transmission on a priority.
      * @param packet the IPv4 packet (IPv4 header first)
      * @param priority the egress queue, 0..7
