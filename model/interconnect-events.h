@@ -145,8 +145,15 @@ class ReusableEvent
  * @tparam Owner the port
  * @tparam Item what a frame is to it
  * @tparam ARRIVE the port's method that takes an arriving frame
+ * @tparam NEXT_HINT the port's method that names, for the frame next in line once one has
+ *         arrived, the span of lines its arrival will read after the port's own
+ *         (CanonicalScheduler::SpanHint; null: none), the event's fifth hint. A switch names the
+ *         egress port its route leads to: at k=16 the hint names the lines a hop waited on most.
  */
-template <typename Owner, typename Item, void (Owner::*ARRIVE)(Item&)>
+template <typename Owner,
+          typename Item,
+          void (Owner::*ARRIVE)(Item&),
+          const void* (Owner::*NEXT_HINT)(const Item&) const = nullptr>
 class ArrivalQueue
 {
   public:
@@ -237,6 +244,7 @@ class ArrivalQueue
         auto& hints = m_event.Hints();
         hints[0] = &first;
         hints[1] = first.item.Touches(); // ([2] and [3], the port and this, set by Bind)
+        hints[4] = nullptr;
         CanonicalScheduler::HintNextEvent(hints.data());
         m_event.ScheduleWithContext(m_context, TimeStep(first.arrival - now));
     }
@@ -251,6 +259,15 @@ class ArrivalQueue
             ScheduleFirst(first.arrival); // this event runs at the frame's arrival
         }
         (m_owner->*ARRIVE)(first.item);
+        // The next frame's hint, once this one is through: the scheduler reads it only when
+        // that event comes near, and the look-ups it takes do not hold this frame up.
+        if constexpr (NEXT_HINT != nullptr)
+        {
+            if (!m_frames.empty())
+            {
+                m_event.Hints()[4] = (m_owner->*NEXT_HINT)(m_frames.front().item);
+            }
+        }
     }
 
     RingQueue<Entry> m_frames; //!< in order of arrival

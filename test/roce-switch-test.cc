@@ -278,6 +278,57 @@ TEST(RoceSwitchRoutes, DestinationsSharingAPortSetKeepTheirOwnRouteAndSprayTurn)
     EXPECT_EQ(sw->SelectPort(src, Ipv4Address("10.0.0.6"), 17, 1, 4791), 1u);
 }
 
+TEST(RoceSwitchRoutes, TheArrivalHintNamesThePortAFrameThenTakesAndMovesNoTurn)
+{
+    // A port asks its switch, for the frame that arrives next, which egress port it will
+    // read (PfcPortOwner::PortArrivalHint): the one the route then picks, by hash or by the
+    // spray's turn, which the question must not move on.
+    for (const auto mode : {RoceSwitch::FLOW_HASH, RoceSwitch::PACKET_SPRAY})
+    {
+        Ptr<RoceSwitch> sw = CreateObject<RoceSwitch>();
+        for (int i = 0; i < 6; ++i)
+        {
+            sw->AddPort(CreateObject<PfcNetDevice>());
+        }
+        sw->SetAttribute("EcmpMode", EnumValue(mode));
+        for (uint32_t host = 5; host <= 9; ++host)
+        {
+            sw->SetRoute(Ipv4Address((10u << 24) | host), {1, 2, 3});
+        }
+        sw->SetRoute(Ipv4Address("10.0.0.2"), {4});
+        sw->SetRoute(Ipv4Address("10.0.0.10"), {1, 2, 3, 4, 5}); // not a power of two
+        // (A switch names no port before a frame has taken the routes set since the last.)
+        sw->SelectPort(Ipv4Address("10.0.0.1"), Ipv4Address("10.0.0.2"), 17, 1, 4791);
+        const PfcPortOwner& owner = *sw;
+        uint32_t hinted = 0;
+        for (uint16_t sport = 49152; sport < 49152 + 64; ++sport)
+        {
+            for (uint32_t host : {2u, 3u, 5u, 6u, 10u, 11u})
+            {
+                PfcFrameInfo info;
+                info.src = (10u << 24) | 1;
+                info.dst = (10u << 24) | host;
+                info.srcPort = sport;
+                info.dstPort = 4791;
+                info.protocol = 17;
+                info.headerLen = 20;
+                const void* hint = owner.PortArrivalHint(0, info);
+                const uint32_t port =
+                    sw->SelectPort(Ipv4Address(info.src), Ipv4Address(info.dst), 17, sport, 4791);
+                if (port == sw->GetNPorts())
+                {
+                    EXPECT_EQ(hint, nullptr) << "10.0.0." << host << " has no route";
+                    continue;
+                }
+                ASSERT_EQ(hint, sw->GetPort(port)->SendSpan())
+                    << "mode " << mode << ", 10.0.0." << host << ", source port " << sport;
+                ++hinted;
+            }
+        }
+        EXPECT_EQ(hinted, 64u * 4);
+    }
+}
+
 TEST(RoceSwitchRoutes, EveryDestinationForwardsByItsOwnRouteWhateverItsBlock)
 {
     // The forwarding path reads the routes in blocks of destinations that share a port (a

@@ -569,7 +569,7 @@ PfcNetDevice::ArmCompletion(int64_t now)
             const uint8_t p = Highest(eligible);
             const Item& head = m_queue[p].front();
             auto& hints = m_completionEvent.Hints();
-            hints = {this, &m_queue[p], &head, head.packet.Peek()};
+            hints = {this, &m_queue[p], &head, head.packet.Peek(), nullptr};
             CanonicalScheduler::HintNextEvent(hints.data());
         }
         m_completionEvent.Schedule(TimeStep(m_busyUntil - now));
@@ -973,6 +973,16 @@ void
 PfcNetDevice::Arrive(Arriving& frame)
 {
     Receive(frame.packet.Release(), frame.etherType, frame.info);
+}
+
+const void*
+PfcNetDevice::ArrivalHint(const Arriving& frame) const
+{
+    if (m_owner == nullptr || !frame.info.IsKnown())
+    {
+        return nullptr;
+    }
+    return m_owner->PortArrivalHint(m_ownerPort, frame.info);
 }
 
 void

@@ -119,6 +119,21 @@ class PfcPortOwner
                           const Ptr<Packet>& frame,
                           uint8_t priority,
                           uint32_t tag) = 0;
+
+    /**
+     * What the owner will read when a frame arrives on a port, beyond the port itself, to be
+     * fetched while the events before it run (CanonicalScheduler::HintNextEvent): a switch
+     * names the send lines of the egress port the frame's route leads to. Only a hint: it
+     * changes nothing, and the owner may decide otherwise when the frame comes (a spray's turn
+     * taken by another frame, a route changed).
+     * @param port the port's index at the owner
+     * @param info the frame's header fields (known)
+     * @return a CanonicalScheduler::SpanHint, or null (the default)
+     */
+    virtual const void* PortArrivalHint(uint32_t /* port */, const PfcFrameInfo& /* info */) const
+    {
+        return nullptr;
+    }
 };
 
 /**
@@ -170,6 +185,9 @@ class alignas(64) PfcNetDevice : public NetDevice
     static constexpr uint32_t MIN_FRAME = 60;
     /// Ethernet header size (destination, source, EtherType).
     static constexpr uint32_t ETHERNET_HEADER = 14;
+    /// The lines of a port that a frame sent straight to the wire reads (PrefetchSend): the
+    /// send fields, then the receive line, the seventh (the members' order, below).
+    static constexpr uint32_t SEND_LINES = 7;
 
     /// How the egress picks the next priority.
     enum Scheduler
@@ -239,10 +257,16 @@ class alignas(64) PfcNetDevice : public NetDevice
     void PrefetchSend() const
     {
         const char* port = reinterpret_cast<const char*>(this);
-        for (uint32_t line = 0; line < 7; ++line)
+        for (uint32_t line = 0; line < SEND_LINES; ++line)
         {
             __builtin_prefetch(port + 64 * line);
         }
+    }
+
+    /// @return the lines PrefetchSend fetches, as a CanonicalScheduler::SpanHint
+    const void* SendSpan() const
+    {
+        return CanonicalScheduler::SpanHint(this, SEND_LINES);
     }
 
     /**
@@ -550,6 +574,9 @@ class alignas(64) PfcNetDevice : public NetDevice
 
     /// A frame from the cable arrives. @param frame the frame
     void Arrive(Arriving& frame);
+    /// @return what the owner will read of the frame's arrival (PfcPortOwner::PortArrivalHint),
+    /// or null @param frame a frame on the cable, next to arrive
+    const void* ArrivalHint(const Arriving& frame) const;
 
     // The fields a data frame's pass touches come first and together, in the order the send
     // and the receive path read them, and the object starts on a cache line (alignas on the
@@ -583,7 +610,8 @@ class alignas(64) PfcNetDevice : public NetDevice
     int64_t m_cableDelay{0};            //!< its propagation delay (time steps)
     uint64_t m_cableSent{0};            //!< frames sent on it (their numbers on this direction)
     /// Frames this port sent, in flight to the peer (ScheduleDeparture).
-    ArrivalQueue<PfcNetDevice, Arriving, &PfcNetDevice::Arrive> m_departures;
+    ArrivalQueue<PfcNetDevice, Arriving, &PfcNetDevice::Arrive, &PfcNetDevice::ArrivalHint>
+        m_departures;
     // The receive line: every field a data frame's arrival reads, on one cache line of its
     // own, which the arrival's event names to the scheduler to be fetched ahead (the frame
     // passed three lines of the port before). The sender's pass reads the owner and the

@@ -381,42 +381,45 @@ RoceSwitch::SelectPort(Ipv4Address src,
                        uint16_t srcPort,
                        uint16_t dstPort)
 {
-    return SelectPortOf(src.Get(), dst.Get(), protocol, srcPort, dstPort);
+    PfcFrameInfo info;
+    info.src = src.Get();
+    info.dst = dst.Get();
+    info.protocol = protocol;
+    info.srcPort = srcPort;
+    info.dstPort = dstPort;
+    return SelectPortOf(info);
 }
 
 uint32_t
-RoceSwitch::SelectPortOf(uint32_t src,
-                         uint32_t dst,
-                         uint8_t protocol,
-                         uint16_t srcPort,
-                         uint16_t dstPort)
+RoceSwitch::SelectPortOf(const PfcFrameInfo& info)
 {
-    const uint16_t slot = RouteSlotOf(dst);
+    const uint16_t slot = RouteSlotOf(info.dst);
     if (slot == 0)
     {
         return static_cast<uint32_t>(m_ports.size());
     }
     const PortSpan set = m_portSpans[slot - 1];
-    if (set.count == 1)
+    const uint32_t offset = info.dst - m_routeBase;
+    const uint32_t port = MemberOf(set, offset, info);
+    if (m_ecmpMode == PACKET_SPRAY && set.count > 1)
     {
-        return set.first;
+        uint32_t& next = m_sprayNext[offset];
+        next = (next + 1) % set.count; // the destination's next turn
     }
-    const uint32_t* ports = m_portData.data() + set.first;
-    if (m_ecmpMode == PACKET_SPRAY)
+    return port;
+}
+
+const void*
+RoceSwitch::PortArrivalHint(uint32_t /* inPort */, const PfcFrameInfo& info) const
+{
+    // (Routes set since the last frame are compacted by the next frame's route, not here.)
+    const uint16_t slot = m_routesChanged ? 0 : CompactedSlotOf(info.dst);
+    if (slot == 0)
     {
-        uint32_t& next = m_sprayNext[dst - m_routeBase];
-        const uint32_t port = ports[next];
-        next = (next + 1) % set.count;
-        return port;
+        return nullptr;
     }
-    const uint64_t h = FlowHash(m_seed, src, dst, protocol, srcPort, dstPort);
-    // The same member as h % count, without a 64-bit division (tens of cycles, the route's
-    // hottest instruction) when the set's size is a power of two, as a fat-tree's are.
-    if ((set.count & (set.count - 1)) == 0)
-    {
-        return ports[h & (set.count - 1)];
-    }
-    return ports[h % set.count];
+    const uint32_t port = MemberOf(m_portSpans[slot - 1], info.dst - m_routeBase, info);
+    return PeekPointer(m_ports[port])->SendSpan();
 }
 
 void
@@ -514,9 +517,7 @@ RoceSwitch::PortReceive(uint32_t inPort,
     const uint32_t ihl = info.headerLen;
     const uint8_t priority = static_cast<uint8_t>(info.tos >> 5); // DSCP / 8
     const uint8_t protocol = info.protocol;
-    const uint32_t src = info.src;
     const uint32_t dst = info.dst;
-    const uint16_t srcPort = info.srcPort;
     const uint16_t dstPort = info.dstPort;
 
     if (dst == m_sharpAddress && m_sharp)
@@ -525,7 +526,7 @@ RoceSwitch::PortReceive(uint32_t inPort,
     }
     // (The addresses as the header has them: Debian's Ipv4Address is not inlined, and its
     // constructor and Get() cost 1.7% of a fat-tree's event loop.)
-    const uint32_t outPort = SelectPortOf(src, dst, protocol, srcPort, dstPort);
+    const uint32_t outPort = SelectPortOf(info);
     if (outPort == GetNPorts())
     {
         ++m_drops[DROP_NO_ROUTE];

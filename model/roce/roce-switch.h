@@ -220,25 +220,20 @@ class RoceSwitch : public Object, public PfcPortOwner
 
   private:
     /**
-     * SelectPort on the addresses as 32-bit numbers (the forwarding path's).
-     * @param src source address
-     * @param dst destination address
-     * @param protocol IP protocol
-     * @param srcPort source port
-     * @param dstPort destination port
+     * SelectPort on a frame's header fields (the forwarding path's).
+     * @param info the fields (addresses, protocol and ports)
      * @return the port index, or GetNPorts() if there is no route
      */
-    uint32_t SelectPortOf(uint32_t src,
-                          uint32_t dst,
-                          uint8_t protocol,
-                          uint16_t srcPort,
-                          uint16_t dstPort);
+    uint32_t SelectPortOf(const PfcFrameInfo& info);
 
     /// A data frame arrived on a port (PfcPortOwner).
     bool PortReceive(uint32_t inPort,
                      const Ptr<Packet>& packet,
                      uint16_t type,
                      const PfcFrameInfo& info) override;
+    /// The send lines of the egress port a frame's route leads to, as things are now
+    /// (PfcPortOwner).
+    const void* PortArrivalHint(uint32_t inPort, const PfcFrameInfo& info) const override;
     /// A frame leaves a port's queue (PfcPortOwner).
     void PortDequeue(uint32_t outPort,
                      const Ptr<Packet>& frame,
@@ -384,6 +379,16 @@ class RoceSwitch : public Object, public PfcPortOwner
         {
             CompactRoutes();
         }
+        return CompactedSlotOf(address);
+    }
+
+    /**
+     * RouteSlotOf once the routes are compacted (m_routesChanged false).
+     * @param address a destination
+     * @return its slot, 0 if it has no route
+     */
+    uint16_t CompactedSlotOf(uint32_t address) const
+    {
         const uint32_t offset = address - m_routeBase;
         if (offset >= m_routeSlot.size())
         {
@@ -396,6 +401,36 @@ class RoceSwitch : public Object, public PfcPortOwner
         }
         const uint32_t block = slot - ROUTE_BLOCK_SPLIT;
         return m_splitSlots[(block << m_blockShift) | (offset & ((1u << m_blockShift) - 1))];
+    }
+
+    /**
+     * The member of a destination's port set that a frame takes: its only one, the spray's
+     * turn (not moved on), or the flow's hash.
+     * @param set the set
+     * @param offset the destination's address - m_routeBase
+     * @param info the frame's header fields
+     * @return the port index
+     */
+    uint32_t MemberOf(const PortSpan& set, uint32_t offset, const PfcFrameInfo& info) const
+    {
+        if (set.count == 1)
+        {
+            return set.first;
+        }
+        const uint32_t* ports = m_portData.data() + set.first;
+        if (m_ecmpMode == PACKET_SPRAY)
+        {
+            return ports[m_sprayNext[offset]];
+        }
+        const uint64_t h =
+            FlowHash(m_seed, info.src, info.dst, info.protocol, info.srcPort, info.dstPort);
+        // The same member as h % count, without a 64-bit division (tens of cycles, the route's
+        // hottest instruction) when the set's size is a power of two, as a fat-tree's are.
+        if ((set.count & (set.count - 1)) == 0)
+        {
+            return ports[h & (set.count - 1)];
+        }
+        return ports[h % set.count];
     }
 
     /// @return the slot offset of a destination address with a route, or m_routeSlot.size()
