@@ -174,26 +174,27 @@ class ArrivalQueue
      * Queue a frame.
      * @param item the frame
      * @param now the current time step
-     * @param delay when it arrives, from now
+     * @param delay when it arrives, from now, in time steps (a Time's copies and destruction
+     *        each test whether ns-3 is marking times: on the path of every frame)
      * @param sequence its number on the cable's direction
      * @param context the receiving node's id
      * @param device the receiving device's index on its node
      */
     void Push(Item item,
               int64_t now,
-              Time delay,
+              int64_t delay,
               uint64_t sequence,
               uint32_t context,
               uint32_t device)
     {
-        const int64_t arrival = now + delay.GetTimeStep();
+        const int64_t arrival = now + delay;
         if (!m_frames.empty() && arrival < m_lastArrival)
         {
             CanonicalScheduler::KeyNextEvent(device, sequence);
             Owner* owner = m_owner;
             // (Shared: an event's function is copied, and an Item may only move.)
             auto held = std::make_shared<Item>(std::move(item));
-            Simulator::ScheduleWithContext(context, delay, [owner, held]() {
+            Simulator::ScheduleWithContext(context, TimeStep(delay), [owner, held]() {
                 (owner->*ARRIVE)(*held);
             });
             return;
@@ -244,7 +245,7 @@ class ArrivalQueue
         auto& hints = m_event.Hints();
         hints[0] = &first;
         hints[1] = first.item.Touches(); // ([2] and [3], the port and this, set by Bind)
-        hints[4] = nullptr;
+        hints[CanonicalScheduler::HINTS - 1] = nullptr; // (the span: FirstArrives sets it)
         CanonicalScheduler::HintNextEvent(hints.data());
         m_event.ScheduleWithContext(m_context, TimeStep(first.arrival - now));
     }
@@ -265,7 +266,8 @@ class ArrivalQueue
         {
             if (!m_frames.empty())
             {
-                m_event.Hints()[4] = (m_owner->*NEXT_HINT)(m_frames.front().item);
+                m_event.Hints()[CanonicalScheduler::HINTS - 1] =
+                    (m_owner->*NEXT_HINT)(m_frames.front().item);
             }
         }
     }

@@ -522,3 +522,63 @@ TEST_F(CanonicalSchedulerTest, AReusableTimerLetsGoOfTheEventsItNoLongerNeeds)
     Simulator::Run();
     EXPECT_EQ(run.ran.size(), 2u);
 }
+
+namespace
+{
+
+/// A frame of the test's queue: its number.
+struct NumberedFrame
+{
+    int number; //!< the frame's number
+
+    /// @return nothing to fetch (ArrivalQueue's hint)
+    const void* Touches() const
+    {
+        return nullptr;
+    }
+};
+
+/// A port that records the frames it receives and those it is asked to name a hint for.
+class HintedPort
+{
+  public:
+    /// @param frame the frame that arrives
+    void Arrive(NumberedFrame& frame)
+    {
+        arrived.push_back(frame.number);
+    }
+
+    /// @param frame the frame next in line @return no hint
+    const void* NextHint(const NumberedFrame& frame) const
+    {
+        asked.push_back(frame.number);
+        return nullptr;
+    }
+
+    std::vector<int> arrived;       //!< the frames received, in order
+    mutable std::vector<int> asked; //!< the frames asked about, in order
+};
+
+} // namespace
+
+TEST_F(CanonicalSchedulerTest, OnceAFrameArrivesItsQueueAsksAboutTheNextOne)
+{
+    // An arrival's fifth hint names what the next frame's arrival reads (a switch: its egress
+    // port): it is asked for the frame next in line once the first is through, never for the
+    // frame that has just arrived, nor when none is left.
+    HintedPort port;
+    ArrivalQueue<HintedPort, NumberedFrame, &HintedPort::Arrive, &HintedPort::NextHint> queue;
+    queue.Bind(&port);
+    for (int i = 0; i < 4; ++i)
+    {
+        queue.Push(NumberedFrame{i}, 0, 100 * (i + 1), i, 0, 0);
+    }
+    Simulator::Schedule(NanoSeconds(1), [&]() { EXPECT_TRUE(port.asked.empty()); });
+    Simulator::Run();
+    EXPECT_EQ(port.arrived, (std::vector<int>{0, 1, 2, 3}));
+    EXPECT_EQ(port.asked, (std::vector<int>{1, 2, 3}));
+    queue.Push(NumberedFrame{4}, Simulator::Now().GetTimeStep(), 100, 4, 0, 0); // after a pause
+    Simulator::Run();
+    EXPECT_EQ(port.asked, (std::vector<int>{1, 2, 3}));
+    EXPECT_EQ(port.arrived.back(), 4);
+}

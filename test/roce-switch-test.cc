@@ -297,9 +297,17 @@ TEST(RoceSwitchRoutes, TheArrivalHintNamesThePortAFrameThenTakesAndMovesNoTurn)
         }
         sw->SetRoute(Ipv4Address("10.0.0.2"), {4});
         sw->SetRoute(Ipv4Address("10.0.0.10"), {1, 2, 3, 4, 5}); // not a power of two
-        // (A switch names no port before a frame has taken the routes set since the last.)
-        sw->SelectPort(Ipv4Address("10.0.0.1"), Ipv4Address("10.0.0.2"), 17, 1, 4791);
         const PfcPortOwner& owner = *sw;
+        // A switch names no port before a frame has taken the routes set since the last (it
+        // does not compact them for a hint).
+        PfcFrameInfo first;
+        first.src = (10u << 24) | 1;
+        first.dst = (10u << 24) | 2;
+        first.protocol = 17;
+        first.headerLen = 20;
+        EXPECT_EQ(owner.PortArrivalHint(0, first), nullptr);
+        sw->SelectPort(Ipv4Address("10.0.0.1"), Ipv4Address("10.0.0.2"), 17, 1, 4791);
+        EXPECT_EQ(owner.PortArrivalHint(0, first), sw->GetPort(4)->SendSpan());
         uint32_t hinted = 0;
         for (uint16_t sport = 49152; sport < 49152 + 64; ++sport)
         {

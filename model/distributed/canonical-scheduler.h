@@ -7,6 +7,7 @@
 #ifndef CANONICAL_SCHEDULER_H
 #define CANONICAL_SCHEDULER_H
 
+#include "ns3/assert.h"
 #include "ns3/event-impl.h"
 #include "ns3/scheduler.h"
 
@@ -91,6 +92,8 @@ class CanonicalScheduler : public Scheduler
      */
     static const void* SpanHint(const void* start, uint32_t lines)
     {
+        NS_ASSERT_MSG(lines >= 1 && lines <= SPAN_MASK + 1, "a span of 1 to 8 lines");
+        NS_ASSERT_MSG((reinterpret_cast<uintptr_t>(start) & SPAN_MASK) == 0, "an aligned span");
         return reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(start) |
                                              ((lines - 1) & SPAN_MASK));
     }
@@ -201,6 +204,9 @@ class CanonicalScheduler : public Scheduler
                 if (after.hints != nullptr)
                 {
                     __builtin_prefetch(after.hints);
+                    // (Its last address too: the array's object is 16-byte aligned, so that
+                    // the five may straddle two lines.)
+                    __builtin_prefetch(after.hints + HINTS - 1);
                     m_fetched = after.impl;
                 }
             }

@@ -582,7 +582,7 @@ IbNetDevice::ScheduleReceive(Time delay,
 {
     m_arrivals.Push(Arriving{packet, vl, flowControl},
                     Simulator::Now().GetTimeStep(),
-                    delay,
+                    delay.GetTimeStep(),
                     sequence,
                     m_node->GetId(),
                     m_ifIndex);

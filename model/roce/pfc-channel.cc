@@ -115,7 +115,7 @@ PfcChannel::TransmitStart(const Ptr<Packet>& packet,
     const std::size_t from = DirectionFrom(src);
     src->ScheduleDeparture(PeekPointer(m_device[1 - from]),
                            now,
-                           OnWire(txTime) + m_delay,
+                           (OnWire(txTime) + m_delay).GetTimeStep(),
                            m_sent[from]++,
                            packet,
                            etherType,

@@ -231,6 +231,13 @@ PfcNetDevice::PfcNetDevice()
       m_watchdogRestoreTime(MilliSeconds(1))
 {
     NS_LOG_FUNCTION(this);
+    // The send lines end with the receive line (PrefetchSend, SendSpan): a member added before
+    // it moves it, and the span would then miss it.
+    static_assert(alignof(PfcNetDevice) > CanonicalScheduler::SPAN_MASK, "a span starts aligned");
+    static_assert(SEND_LINES <= CanonicalScheduler::SPAN_MASK + 1, "a span is at most 8 lines");
+    NS_ASSERT_MSG(reinterpret_cast<const char*>(&m_owner) - reinterpret_cast<const char*>(this) ==
+                      64 * (SEND_LINES - 1),
+                  "PfcNetDevice: the receive line is not the last of SEND_LINES");
     m_dwrrWeight.fill(1);
     m_queueBytes.fill(0);
     m_deficit.fill(0);
@@ -603,7 +610,7 @@ PfcNetDevice::StartTransmission(const Ptr<Packet>& frame,
         // left the cache at fabric scale) is not read on the way.
         ScheduleDeparture(m_cablePeer,
                           now,
-                          TimeStep(PfcChannel::OnWireSteps(end - now) + m_cableDelay),
+                          PfcChannel::OnWireSteps(end - now) + m_cableDelay,
                           m_cableSent++,
                           frame,
                           etherType,
@@ -931,7 +938,7 @@ PfcNetDevice::ScheduleReceive(int64_t now,
 {
     m_arrivals.Push(Arriving{PacketRef(packet), info, etherType},
                     now,
-                    delay,
+                    delay.GetTimeStep(),
                     sequence,
                     m_nodeId,
                     m_ifIndex);
@@ -940,7 +947,7 @@ PfcNetDevice::ScheduleReceive(int64_t now,
 void
 PfcNetDevice::ScheduleDeparture(PfcNetDevice* peer,
                                 int64_t now,
-                                Time delay,
+                                int64_t delay,
                                 uint64_t sequence,
                                 const Ptr<Packet>& packet,
                                 uint16_t etherType,

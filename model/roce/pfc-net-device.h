@@ -357,7 +357,7 @@ class alignas(64) PfcNetDevice : public NetDevice
      * ScheduleReceive on the peer.
      * @param peer the device at the other end (the same every call)
      * @param now the current time step
-     * @param delay when the frame arrives, from now
+     * @param delay when the frame arrives, from now, in time steps
      * @param sequence its number on the cable's direction (CanonicalScheduler's key)
      * @param packet the frame
      * @param etherType its EtherType
@@ -365,7 +365,7 @@ class alignas(64) PfcNetDevice : public NetDevice
      */
     void ScheduleDeparture(PfcNetDevice* peer,
                            int64_t now,
-                           Time delay,
+                           int64_t delay,
                            uint64_t sequence,
                            const Ptr<Packet>& packet,
                            uint16_t etherType,

@@ -490,9 +490,11 @@ RoceSwitch::PortReceive(uint32_t inPort,
     PeekPointer(m_mmu)->PrefetchIngress(inPort); // (while the frame is routed)
     // The port table, whose entry for the egress port the route leads to: a k=16 switch's 16
     // pointers are two lines, out of cache when a frame comes (as is the port itself, below).
+    // (The table is 16-byte aligned: its last entry may be on a third line.)
     const char* portTable = reinterpret_cast<const char*>(m_ports.data());
     __builtin_prefetch(portTable);
     __builtin_prefetch(portTable + 64);
+    __builtin_prefetch(&m_ports.back());
     // The IPv4 header and the transport ports: as the previous switch passed them on, or read
     // in place, once.
     PfcFrameInfo info = carried;
