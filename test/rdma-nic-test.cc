@@ -4,16 +4,22 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// The RoCEv2 NIC as DCQCN's notification point: CNPs for CE-marked data, paced per queue pair.
+// The RoCEv2 NIC as DCQCN's notification point: CNPs for CE-marked data, paced per queue pair;
+// its frames built on the packets of frames received (RdmaPacketPool).
 
 #include "star-fabric.h"
 
 #include "ns3/core-module.h"
+#include "ns3/flow-id-tag.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/rdma-packet-pool.h"
 #include "ns3/roce-helper.h"
 #include "ns3/roce-transport.h"
 
 #include <gtest/gtest.h>
 #include <map>
+#include <set>
+#include <string>
 
 using namespace ns3;
 
@@ -35,6 +41,43 @@ class RdmaNicTest : public ::testing::Test
         Ptr<Node> b = h.AddHost();
         h.Link(a, b);
         h.Finalize();
+    }
+
+    /**
+     * Four hosts write to a fifth through one switch that marks every queued data frame, so that
+     * data, ACKs, CNPs and CE-marked frames all pass.
+     * @param h the helper, not built yet
+     * @param reuse the NICs' ReusePackets
+     */
+    static void BuildMarkingStar(RoceHelper& h, bool reuse)
+    {
+        h.SetMmuAttribute("EcnKmin", UintegerValue(0));
+        h.SetMmuAttribute("EcnKmax", UintegerValue(1));
+        h.SetNicAttribute("CnpInterval", StringValue("5us"));
+        h.SetNicAttribute("ReusePackets", BooleanValue(reuse));
+        test::BuildStar(h, 5);
+        h.Finalize();
+    }
+
+    /// @return every frame the hosts' ports sent or received, bytes and time, in order
+    /// @param h the helper, built @param hosts how many
+    static std::shared_ptr<std::vector<std::string>> CaptureHosts(RoceHelper& h, uint32_t hosts)
+    {
+        auto frames = std::make_shared<std::vector<std::string>>();
+        for (uint32_t i = 0; i < hosts; ++i)
+        {
+            h.GetNic(i)->GetDevice()->TraceConnectWithoutContext(
+                "Sniffer",
+                MakeCallback(+[](std::vector<std::string>* out,
+                                 uint32_t host,
+                                 Ptr<const Packet> p) {
+                    std::string bytes(p->GetSize(), '\0');
+                    p->CopyData(reinterpret_cast<uint8_t*>(bytes.data()), p->GetSize());
+                    out->push_back(std::to_string(host) + ' ' +
+                                   std::to_string(Simulator::Now().GetTimeStep()) + ' ' + bytes);
+                }).Bind(frames.get(), i));
+        }
+        return frames;
     }
 };
 
@@ -135,4 +178,171 @@ TEST_F(RdmaNicTest, EveryTransmitClassSendsAndTheHighestGoesFirst)
     const RoceStatistics st = rdma.CollectStatistics();
     EXPECT_EQ(st.messagesCompleted, 3u);
     EXPECT_EQ(st.bytesDelivered, 2000000u + 2 * small);
+}
+
+TEST_F(RdmaNicTest, FramesBuiltOnReceivedPacketsAreTheSameByteForByte)
+{
+    // The same run with and without ReusePackets: every frame at every host, byte for byte and
+    // at the same time, while most frames of the second run were built on packets that an
+    // earlier frame had arrived in (data on data, ACKs on ACKs, CNPs on CNPs; a packet of
+    // another size in its place would change the frame's length).
+    std::vector<std::string> runs[2];
+    uint64_t taken[2];
+    for (int reuse = 0; reuse < 2; ++reuse)
+    {
+        RoceHelper h;
+        BuildMarkingStar(h, reuse == 1);
+        RoceTransport rdma(h);
+        auto frames = CaptureHosts(h, 5);
+        for (uint32_t i = 0; i < 4; ++i)
+        {
+            rdma.Post(i, 4, RdmaVerb::WRITE, 300000 + 1000 * i, MicroSeconds(i), 3);
+        }
+        const uint64_t before = RdmaPacketPool::GetTaken();
+        Simulator::Run();
+        taken[reuse] = RdmaPacketPool::GetTaken() - before;
+        const RoceStatistics st = rdma.CollectStatistics();
+        ASSERT_EQ(st.messagesCompleted, 4u);
+        ASSERT_GT(st.ecnMarks, 100u);
+        ASSERT_GT(st.cnpsSent, 10u);
+        runs[reuse] = *frames;
+        Simulator::Destroy();
+        EXPECT_EQ(RdmaPacketPool::GetSize(), 0u) << "the pool empties at Simulator::Destroy";
+    }
+    EXPECT_EQ(taken[0], 0u);
+    // 4 x 74 data frames and their ACKs: most built on a packet received before.
+    EXPECT_GT(taken[1], 300u);
+    ASSERT_EQ(runs[0].size(), runs[1].size());
+    for (std::size_t i = 0; i < runs[0].size(); ++i)
+    {
+        ASSERT_EQ(runs[0][i], runs[1][i]) << "frame " << i;
+    }
+}
+
+TEST_F(RdmaNicTest, APacketSomeoneHoldsIsNotBuiltOn)
+{
+    // A trace sink keeps every data frame the receiver takes in: none of those packets may carry
+    // a frame again (it would arrive a second time), while the senders' ACKs are reused.
+    RoceHelper h;
+    BuildMarkingStar(h, true);
+    RoceTransport rdma(h);
+
+    struct Held
+    {
+        std::vector<Ptr<const Packet>> packets;
+        std::set<const Packet*> seen;
+        uint32_t again{0};
+    } held;
+
+    for (uint32_t i = 0; i < 5; ++i)
+    {
+        h.GetNic(i)->GetDevice()->TraceConnectWithoutContext(
+            "MacRx",
+            MakeCallback(+[](Held* m, uint32_t host, Ptr<const Packet> p) {
+                m->again += m->seen.count(PeekPointer(p));
+                if (host == 4)
+                {
+                    m->seen.insert(PeekPointer(p));
+                    m->packets.push_back(p);
+                }
+            }).Bind(&held, i));
+    }
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        rdma.Post(i, 4, RdmaVerb::WRITE, 300000, Time(0), 3);
+    }
+    const uint64_t before = RdmaPacketPool::GetTaken();
+    Simulator::Run();
+    EXPECT_EQ(rdma.CollectStatistics().messagesCompleted, 4u);
+    EXPECT_GT(held.packets.size(), 290u);
+    EXPECT_EQ(held.again, 0u) << "a held packet carried another frame";
+    EXPECT_GT(RdmaPacketPool::GetTaken() - before, 200u) << "the ACKs were not reused";
+}
+
+TEST_F(RdmaNicTest, AStampedIcrcIsNotPassedOnToAnotherNicsFrames)
+{
+    // Host 0 stamps real ICRCs, host 1 does not: host 1's frames end in four zero bytes even
+    // though the receiver took host 0's stamped packets in first, which it would otherwise have
+    // passed on for host 1's frames of the same size.
+    RoceHelper h;
+    test::BuildStar(h, 3);
+    h.Finalize();
+    h.GetNic(0)->SetAttribute("ComputeIcrc", BooleanValue(true));
+    RoceTransport rdma(h);
+
+    struct Tails
+    {
+        uint32_t frames{0};
+        uint32_t stamped{0};
+    } tails;
+
+    h.GetNic(1)->GetDevice()->TraceConnectWithoutContext(
+        "Sniffer",
+        MakeCallback(+[](Tails* t, Ptr<const Packet> p) {
+            if (p->GetSize() < 1000)
+            {
+                return; // (its ACKs come in, and have no payload)
+            }
+            std::vector<uint8_t> bytes(p->GetSize());
+            p->CopyData(bytes.data(), bytes.size());
+            ++t->frames;
+            const std::size_t n = bytes.size();
+            t->stamped += (bytes[n - 1] | bytes[n - 2] | bytes[n - 3] | bytes[n - 4]) != 0;
+        }).Bind(&tails));
+    rdma.Post(0, 2, RdmaVerb::WRITE, 200000, Time(0), 3);
+    rdma.Post(1, 2, RdmaVerb::WRITE, 200000, MicroSeconds(20), 3);
+    Simulator::Run();
+    EXPECT_EQ(rdma.CollectStatistics().messagesCompleted, 2u);
+    EXPECT_GT(tails.frames, 40u);
+    EXPECT_EQ(tails.stamped, 0u);
+}
+
+TEST_F(RdmaNicTest, AReusedPacketCarriesNoTagOfItsLastFrame)
+{
+    // HPCC's data frames carry a telemetry tag and its ACKs an echo of it, and a trace sink at
+    // the receiver adds a byte tag of its own to every frame it takes in: a frame built on one
+    // of those packets must carry only the tags of its own making (one on data and ACKs, none
+    // of the sink's), or the tags pile up frame after frame.
+    RoceHelper h;
+    h.SetNicAttribute("CongestionControl", StringValue("hpcc"));
+    test::BuildStar(h, 5);
+    h.Finalize();
+    RoceTransport rdma(h);
+
+    struct Tags
+    {
+        uint32_t frames{0};
+        uint32_t extra{0};
+    } tags;
+
+    for (uint32_t i = 0; i < 5; ++i)
+    {
+        h.GetNic(i)->GetDevice()->TraceConnectWithoutContext(
+            "MacRx",
+            MakeCallback(+[](Tags* t, Ptr<const Packet> p) {
+                uint32_t packetTags = 0;
+                for (auto it = p->GetPacketTagIterator(); it.HasNext(); it.Next())
+                {
+                    ++packetTags;
+                }
+                uint32_t byteTags = 0;
+                for (auto it = p->GetByteTagIterator(); it.HasNext(); it.Next())
+                {
+                    ++byteTags;
+                }
+                ++t->frames;
+                t->extra += (packetTags > 1) + (byteTags > 0);
+                p->AddByteTag(FlowIdTag(7));
+            }).Bind(&tags));
+    }
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        rdma.Post(i, 4, RdmaVerb::WRITE, 300000, Time(0), 3);
+    }
+    const uint64_t before = RdmaPacketPool::GetTaken();
+    Simulator::Run();
+    EXPECT_EQ(rdma.CollectStatistics().messagesCompleted, 4u);
+    EXPECT_GT(RdmaPacketPool::GetTaken() - before, 200u);
+    EXPECT_GT(tags.frames, 500u);
+    EXPECT_EQ(tags.extra, 0u);
 }

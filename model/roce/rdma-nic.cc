@@ -14,6 +14,7 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/log.h"
+#include "ns3/rdma-packet-pool.h"
 #include "ns3/sharp-header.h"
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
@@ -84,6 +85,14 @@ RdmaNic::GetTypeId()
                           "it on so that captures carry valid ICRCs.",
                           BooleanValue(false),
                           MakeBooleanAccessor(&RdmaNic::m_computeIcrc),
+                          MakeBooleanChecker())
+            .AddAttribute("ReusePackets",
+                          "Build frames on the packets of frames received (RdmaPacketPool) "
+                          "instead of new ones: the same frames, byte for byte, without a "
+                          "packet's making and freeing; a packet's uid then names one frame "
+                          "from its send to its receipt, not one for the whole run.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RdmaNic::m_reusePackets),
                           MakeBooleanChecker());
     return tid;
 }
@@ -94,7 +103,8 @@ RdmaNic::RdmaNic()
       m_ackDscp(64),
       m_trimmedDscp(56),
       m_ect(true),
-      m_computeIcrc(false)
+      m_computeIcrc(false),
+      m_reusePackets(true)
 {
     NS_LOG_FUNCTION(this);
     SetLink(PfcNetDevice::N_PRIORITIES, 1, IbBthHeader::ROCE_CNP, false);
@@ -198,6 +208,13 @@ RdmaNic::NewTransportPacket(uint32_t payload) const
 {
     if (PacksHeaders())
     {
+        if (m_reusePackets)
+        {
+            if (Ptr<Packet> reused = RdmaPacketPool::Take(payload + ICRC))
+            {
+                return reused;
+            }
+        }
         return Create<Packet>(payload + ICRC); // the ICRC's bytes: 0 (see AddLinkHeaders)
     }
     Ptr<Packet> p = Create<Packet>(payload);
@@ -286,6 +303,7 @@ RdmaNic::AddLinkHeaders(Ptr<Packet> p,
     if (m_computeIcrc)
     {
         RoceIcrcTrailer::Stamp(p);
+        RdmaPacketPool::Refuse(); // (its trailer is real bytes now, which a new packet's are not)
     }
     // CNPs (and ACKs with AckDscp) go on the priority of their DSCP (ahead of data); the rest on
     // the queue pair's.
@@ -427,6 +445,12 @@ RdmaNic::PortReceive(uint32_t /* port */,
     const bool trimmed = dscp == m_trimmedDscp && dscp != m_dscp && packet->GetSize() <= ICRC &&
                          IbBthHeader::CarriesData(opcode);
     ReceiveTransport(headers, packet, ce, trimmed);
+    // The payload is all that is left: kept for a frame to come when nothing else holds it
+    // (with packet metadata on, the adapter writes header objects and nothing is kept).
+    if (m_reusePackets && packet->GetReferenceCount() == 1 && PacksHeaders())
+    {
+        RdmaPacketPool::Give(packet);
+    }
     return true;
 }
 

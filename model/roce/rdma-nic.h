@@ -144,6 +144,7 @@ class RdmaNic : public RdmaChannelAdapter, public PfcPortOwner
     uint8_t m_trimmedDscp;                     //!< DSCP of trimmed packets (default 56)
     bool m_ect;                                //!< mark data ECN-capable
     bool m_computeIcrc;                        //!< stamp the real ICRC (pcap fidelity)
+    bool m_reusePackets;                       //!< build frames on received ones' packets
     /// The frame AddLinkHeaders packed last, until Transmit queues it, and its header fields,
     /// which go with it to the first switch (PfcFrameInfo) so that it does not read them back.
     /// (Held, not only named: a packet built and dropped, as a tool may with BuildPacket, would

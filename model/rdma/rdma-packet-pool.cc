@@ -1,0 +1,91 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-packet-pool.h"
+
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+std::array<RdmaPacketPool::SizeClass, RdmaPacketPool::CLASSES> RdmaPacketPool::s_classes;
+bool RdmaPacketPool::s_refused = false;
+bool RdmaPacketPool::s_clearScheduled = false;
+uint64_t RdmaPacketPool::s_taken = 0;
+
+bool
+RdmaPacketPool::Give(const Ptr<Packet>& packet)
+{
+    Packet* p = PeekPointer(packet);
+    if (s_refused || p->GetReferenceCount() != 1 || p->GetNixVector())
+    {
+        return false;
+    }
+    const uint32_t size = p->GetSize();
+    SizeClass* into = nullptr;
+    for (auto& c : s_classes)
+    {
+        if (c.size == size)
+        {
+            into = &c;
+            break;
+        }
+        if (into == nullptr && c.packets.empty())
+        {
+            into = &c; // (a free class, unless one of this size comes later)
+        }
+    }
+    if (into == nullptr || into->packets.size() >= CAPACITY)
+    {
+        return false;
+    }
+    p->RemoveAllPacketTags();
+    p->RemoveAllByteTags();
+    ClearAtDestroy();
+    into->size = size;
+    p->Ref();
+    into->packets.push_back(p);
+    return true;
+}
+
+void
+RdmaPacketPool::ClearAtDestroy()
+{
+    if (!s_clearScheduled)
+    {
+        Simulator::ScheduleDestroy(&RdmaPacketPool::Clear);
+        s_clearScheduled = true;
+    }
+}
+
+void
+RdmaPacketPool::Clear()
+{
+    for (auto& c : s_classes)
+    {
+        for (Packet* p : c.packets)
+        {
+            p->Unref();
+        }
+        c.packets.clear();
+        c.size = 0;
+    }
+    s_refused = false;
+    s_clearScheduled = false;
+}
+
+std::size_t
+RdmaPacketPool::GetSize()
+{
+    std::size_t n = 0;
+    for (const auto& c : s_classes)
+    {
+        n += c.packets.size();
+    }
+    return n;
+}
+
+} // namespace ns3

@@ -1,0 +1,120 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_PACKET_POOL_H
+#define RDMA_PACKET_POOL_H
+
+#include "ns3/packet.h"
+#include "ns3/ptr.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup interconnect
+ * @brief The packets of frames that NICs have received, kept for the frames they build next.
+ *
+ * A NIC builds every transport frame on a packet of virtual, zero-filled payload
+ * (RdmaChannelAdapter::NewTransportPacket) and the receiving NIC drops it once it has read the
+ * headers. Making and freeing that ns-3 Packet, with its buffer's data block and its metadata's
+ * block (made even when metadata is off), was a seventh of a fat-tree's instructions. A NIC that
+ * holds the last reference to a frame whose headers it has removed gives the packet here, and the
+ * next frame of that many payload bytes, at any NIC of the process, is built on it: its headers
+ * go where the old ones were, without a new block.
+ *
+ * A packet given must be what a new one would be once its tags are gone (Give removes them): a
+ * payload of zero-filled bytes that ns-3 does not store (Packet's "zero area"), no Nix-vector,
+ * no metadata, so that the frames built on it and their records are the same byte for byte.
+ * RdmaNic gives only the payloads of RoCE transport frames, which every RdmaChannelAdapter builds
+ * so, and only with packet metadata off; once any frame carries bytes that a new packet would not
+ * (Refuse: a stamped ICRC), none is kept until Clear. (Whether a packet stores real bytes is not
+ * visible through Packet's interface but in its serialized size, which costs a third of what
+ * the reuse saves, and is not checked.)
+ * A packet's uid then names one frame at a time: from its send to its receipt, not for the whole
+ * run (RdmaNic::ReusePackets turns this off). The pool empties itself at Simulator::Destroy.
+ */
+class RdmaPacketPool
+{
+  public:
+    /**
+     * @param size bytes of zero-filled payload
+     * @return a packet of exactly that, without tags, or null when none is kept
+     */
+    static Ptr<Packet> Take(uint32_t size)
+    {
+        for (auto& c : s_classes)
+        {
+            if (c.size == size && !c.packets.empty())
+            {
+                Packet* p = c.packets.back();
+                c.packets.pop_back();
+                ++s_taken;
+                return Ptr<Packet>(p, false); // (the pool's reference, handed over)
+            }
+        }
+        return nullptr;
+    }
+
+    /**
+     * Keep a packet for a frame to come (unless Refuse was called, it has a Nix-vector, or its
+     * size has no room), without its tags.
+     * @param packet the zero-filled payload left of a frame; kept only if the caller's reference
+     *        is its only one
+     * @return whether it was kept
+     */
+    static bool Give(const Ptr<Packet>& packet);
+
+    /// Some frame carries bytes a new packet would not (a stamped ICRC): keep none until Clear.
+    static void Refuse()
+    {
+        if (!s_refused)
+        {
+            s_refused = true;
+            ClearAtDestroy(); // (also when nothing was kept: the next run starts anew)
+        }
+    }
+
+    /// Drop every packet kept and forget Refuse (at Simulator::Destroy, and for tests).
+    static void Clear();
+
+    /// @return packets kept now
+    static std::size_t GetSize();
+
+    /// @return packets taken for new frames since the process started
+    static uint64_t GetTaken()
+    {
+        return s_taken;
+    }
+
+  private:
+    /// Have Simulator::Destroy call Clear, once.
+    static void ClearAtDestroy();
+
+    /// Packets of one payload size.
+    struct SizeClass
+    {
+        uint32_t size{0};             //!< their payload bytes
+        std::vector<Packet*> packets; //!< each with one reference, the pool's
+    };
+
+    /// Payload sizes kept at once: a fabric's data packets, ACKs, CNPs and a message's last.
+    static constexpr std::size_t CLASSES = 4;
+    /// Packets kept per size at most (some 1.5 MB of them).
+    static constexpr std::size_t CAPACITY = 4096;
+
+    static std::array<SizeClass, CLASSES> s_classes; //!< the kept packets
+    static bool s_refused;                           //!< Refuse was called since Clear
+    static bool s_clearScheduled;                    //!< Clear is due at Simulator::Destroy
+    static uint64_t s_taken;                         //!< see GetTaken
+};
+
+} // namespace ns3
+
+#endif // RDMA_PACKET_POOL_H
