@@ -346,3 +346,88 @@ TEST_F(RdmaNicTest, AReusedPacketCarriesNoTagOfItsLastFrame)
     EXPECT_GT(tags.frames, 500u);
     EXPECT_EQ(tags.extra, 0u);
 }
+
+TEST_F(RdmaNicTest, ATrimmedFrameEndsInAZeroIcrc)
+{
+    // A switch that trims data to its headers on a lossy priority: the trimmed frames keep the
+    // 4 bytes of their ICRC, 0 as the NIC wrote it, not what the buffer block they were copied
+    // into held before (which a receiving NIC would then have passed on to its ACKs).
+    RoceHelper h;
+    h.SetMmuAttribute("LosslessPriorities", UintegerValue(0));
+    h.SetSwitchAttribute("Trimming", BooleanValue(true));
+    h.SetSwitchAttribute("TrimThreshold", UintegerValue(20000));
+    test::BuildStar(h, 5);
+    h.Finalize();
+    RoceTransport rdma(h);
+
+    struct Tails
+    {
+        uint32_t trimmed{0};
+        uint32_t dirty{0};
+        uint32_t acks{0};
+        uint32_t dirtyAcks{0};
+    } tails;
+
+    for (uint32_t i = 0; i < 5; ++i)
+    {
+        h.GetNic(i)->GetDevice()->TraceConnectWithoutContext(
+            "Sniffer",
+            MakeCallback(+[](Tails* t, Ptr<const Packet> p) {
+                std::vector<uint8_t> b(p->GetSize());
+                p->CopyData(b.data(), b.size());
+                const std::size_t n = b.size();
+                const bool zero = (b[n - 1] | b[n - 2] | b[n - 3] | b[n - 4]) == 0;
+                if ((b[14 + 1] >> 2) == 56) // (the IPv4 DSCP after the Ethernet header)
+                {
+                    ++t->trimmed;
+                    t->dirty += !zero;
+                }
+                else if (n < 100)
+                {
+                    ++t->acks;
+                    t->dirtyAcks += !zero;
+                }
+            }).Bind(&tails));
+    }
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        rdma.Post(i, 4, RdmaVerb::WRITE, 300000, Time(0), 3);
+    }
+    Simulator::Run();
+    EXPECT_EQ(rdma.CollectStatistics().messagesCompleted, 4u);
+    EXPECT_GT(tails.trimmed, 20u);
+    EXPECT_EQ(tails.dirty, 0u);
+    EXPECT_GT(tails.acks, 500u);
+    EXPECT_EQ(tails.dirtyAcks, 0u);
+}
+
+TEST(RdmaPacketPool, ASizeThatComesOnceDoesNotKeepTheOthersOut)
+{
+    // Four sizes seen once each (a message's last packet) hold the four classes; a fifth size,
+    // given and taken over and over, takes the least recently used class, as do the four again.
+    for (uint32_t size = 100; size < 100 + RdmaPacketPool::CLASSES; ++size)
+    {
+        ASSERT_TRUE(RdmaPacketPool::Give(Create<Packet>(size)));
+    }
+    EXPECT_EQ(RdmaPacketPool::GetSize(), RdmaPacketPool::CLASSES);
+    for (int round = 0; round < 3; ++round)
+    {
+        Ptr<Packet> p = Create<Packet>(4100);
+        const Packet* given = PeekPointer(p);
+        ASSERT_TRUE(RdmaPacketPool::Give(p));
+        p = nullptr;
+        Ptr<Packet> taken = RdmaPacketPool::Take(4100);
+        ASSERT_TRUE(taken);
+        EXPECT_EQ(PeekPointer(taken), given);
+        EXPECT_EQ(taken->GetSize(), 4100u);
+    }
+    EXPECT_EQ(RdmaPacketPool::GetSize(), RdmaPacketPool::CLASSES - 1); // (100 was let go)
+    EXPECT_FALSE(RdmaPacketPool::Take(100));
+    EXPECT_TRUE(RdmaPacketPool::Take(101));
+    // A packet something else holds is not kept.
+    Ptr<Packet> held = Create<Packet>(4100);
+    Ptr<Packet> other = held;
+    EXPECT_FALSE(RdmaPacketPool::Give(held));
+    Simulator::Destroy();
+    EXPECT_EQ(RdmaPacketPool::GetSize(), 0u);
+}

@@ -12,15 +12,16 @@ namespace ns3
 {
 
 std::array<RdmaPacketPool::SizeClass, RdmaPacketPool::CLASSES> RdmaPacketPool::s_classes;
-bool RdmaPacketPool::s_refused = false;
 bool RdmaPacketPool::s_clearScheduled = false;
+bool RdmaPacketPool::s_stampedTails = false;
+uint64_t RdmaPacketPool::s_clock = 0;
 uint64_t RdmaPacketPool::s_taken = 0;
 
 bool
 RdmaPacketPool::Give(const Ptr<Packet>& packet)
 {
     Packet* p = PeekPointer(packet);
-    if (s_refused || p->GetReferenceCount() != 1 || p->GetNixVector())
+    if (p->GetReferenceCount() != 1 || p->GetNixVector())
     {
         return false;
     }
@@ -33,19 +34,29 @@ RdmaPacketPool::Give(const Ptr<Packet>& packet)
             into = &c;
             break;
         }
-        if (into == nullptr && c.packets.empty())
+        if (into == nullptr ||
+            (!into->packets.empty() && (c.packets.empty() || c.used < into->used)))
         {
-            into = &c; // (a free class, unless one of this size comes later)
+            into = &c; // (an empty class, else the least recently used, unless one has the size)
         }
     }
-    if (into == nullptr || into->packets.size() >= CAPACITY)
+    if (into->size != size)
+    {
+        for (Packet* old : into->packets)
+        {
+            old->Unref();
+        }
+        into->packets.clear();
+        into->size = size;
+    }
+    if (into->packets.size() >= CAPACITY)
     {
         return false;
     }
     p->RemoveAllPacketTags();
     p->RemoveAllByteTags();
     ClearAtDestroy();
-    into->size = size;
+    into->used = ++s_clock;
     p->Ref();
     into->packets.push_back(p);
     return true;
@@ -72,9 +83,10 @@ RdmaPacketPool::Clear()
         }
         c.packets.clear();
         c.size = 0;
+        c.used = 0;
     }
-    s_refused = false;
     s_clearScheduled = false;
+    s_stampedTails = false;
 }
 
 std::size_t

@@ -29,14 +29,15 @@ namespace ns3
  * next frame of that many payload bytes, at any NIC of the process, is built on it: its headers
  * go where the old ones were, without a new block.
  *
- * A packet given must be what a new one would be once its tags are gone (Give removes them): a
- * payload of zero-filled bytes that ns-3 does not store (Packet's "zero area"), no Nix-vector,
- * no metadata, so that the frames built on it and their records are the same byte for byte.
- * RdmaNic gives only the payloads of RoCE transport frames, which every RdmaChannelAdapter builds
- * so, and only with packet metadata off; once any frame carries bytes that a new packet would not
- * (Refuse: a stamped ICRC), none is kept until Clear. (Whether a packet stores real bytes is not
- * visible through Packet's interface but in its serialized size, which costs a third of what
- * the reuse saves, and is not checked.)
+ * A packet given must be what a new one would be once its tags are gone (Give removes them):
+ * zero bytes, no Nix-vector, no metadata, so that the frames built on it and their records are the
+ * same byte for byte. RdmaNic gives only the payloads of RoCE transport frames, with packet
+ * metadata off: what every RdmaChannelAdapter builds, bytes that ns-3 does not store (Packet's
+ * "zero area"), then the ICRC, 0 unless a NIC stamped it. Once frames may end in a stamped ICRC
+ * (NoteStampedTails: a NIC of this process stamps, or frames come from another rank, whose NICs
+ * may), RdmaNic reads each payload's ICRC and gives only those that are 0. (Whether a packet
+ * stores bytes shows through Packet's interface only in its serialized size, which costs a third
+ * of what the reuse saves; it is not checked.)
  * A packet's uid then names one frame at a time: from its send to its receipt, not for the whole
  * run (RdmaNic::ReusePackets turns this off). The pool empties itself at Simulator::Destroy.
  */
@@ -55,6 +56,7 @@ class RdmaPacketPool
             {
                 Packet* p = c.packets.back();
                 c.packets.pop_back();
+                c.used = ++s_clock;
                 ++s_taken;
                 return Ptr<Packet>(p, false); // (the pool's reference, handed over)
             }
@@ -63,25 +65,32 @@ class RdmaPacketPool
     }
 
     /**
-     * Keep a packet for a frame to come (unless Refuse was called, it has a Nix-vector, or its
-     * size has no room), without its tags.
-     * @param packet the zero-filled payload left of a frame; kept only if the caller's reference
-     *        is its only one
+     * Keep a packet for a frame to come, without its tags, unless it has a Nix-vector, something
+     * else holds it, or its size's class is full. A size without a class takes an empty one, or
+     * else the one used least recently, whose packets are let go: sizes that come once (a
+     * message's last packet) do not keep the sizes of every frame out.
+     * @param packet zero bytes, the payload left of a frame
      * @return whether it was kept
      */
     static bool Give(const Ptr<Packet>& packet);
 
-    /// Some frame carries bytes a new packet would not (a stamped ICRC): keep none until Clear.
-    static void Refuse()
+    /// Frames may end in a stamped ICRC from now until Clear (RdmaNic then reads each one's).
+    static void NoteStampedTails()
     {
-        if (!s_refused)
+        if (!s_stampedTails)
         {
-            s_refused = true;
-            ClearAtDestroy(); // (also when nothing was kept: the next run starts anew)
+            s_stampedTails = true;
+            ClearAtDestroy(); // (also when nothing is kept yet: the next run starts anew)
         }
     }
 
-    /// Drop every packet kept and forget Refuse (at Simulator::Destroy, and for tests).
+    /// @return whether NoteStampedTails was called since Clear
+    static bool MayHaveStampedTails()
+    {
+        return s_stampedTails;
+    }
+
+    /// Drop every packet kept (at Simulator::Destroy, and for tests).
     static void Clear();
 
     /// @return packets kept now
@@ -93,6 +102,11 @@ class RdmaPacketPool
         return s_taken;
     }
 
+    /// Payload sizes kept at once: a fabric's data packets, ACKs, CNPs and one more.
+    static constexpr std::size_t CLASSES = 4;
+    /// Packets kept per size at most (some 1.5 MB of them).
+    static constexpr std::size_t CAPACITY = 4096;
+
   private:
     /// Have Simulator::Destroy call Clear, once.
     static void ClearAtDestroy();
@@ -101,17 +115,14 @@ class RdmaPacketPool
     struct SizeClass
     {
         uint32_t size{0};             //!< their payload bytes
+        uint64_t used{0};             //!< s_clock when last given to or taken from
         std::vector<Packet*> packets; //!< each with one reference, the pool's
     };
 
-    /// Payload sizes kept at once: a fabric's data packets, ACKs, CNPs and a message's last.
-    static constexpr std::size_t CLASSES = 4;
-    /// Packets kept per size at most (some 1.5 MB of them).
-    static constexpr std::size_t CAPACITY = 4096;
-
     static std::array<SizeClass, CLASSES> s_classes; //!< the kept packets
-    static bool s_refused;                           //!< Refuse was called since Clear
     static bool s_clearScheduled;                    //!< Clear is due at Simulator::Destroy
+    static bool s_stampedTails;                      //!< see NoteStampedTails
+    static uint64_t s_clock;                         //!< gives and takes so far
     static uint64_t s_taken;                         //!< see GetTaken
 };
 

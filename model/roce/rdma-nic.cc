@@ -31,6 +31,16 @@ namespace
 /// Dequeue tags: the NIC counts only its data frames against the per-priority limit.
 constexpr uint32_t TAG_CONTROL = 0;
 constexpr uint32_t TAG_DATA = 1;
+
+/// @return whether a packet's last 4 bytes, its ICRC, are not 0 @param packet 4 bytes or more
+/// (Out of line: a Trailer's construction and destruction go through ns-3's ObjectBase.)
+[[gnu::noinline]] bool
+EndsInStampedIcrc(Packet& packet)
+{
+    RoceIcrcTrailer icrc;
+    packet.PeekTrailer(icrc);
+    return icrc.GetIcrc() != 0;
+}
 } // namespace
 
 TypeId
@@ -303,7 +313,7 @@ RdmaNic::AddLinkHeaders(Ptr<Packet> p,
     if (m_computeIcrc)
     {
         RoceIcrcTrailer::Stamp(p);
-        RdmaPacketPool::Refuse(); // (its trailer is real bytes now, which a new packet's are not)
+        RdmaPacketPool::NoteStampedTails(); // (received, this payload may not be given as it is)
     }
     // CNPs (and ACKs with AckDscp) go on the priority of their DSCP (ahead of data); the rest on
     // the queue pair's.
@@ -445,11 +455,17 @@ RdmaNic::PortReceive(uint32_t /* port */,
     const bool trimmed = dscp == m_trimmedDscp && dscp != m_dscp && packet->GetSize() <= ICRC &&
                          IbBthHeader::CarriesData(opcode);
     ReceiveTransport(headers, packet, ce, trimmed);
-    // The payload is all that is left: kept for a frame to come when nothing else holds it
-    // (with packet metadata on, the adapter writes header objects and nothing is kept).
-    if (m_reusePackets && packet->GetReferenceCount() == 1 && PacksHeaders())
+    // The payload is all that is left: kept for a frame to come when nothing else holds it and
+    // its ICRC is 0, as a new packet's is (read only once some frame may have one stamped: its
+    // zero-filled bytes take ns-3's slow path). With packet metadata on, the adapter writes
+    // header objects and nothing is kept.
+    if (m_reusePackets && packet->GetReferenceCount() == 1 && PacksHeaders() &&
+        packet->GetSize() >= ICRC)
     {
-        RdmaPacketPool::Give(packet);
+        if (!RdmaPacketPool::MayHaveStampedTails() || !EndsInStampedIcrc(*packet))
+        {
+            RdmaPacketPool::Give(packet);
+        }
     }
     return true;
 }

@@ -7,6 +7,7 @@
 #include "roce-switch.h"
 
 #include "rdma-nic.h"
+#include "roce-icrc-trailer.h"
 
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
@@ -609,7 +610,9 @@ RoceSwitch::Trim(const Ptr<Packet>& packet, uint32_t inPort, uint32_t outPort, u
         return false;
     }
     Ptr<Packet> trimmed = packet->CreateFragment(0, keep);
-    trimmed->AddPaddingAtEnd(icrc);
+    // The ICRC's place: 0, as a NIC writes it unless stamping. (Packet::AddPaddingAtEnd left the
+    // 4 bytes as the buffer block had them, what its last user wrote.)
+    trimmed->AddTrailer(RoceIcrcTrailer());
     Ipv4Header ip;
     trimmed->RemoveHeader(ip);
     UdpHeader udpHeader;
