@@ -14,9 +14,11 @@
 #include "ns3/collective-helper.h"
 #include "ns3/core-module.h"
 #include "ns3/fat-tree-helper.h"
+#include "ns3/ib-host-adapter.h"
 #include "ns3/ib-rc-transport.h"
 #include "ns3/ib-subnet-helper.h"
 #include "ns3/network-module.h"
+#include "ns3/rdma-nic.h"
 #include "ns3/roce-helper.h"
 #include "ns3/roce-transport.h"
 #include "ns3/sharp-aggregation-manager.h"
@@ -528,4 +530,54 @@ TEST(SharpRoce, OnEthernetEveryMemberLinkCarriesTheVectorOnceEachWay)
         EXPECT_EQ(sharp.GetNode(s)->GetMisdelivered(), 0u);
     }
     Simulator::Destroy();
+}
+
+namespace
+{
+
+/// @return a packet's last 4 bytes, as one number @param p 4 bytes or more
+uint32_t
+LastWord(Ptr<const Packet> p)
+{
+    std::vector<uint8_t> b(p->GetSize());
+    p->CopyData(b.data(), b.size());
+    const std::size_t n = b.size();
+    return (uint32_t(b[n - 4]) << 24) | (uint32_t(b[n - 3]) << 16) | (uint32_t(b[n - 2]) << 8) |
+           b[n - 1];
+}
+
+/// Leave ns-3's buffer blocks of about the size an aggregation frame's reallocation takes
+/// holding bytes of 0xFF, as packets that came and went leave them.
+void
+DirtyTheBufferBlocks()
+{
+    std::vector<Ptr<Packet>> gone;
+    const std::vector<uint8_t> ones(256, 0xFF);
+    for (uint32_t size = 40; size <= 256; size += 4)
+    {
+        gone.push_back(Create<Packet>(ones.data(), size));
+    }
+}
+
+} // namespace
+
+TEST(SharpFraming, AnAggregationFramesIcrcIsZeroNotWhatItsBufferHeld)
+{
+    // The NICs frame an aggregation packet (its SharpHeader and data, real bytes) with an ICRC
+    // of 0; padding the packet had left the 4 bytes as the buffer block it was copied into held
+    // them (here, another packet's 0xFF).
+    const std::vector<uint8_t> data(64, 0x11);
+    DirtyTheBufferBlocks();
+    Ptr<Packet> roce = Create<Packet>(data.data(), data.size());
+    RdmaNic::FrameAggregation(roce, Ipv4Address("10.0.0.1"), Ipv4Address("10.0.0.2"), 3);
+    EXPECT_EQ(LastWord(roce), 0u);
+    DirtyTheBufferBlocks();
+    Ptr<Packet> ib = Create<Packet>(data.data(), data.size());
+    IbHostAdapter::FrameAggregation(ib, 0, 0, 2, 1);
+    EXPECT_EQ(LastWord(ib), 0u);
+    // And unframed, each is its data again.
+    ASSERT_TRUE(RdmaNic::UnframeAggregation(roce));
+    ASSERT_TRUE(IbHostAdapter::UnframeAggregation(ib));
+    EXPECT_EQ(roce->GetSize(), data.size());
+    EXPECT_EQ(ib->GetSize(), data.size());
 }

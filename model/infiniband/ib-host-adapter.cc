@@ -12,6 +12,7 @@
 #include "ns3/ib-bth-header.h"
 #include "ns3/interconnect-config-error.h"
 #include "ns3/packet.h"
+#include "ns3/roce-icrc-trailer.h"
 #include "ns3/sharp-header.h"
 #include "ns3/simulator.h"
 
@@ -157,7 +158,9 @@ IbHostAdapter::FrameAggregation(Ptr<Packet> packet,
                                 uint16_t dlid,
                                 uint16_t slid)
 {
-    packet->AddPaddingAtEnd(ICRC);
+    // The ICRC's 4 bytes, 0 (RoCEv2's trailer: the same invariant CRC, IBA Vol. 1 7.8.1, which no
+    // model checks); padding would keep what the buffer block held before.
+    packet->AddTrailer(RoceIcrcTrailer());
     IbBthHeader bth;
     bth.SetOpcode(SharpHeader::BTH_OPCODE);
     packet->AddHeader(bth);

@@ -361,7 +361,7 @@ RdmaNic::SetAggregationCallback(Callback<void, Ptr<Packet>> callback)
 void
 RdmaNic::FrameAggregation(Ptr<Packet> packet, Ipv4Address from, Ipv4Address to, uint8_t priority)
 {
-    packet->AddPaddingAtEnd(ICRC);
+    packet->AddTrailer(RoceIcrcTrailer()); // (0; padding would keep what the block held)
     IbBthHeader bth;
     bth.SetOpcode(SharpHeader::BTH_OPCODE);
     packet->AddHeader(bth);
