@@ -19,12 +19,14 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/rdma-packet-pool.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <sstream>
+#include <utility>
 
 namespace ns3
 {
@@ -97,6 +99,14 @@ IbNetDevice::GetTypeId()
                           "of a long cable; both ends of the link must have it",
                           BooleanValue(false),
                           MakeBooleanAccessor(&IbNetDevice::m_extender),
+                          MakeBooleanChecker())
+            .AddAttribute("ReusePackets",
+                          "Send flow-control packets on the packets of those received "
+                          "(RdmaPacketPool) instead of new ones: the same packets, byte for "
+                          "byte; a packet's uid then names one at a time, not one for the whole "
+                          "run.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&IbNetDevice::m_reusePackets),
                           MakeBooleanChecker())
             .AddAttribute("FlowControlPeriod",
                           "Interval of the periodic flow-control packets of every data VL. "
@@ -482,7 +492,11 @@ IbNetDevice::TryTransmit()
             fc.SetFctbs(static_cast<uint32_t>(m_fctbs[vl] & (Modulus() - 1)));
             fc.SetFccl(static_cast<uint32_t>(
                 (m_abr[vl] + std::min<uint64_t>(m_rxFree[vl], Modulus() / 2)) & (Modulus() - 1)));
-            Ptr<Packet> p = Create<Packet>();
+            Ptr<Packet> p = m_reusePackets ? RdmaPacketPool::Take(0) : nullptr;
+            if (!p)
+            {
+                p = Create<Packet>();
+            }
             p->AddHeader(fc);
             ++m_fcSent;
             StartTransmission(p, vl, true, fc.GetSerializedSize());
@@ -591,7 +605,9 @@ IbNetDevice::ScheduleReceive(Time delay,
 void
 IbNetDevice::Arrive(Arriving& packet)
 {
-    Receive(std::move(packet.packet), packet.vl, packet.flowControl);
+    // (The slot lets go of the packet, so that Receive's is its only reference unless a sink
+    // keeps one: ns-3's Ptr copies where it would move, up to ns-3.38.)
+    Receive(std::exchange(packet.packet, nullptr), packet.vl, packet.flowControl);
 }
 
 void
@@ -608,6 +624,10 @@ IbNetDevice::Receive(Ptr<Packet> packet, uint8_t vl, bool flowControl)
                         "ns3::IbNetDevice::Extender on both)");
         m_abr[fc.GetVl()] = fc.GetFctbs();
         m_fccl[fc.GetVl()] = fc.GetFccl();
+        if (m_reusePackets)
+        {
+            RdmaPacketPool::Give(packet); // (empty now; kept unless something else holds it)
+        }
         TryTransmit();
         return;
     }

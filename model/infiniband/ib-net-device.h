@@ -336,6 +336,7 @@ class IbNetDevice : public NetDevice
     std::array<RingQueue<Item>, 16> m_queue; //!< output queue per VL
     std::array<uint64_t, 16> m_queueBytes;   //!< bytes in each
     bool m_extender{false};                  //!< 32-bit credit counters (Extender)
+    bool m_reusePackets{true};               //!< flow-control packets from RdmaPacketPool
     std::array<uint64_t, 16> m_fctbs;        //!< blocks sent per VL (FCTBS before mod)
     std::array<uint32_t, 16> m_fccl;         //!< credit limit from the peer (12 bits; extender: 32)
     std::array<uint32_t, 16> m_abr;          //!< adjusted blocks received (12 bits; extender: 32)
