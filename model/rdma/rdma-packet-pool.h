@@ -38,8 +38,10 @@ namespace ns3
  * may), RdmaNic reads each payload's ICRC and gives only those that are 0. (Whether a packet
  * stores bytes shows through Packet's interface only in its serialized size, which costs a third
  * of what the reuse saves; it is not checked.)
- * A packet's uid then names one frame at a time: from its send to its receipt, not for the whole
- * run (RdmaNic::ReusePackets turns this off). The pool empties itself at Simulator::Destroy.
+ * InfiniBand ports give their received flow-control packets, emptied of their header, for the
+ * next ones (IbNetDevice::ReusePackets). A packet's uid then names one frame at a time: from its
+ * send to its receipt, not for the whole run (the ReusePackets attributes turn this off). The pool
+ * empties itself at Simulator::Destroy.
  */
 class RdmaPacketPool
 {
