@@ -25,6 +25,15 @@ cases=("$@")
     echo "alternated: ROUNDS '$rounds' is not a whole number from 1 to 999" >&2
     exit 2
 }
+declare -A seen=()
+for c in "${cases[@]}"; do
+    [[ "$c" != -* ]] || {
+        echo "alternated: CASE '$c' is an option; give case names only (the bench's own options are not passed)" >&2
+        exit 2
+    }
+    [ -z "${seen[$c]:-}" ] || { echo "alternated: CASE '$c' is given twice" >&2; exit 2; }
+    seen[$c]=1
+done
 for dir in "$base_dir" "$new_dir"; do
     [ -x "$dir/bench/interconnect-bench" ] || {
         echo "alternated: '$dir' holds no bench/interconnect-bench (a build directory is expected)" >&2
@@ -50,16 +59,21 @@ for i in $(seq "$rounds"); do
         run "$base_dir" base "$i"
     fi
 done
-# One line per round and build: "build round case hops", then the summary.
+# One line per round and build: "build round case hops" (a case's first line: column 8 is its
+# packet-hops per CPU-second), all of them before the summary is made of them.
 for i in $(seq "$rounds"); do
     for b in base new; do
         for c in "${cases[@]}"; do
-            h=$(awk -F, -v c="$c" '$1 == c { print $8 }' "$tmp/$b.$i")
-            [ -n "$h" ] || { echo "alternated: no line for case '$c'" >&2; exit 1; }
-            echo "$b $i $c $h"
+            h=$(awk -F, -v c="$c" '$1 == c { print $8; exit }' "$tmp/$b.$i")
+            [[ "$h" =~ ^[0-9]+$ ]] && [ "$h" -gt 0 ] || {
+                echo "alternated: no packet-hops for case '$c' from the $b build" >&2
+                exit 1
+            }
+            echo "$b $i $c $h" >>"$tmp/lines"
         done
     done
-done | awk -v cases="${cases[*]}" -v rounds="$rounds" '
+done
+awk -v cases="${cases[*]}" -v rounds="$rounds" '
     function median(a, n,    i, j, t) {
         for (i = 2; i <= n; ++i) for (j = i; j > 1 && a[j - 1] > a[j]; --j) {
             t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
@@ -92,4 +106,4 @@ done | awk -v cases="${cases[*]}" -v rounds="$rounds" '
                 median(b, rounds), rb, median(w, rounds), rw
         }
         printf "over %d rounds\n", rounds
-    }'
+    }' "$tmp/lines"

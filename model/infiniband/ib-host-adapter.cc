@@ -158,8 +158,9 @@ IbHostAdapter::FrameAggregation(Ptr<Packet> packet,
                                 uint16_t dlid,
                                 uint16_t slid)
 {
-    // The ICRC's 4 bytes, 0 (RoCEv2's trailer: the same invariant CRC, IBA Vol. 1 7.8.1, which no
-    // model checks); padding would keep what the buffer block held before.
+    // The ICRC's 4 bytes, 0, as no model checks it (RoCEv2's trailer, for its 4 zero bytes only:
+    // InfiniBand's ICRC, IBA Vol. 1 7.8.1, covers other fields); padding would keep what the
+    // buffer block held before.
     packet->AddTrailer(RoceIcrcTrailer());
     IbBthHeader bth;
     bth.SetOpcode(SharpHeader::BTH_OPCODE);

@@ -624,7 +624,7 @@ IbNetDevice::Receive(Ptr<Packet> packet, uint8_t vl, bool flowControl)
                         "ns3::IbNetDevice::Extender on both)");
         m_abr[fc.GetVl()] = fc.GetFctbs();
         m_fccl[fc.GetVl()] = fc.GetFccl();
-        if (m_reusePackets)
+        if (m_reusePackets && packet->GetSize() == 0)
         {
             RdmaPacketPool::Give(packet); // (empty now; kept unless something else holds it)
         }

@@ -38,8 +38,9 @@ namespace ns3
  * may), RdmaNic reads each payload's ICRC and gives only those that are 0. (Whether a packet
  * stores bytes shows through Packet's interface only in its serialized size, which costs a third
  * of what the reuse saves; it is not checked.)
- * InfiniBand ports give their received flow-control packets, emptied of their header, for the
- * next ones (IbNetDevice::ReusePackets). A packet's uid then names one frame at a time: from its
+ * InfiniBand ports give their received flow-control packets once emptied of their header (no
+ * bytes, and no metadata item left even with metadata on) for the next ones
+ * (IbNetDevice::ReusePackets). A packet's uid then names one frame at a time: from its
  * send to its receipt, not for the whole run (the ReusePackets attributes turn this off). The pool
  * empties itself at Simulator::Destroy.
  */
@@ -104,7 +105,7 @@ class RdmaPacketPool
         return s_taken;
     }
 
-    /// Payload sizes kept at once: a fabric's data packets, ACKs, CNPs and one more.
+    /// Payload sizes kept at once: RoCE's data packets, ACKs and CNPs, InfiniBand's flow control.
     static constexpr std::size_t CLASSES = 4;
     /// Packets kept per size at most (some 1.5 MB of them).
     static constexpr std::size_t CAPACITY = 4096;

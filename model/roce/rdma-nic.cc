@@ -90,8 +90,9 @@ RdmaNic::GetTypeId()
                           MakeTimeAccessor(&RdmaNic::m_cnpInterval),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("ComputeIcrc",
-                          "Stamp every frame with its real ICRC (IBTA RoCEv2 invariant CRC) "
-                          "instead of 0. Costs a CRC over every packet; the pcap helpers turn "
+                          "Stamp every transport frame with its real ICRC (IBTA RoCEv2 "
+                          "invariant CRC) instead of 0 (SHARP aggregation frames keep 0). Costs a "
+                          "CRC over every packet; the pcap helpers turn "
                           "it on so that captures carry valid ICRCs.",
                           BooleanValue(false),
                           MakeBooleanAccessor(&RdmaNic::m_computeIcrc),
