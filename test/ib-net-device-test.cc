@@ -9,6 +9,7 @@
 // weight and the high-priority limit, link rates.
 
 #include "config-error-test.h"
+#include "packet-bytes.h"
 
 #include "ns3/core-module.h"
 #include "ns3/ib-channel.h"
@@ -29,21 +30,36 @@ namespace
 /// A packet of this many bytes (LRH to ICRC) is 65 blocks with its VCRC: 4160 bytes.
 constexpr uint32_t PACKET = 65 * 64 - IbNetDevice::VCRC;
 
+/// Two nodes with a port each on one 1 us cable.
+struct IbLink
+{
+    Ptr<Node> na = CreateObject<Node>();                //!< a's node
+    Ptr<Node> nb = CreateObject<Node>();                //!< b's node
+    Ptr<IbNetDevice> a = CreateObject<IbNetDevice>();   //!< one end
+    Ptr<IbNetDevice> b = CreateObject<IbNetDevice>();   //!< the other
+    Ptr<IbChannel> channel = CreateObject<IbChannel>(); //!< the cable
+
+    IbLink()
+    {
+        na->AddDevice(a);
+        nb->AddDevice(b);
+        channel->SetAttribute("Delay", TimeValue(MicroSeconds(1)));
+        a->Attach(channel);
+        b->Attach(channel);
+    }
+};
+
 class IbLinkTest : public ::testing::Test
 {
   protected:
     void SetUp() override
     {
-        na = CreateObject<Node>();
-        nb = CreateObject<Node>();
-        a = CreateObject<IbNetDevice>();
-        b = CreateObject<IbNetDevice>();
-        na->AddDevice(a);
-        nb->AddDevice(b);
-        channel = CreateObject<IbChannel>();
-        channel->SetAttribute("Delay", TimeValue(MicroSeconds(1)));
-        a->Attach(channel);
-        b->Attach(channel);
+        const IbLink link;
+        na = link.na;
+        nb = link.nb;
+        a = link.a;
+        b = link.b;
+        channel = link.channel;
     }
 
     void TearDown() override
@@ -341,16 +357,9 @@ LinkCapture
 RunCreditLoop(bool reuse, bool hold)
 {
     LinkCapture c;
-    Ptr<Node> na = CreateObject<Node>();
-    Ptr<Node> nb = CreateObject<Node>();
-    Ptr<IbNetDevice> a = CreateObject<IbNetDevice>();
-    Ptr<IbNetDevice> b = CreateObject<IbNetDevice>();
-    na->AddDevice(a);
-    nb->AddDevice(b);
-    Ptr<IbChannel> channel = CreateObject<IbChannel>();
-    channel->SetAttribute("Delay", TimeValue(MicroSeconds(1)));
-    a->Attach(channel);
-    b->Attach(channel);
+    const IbLink link;
+    const Ptr<IbNetDevice> a = link.a;
+    const Ptr<IbNetDevice> b = link.b;
     for (const auto& d : {a, b})
     {
         d->SetAttribute("ReceiveBufferBlocks", UintegerValue(130));
@@ -368,11 +377,9 @@ RunCreditLoop(bool reuse, bool hold)
                    {
                        ++c->heldAgain;
                    }
-                   std::string bytes(p->GetSize(), '\0');
-                   p->CopyData(reinterpret_cast<uint8_t*>(bytes.data()), p->GetSize());
                    c->packets.push_back(std::string(end) + ' ' +
                                         std::to_string(Simulator::Now().GetTimeStep()) + ' ' +
-                                        (sent ? "tx " : "rx ") + bytes);
+                                        (sent ? "tx " : "rx ") + test::BytesOf(p));
                    if (hold && flowControl && !sent && end[0] == 'b')
                    {
                        c->held.push_back(p);

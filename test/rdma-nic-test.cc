@@ -7,6 +7,7 @@
 // The RoCEv2 NIC as DCQCN's notification point: CNPs for CE-marked data, paced per queue pair;
 // its frames built on the packets of frames received (RdmaPacketPool).
 
+#include "packet-bytes.h"
 #include "star-fabric.h"
 
 #include "ns3/core-module.h"
@@ -71,10 +72,9 @@ class RdmaNicTest : public ::testing::Test
                 MakeCallback(+[](std::vector<std::string>* out,
                                  uint32_t host,
                                  Ptr<const Packet> p) {
-                    std::string bytes(p->GetSize(), '\0');
-                    p->CopyData(reinterpret_cast<uint8_t*>(bytes.data()), p->GetSize());
                     out->push_back(std::to_string(host) + ' ' +
-                                   std::to_string(Simulator::Now().GetTimeStep()) + ' ' + bytes);
+                                   std::to_string(Simulator::Now().GetTimeStep()) + ' ' +
+                                   test::BytesOf(p));
                 }).Bind(frames.get(), i));
         }
         return frames;
@@ -283,11 +283,8 @@ TEST_F(RdmaNicTest, AStampedIcrcIsNotPassedOnToAnotherNicsFrames)
             {
                 return; // (its ACKs come in, and have no payload)
             }
-            std::vector<uint8_t> bytes(p->GetSize());
-            p->CopyData(bytes.data(), bytes.size());
             ++t->frames;
-            const std::size_t n = bytes.size();
-            t->stamped += (bytes[n - 1] | bytes[n - 2] | bytes[n - 3] | bytes[n - 4]) != 0;
+            t->stamped += test::LastWord(p) != 0;
         }).Bind(&tails));
     rdma.Post(0, 2, RdmaVerb::WRITE, 200000, Time(0), 3);
     rdma.Post(1, 2, RdmaVerb::WRITE, 200000, MicroSeconds(20), 3);
@@ -373,16 +370,14 @@ TEST_F(RdmaNicTest, ATrimmedFrameEndsInAZeroIcrc)
         h.GetNic(i)->GetDevice()->TraceConnectWithoutContext(
             "Sniffer",
             MakeCallback(+[](Tails* t, Ptr<const Packet> p) {
-                std::vector<uint8_t> b(p->GetSize());
-                p->CopyData(b.data(), b.size());
-                const std::size_t n = b.size();
-                const bool zero = (b[n - 1] | b[n - 2] | b[n - 3] | b[n - 4]) == 0;
-                if ((b[14 + 1] >> 2) == 56) // (the IPv4 DSCP after the Ethernet header)
+                const std::string b = test::BytesOf(p);
+                const bool zero = test::LastWord(p) == 0;
+                if ((static_cast<uint8_t>(b[14 + 1]) >> 2) == 56) // (the IPv4 DSCP, after Ethernet)
                 {
                     ++t->trimmed;
                     t->dirty += !zero;
                 }
-                else if (n < 100)
+                else if (b.size() < 100)
                 {
                     ++t->acks;
                     t->dirtyAcks += !zero;

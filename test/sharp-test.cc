@@ -9,6 +9,7 @@
 // the switches' aggregation units or buffer run out.
 
 #include "config-error-test.h"
+#include "packet-bytes.h"
 #include "run-scenario-test.h"
 
 #include "ns3/collective-helper.h"
@@ -535,17 +536,6 @@ TEST(SharpRoce, OnEthernetEveryMemberLinkCarriesTheVectorOnceEachWay)
 namespace
 {
 
-/// @return a packet's last 4 bytes, as one number @param p 4 bytes or more
-uint32_t
-LastWord(Ptr<const Packet> p)
-{
-    std::vector<uint8_t> b(p->GetSize());
-    p->CopyData(b.data(), b.size());
-    const std::size_t n = b.size();
-    return (uint32_t(b[n - 4]) << 24) | (uint32_t(b[n - 3]) << 16) | (uint32_t(b[n - 2]) << 8) |
-           b[n - 1];
-}
-
 /// Leave ns-3's buffer blocks of about the size an aggregation frame's reallocation takes
 /// holding bytes of 0xFF, as packets that came and went leave them.
 void
@@ -570,11 +560,11 @@ TEST(SharpFraming, AnAggregationFramesIcrcIsZeroNotWhatItsBufferHeld)
     DirtyTheBufferBlocks();
     Ptr<Packet> roce = Create<Packet>(data.data(), data.size());
     RdmaNic::FrameAggregation(roce, Ipv4Address("10.0.0.1"), Ipv4Address("10.0.0.2"), 3);
-    EXPECT_EQ(LastWord(roce), 0u);
+    EXPECT_EQ(test::LastWord(roce), 0u);
     DirtyTheBufferBlocks();
     Ptr<Packet> ib = Create<Packet>(data.data(), data.size());
     IbHostAdapter::FrameAggregation(ib, 0, 0, 2, 1);
-    EXPECT_EQ(LastWord(ib), 0u);
+    EXPECT_EQ(test::LastWord(ib), 0u);
     // And unframed, each is its data again.
     ASSERT_TRUE(RdmaNic::UnframeAggregation(roce));
     ASSERT_TRUE(IbHostAdapter::UnframeAggregation(ib));
