@@ -21,10 +21,9 @@ set -euo pipefail
 base_dir="$1" new_dir="$2" rounds="$3"
 shift 3
 cases=("$@")
-[[ "$rounds" =~ ^[1-9][0-9]{0,2}$ ]] || {
-    echo "alternated: ROUNDS '$rounds' is not a whole number from 1 to 999" >&2
-    exit 2
-}
+script=alternated
+source "$(dirname "${BASH_SOURCE[0]}")/build-pair.sh"
+check_rounds "$rounds"
 declare -A seen=()
 for c in "${cases[@]}"; do
     [[ "$c" != -* ]] || {
@@ -34,17 +33,11 @@ for c in "${cases[@]}"; do
     [ -z "${seen[$c]:-}" ] || { echo "alternated: CASE '$c' is given twice" >&2; exit 2; }
     seen[$c]=1
 done
-for dir in "$base_dir" "$new_dir"; do
-    [ -x "$dir/bench/interconnect-bench" ] || {
-        echo "alternated: '$dir' holds no bench/interconnect-bench (a build directory is expected)" >&2
-        exit 2
-    }
-done
+check_build_dirs "$base_dir" "$new_dir"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 run() { # run DIR NAME ROUND: the cases' lines into $tmp/NAME.ROUND
-    LD_LIBRARY_PATH="$1${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$1/bench/interconnect-bench" \
-        "${cases[@]}" >"$tmp/$2.$3" 2>&1 || {
+    run_bench "$1" "${cases[@]}" >"$tmp/$2.$3" 2>&1 || {
         echo "alternated: the $2 build failed:" >&2
         cat "$tmp/$2.$3" >&2
         exit 1

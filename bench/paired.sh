@@ -18,22 +18,14 @@ set -euo pipefail
     exit 2
 }
 base_dir="$1" new_dir="$2" case_name="$3" rounds="${4:-6}"
-[[ "$rounds" =~ ^[1-9][0-9]{0,2}$ ]] || {
-    echo "paired: ROUNDS '$rounds' is not a whole number from 1 to 999" >&2
-    exit 2
-}
-for dir in "$base_dir" "$new_dir"; do
-    [ -x "$dir/bench/interconnect-bench" ] || {
-        echo "paired: '$dir' holds no bench/interconnect-bench (a build directory is expected)" >&2
-        exit 2
-    }
-done
+script=paired
+source "$(dirname "${BASH_SOURCE[0]}")/build-pair.sh"
+check_rounds "$rounds"
+check_build_dirs "$base_dir" "$new_dir"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# The program and its own library: LD_LIBRARY_PATH comes before the program's RUNPATH.
 run() { # run DIR OUTFILE
-    LD_LIBRARY_PATH="$1${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$1/bench/interconnect-bench" \
-        "$case_name" >"$2" 2>&1
+    run_bench "$1" "$case_name" >"$2" 2>&1
 }
 hops() { # the packet-hops per CPU-second of the case's line in FILE
     awk -F, -v c="$case_name" '$1 == c { print $8 }' "$1"

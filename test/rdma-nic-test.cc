@@ -60,6 +60,22 @@ class RdmaNicTest : public ::testing::Test
         h.Finalize();
     }
 
+    /**
+     * Connect one sink to a trace source of every host's port.
+     * @param h the helper, built @param hosts how many @param source the trace source
+     * @param sink the sink
+     */
+    static void TraceEveryHost(RoceHelper& h,
+                               uint32_t hosts,
+                               const std::string& source,
+                               const CallbackBase& sink)
+    {
+        for (uint32_t i = 0; i < hosts; ++i)
+        {
+            h.GetNic(i)->GetDevice()->TraceConnectWithoutContext(source, sink);
+        }
+    }
+
     /// @return every frame the hosts' ports sent or received, bytes and time, in order
     /// @param h the helper, built @param hosts how many
     static std::shared_ptr<std::vector<std::string>> CaptureHosts(RoceHelper& h, uint32_t hosts)
@@ -312,26 +328,23 @@ TEST_F(RdmaNicTest, AReusedPacketCarriesNoTagOfItsLastFrame)
         uint32_t extra{0};
     } tags;
 
-    for (uint32_t i = 0; i < 5; ++i)
-    {
-        h.GetNic(i)->GetDevice()->TraceConnectWithoutContext(
-            "MacRx",
-            MakeCallback(+[](Tags* t, Ptr<const Packet> p) {
-                uint32_t packetTags = 0;
-                for (auto it = p->GetPacketTagIterator(); it.HasNext(); it.Next())
-                {
-                    ++packetTags;
-                }
-                uint32_t byteTags = 0;
-                for (auto it = p->GetByteTagIterator(); it.HasNext(); it.Next())
-                {
-                    ++byteTags;
-                }
-                ++t->frames;
-                t->extra += (packetTags > 1) + (byteTags > 0);
-                p->AddByteTag(FlowIdTag(7));
-            }).Bind(&tags));
-    }
+    TraceEveryHost(h, 5, "MacRx", MakeCallback(+[](Tags* t, Ptr<const Packet> p) {
+                                      uint32_t packetTags = 0;
+                                      for (auto it = p->GetPacketTagIterator(); it.HasNext();
+                                           it.Next())
+                                      {
+                                          ++packetTags;
+                                      }
+                                      uint32_t byteTags = 0;
+                                      for (auto it = p->GetByteTagIterator(); it.HasNext();
+                                           it.Next())
+                                      {
+                                          ++byteTags;
+                                      }
+                                      ++t->frames;
+                                      t->extra += (packetTags > 1) + (byteTags > 0);
+                                      p->AddByteTag(FlowIdTag(7));
+                                  }).Bind(&tags));
     for (uint32_t i = 0; i < 4; ++i)
     {
         rdma.Post(i, 4, RdmaVerb::WRITE, 300000, Time(0), 3);
@@ -365,25 +378,21 @@ TEST_F(RdmaNicTest, ATrimmedFrameEndsInAZeroIcrc)
         uint32_t dirtyAcks{0};
     } tails;
 
-    for (uint32_t i = 0; i < 5; ++i)
-    {
-        h.GetNic(i)->GetDevice()->TraceConnectWithoutContext(
-            "Sniffer",
-            MakeCallback(+[](Tails* t, Ptr<const Packet> p) {
-                const std::string b = test::BytesOf(p);
-                const bool zero = test::LastWord(p) == 0;
-                if ((static_cast<uint8_t>(b[14 + 1]) >> 2) == 56) // (the IPv4 DSCP, after Ethernet)
-                {
-                    ++t->trimmed;
-                    t->dirty += !zero;
-                }
-                else if (b.size() < 100)
-                {
-                    ++t->acks;
-                    t->dirtyAcks += !zero;
-                }
-            }).Bind(&tails));
-    }
+    TraceEveryHost(h, 5, "Sniffer", MakeCallback(+[](Tails* t, Ptr<const Packet> p) {
+                                        const std::string b = test::BytesOf(p);
+                                        const bool zero = test::LastWord(p) == 0;
+                                        // (The IPv4 DSCP, after Ethernet.)
+                                        if ((static_cast<uint8_t>(b[14 + 1]) >> 2) == 56)
+                                        {
+                                            ++t->trimmed;
+                                            t->dirty += !zero;
+                                        }
+                                        else if (b.size() < 100)
+                                        {
+                                            ++t->acks;
+                                            t->dirtyAcks += !zero;
+                                        }
+                                    }).Bind(&tails));
     for (uint32_t i = 0; i < 4; ++i)
     {
         rdma.Post(i, 4, RdmaVerb::WRITE, 300000, Time(0), 3);
