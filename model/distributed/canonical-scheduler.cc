@@ -235,12 +235,28 @@ CanonicalScheduler::PeekNext() const
     NS_ASSERT(m_size > 0);
     if (!m_unsorted.empty())
     {
-        // Events of the run's span that came aside: sorted once, merged in.
-        auto& now = m_run;
+        // Events of the run's span that came aside: sorted once, merged in from the run's
+        // next end, each place filled with the earlier of the two sequences' next entries (the
+        // run's free places are all ahead of its entries still to move). std::inplace_merge
+        // took a buffer from the heap for each merge: on incast64 one in 22 events, 4 M of its
+        // 449 M instructions with the merge.
+        auto& run = m_run;
         std::sort(m_unsorted.begin(), m_unsorted.end(), LaterOrder{});
-        const auto sorted = static_cast<std::ptrdiff_t>(now.size());
-        now.insert(now.end(), m_unsorted.begin(), m_unsorted.end());
-        std::inplace_merge(now.begin(), now.begin() + sorted, now.end(), LaterOrder{});
+        std::size_t i = run.size();
+        std::size_t j = m_unsorted.size();
+        run.insert(run.end(), m_unsorted.begin(), m_unsorted.end()); // (places; overwritten)
+        for (std::size_t to = i + j; j > 0;)
+        {
+            --to;
+            if (i > 0 && Later(m_unsorted[j - 1], run[i - 1]))
+            {
+                run[to] = run[--i];
+            }
+            else
+            {
+                run[to] = m_unsorted[--j];
+            }
+        }
         m_unsorted.clear();
     }
     if (m_run.empty())
