@@ -16,6 +16,7 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/rdma-int-tag.h"
 #include "ns3/simulator.h"
 
 namespace ns3
@@ -72,6 +73,7 @@ void
 IbRemoteChannel::Receive(Ptr<IbNetDevice> device, Ptr<Packet> packet)
 {
     const RemoteLinkTag tag = TakeRemoteLinkTag(packet);
+    RdmaIntTag::NoteMayBeCarried(); // (another rank's adapters may add INT to their packets)
     ScheduleArrival(device,
                     TimeStep(tag.remaining),
                     tag.sequence,

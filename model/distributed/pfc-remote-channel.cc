@@ -15,6 +15,7 @@
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/pfc-net-device.h"
+#include "ns3/rdma-int-tag.h"
 #include "ns3/rdma-packet-pool.h"
 #include "ns3/simulator.h"
 
@@ -70,6 +71,7 @@ PfcRemoteChannel::Receive(Ptr<PfcNetDevice> device, Ptr<Packet> packet)
 {
     const RemoteLinkTag tag = TakeRemoteLinkTag(packet);
     RdmaPacketPool::NoteStampedTails(); // (another rank's NICs may stamp their ICRCs)
+    RdmaIntTag::NoteMayBeCarried();     // (and add INT to their packets)
     ScheduleArrival(device,
                     Simulator::Now().GetTimeStep(),
                     TimeStep(tag.remaining),

@@ -305,7 +305,8 @@ IbSwitch::Dequeued(uint32_t outPort, Ptr<Packet> packet, uint8_t vl, uint32_t ta
     // The packet left the switch: its blocks leave the input port's buffer.
     m_ports[tag >> 8]->Release(static_cast<uint8_t>(tag & 0xFF),
                                IbNetDevice::Blocks(packet->GetSize()));
-    if (m_intEnabled && packet->GetPacketTagIterator().HasNext()) // (as RoceSwitch)
+    if (m_intEnabled && RdmaIntTag::MayBeCarried() &&
+        packet->GetPacketTagIterator().HasNext()) // (as RoceSwitch)
     {
         RdmaIntTag intTag;
         // The tag grows by a hop: remove and add it (ReplacePacketTag keeps the old size).

@@ -504,7 +504,8 @@ RdmaChannelAdapter::ReceiveTransport(const RdmaTransportHeaders& headers,
         return;
     }
     RdmaIntTag intTag;
-    const bool hasInt = packet->GetPacketTagIterator().HasNext() && packet->PeekPacketTag(intTag);
+    const bool hasInt = RdmaIntTag::MayBeCarried() && packet->GetPacketTagIterator().HasNext() &&
+                        packet->PeekPacketTag(intTag);
     const bool request =
         opcode != IbBthHeader::RC_ACKNOWLEDGE && !IbBthHeader::IsReadResponse(opcode);
     if (marked && opcode != IbBthHeader::RC_ACKNOWLEDGE)

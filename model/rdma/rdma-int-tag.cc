@@ -11,6 +11,8 @@
 namespace ns3
 {
 
+bool RdmaIntTag::s_mayBeCarried = false;
+
 NS_OBJECT_ENSURE_REGISTERED(RdmaIntTag);
 
 TypeId
@@ -80,6 +82,7 @@ RdmaIntTag::GetSerializedSize() const
 void
 RdmaIntTag::Serialize(TagBuffer i) const
 {
+    s_mayBeCarried = true; // (a packet is taking the tag)
     i.WriteU8(static_cast<uint8_t>(m_nHops));
     i.WriteU8(m_echo ? 1 : 0);
     for (uint32_t h = 0; h < m_nHops; ++h)

@@ -66,6 +66,25 @@ class RdmaIntTag : public Tag
     /// @return hop i
     const RdmaIntHop& GetHop(uint32_t i) const;
 
+    /**
+     * Whether a packet of this process may carry the tag: one has been added to a packet (the
+     * packet's tag list serializes it), or a packet came from another rank (NoteMayBeCarried).
+     * A switch and a NIC read a packet's tag list only then: its pointer is on the packet's
+     * second cache line, which nothing else of a switch's pass reads (at k=16, a miss on every
+     * hop of a run without INT).
+     * @return false while no packet can carry one
+     */
+    static bool MayBeCarried()
+    {
+        return s_mayBeCarried;
+    }
+
+    /// Packets from another rank have come: they may carry the tag.
+    static void NoteMayBeCarried()
+    {
+        s_mayBeCarried = true;
+    }
+
     uint32_t GetSerializedSize() const override;
     void Serialize(TagBuffer i) const override;
     void Deserialize(TagBuffer i) override;
@@ -75,6 +94,8 @@ class RdmaIntTag : public Tag
     uint32_t m_nHops;                        //!< hops recorded
     bool m_echo;                             //!< carried back by an ACK: frozen
     std::array<RdmaIntHop, MAX_HOPS> m_hops; //!< the hops
+
+    static bool s_mayBeCarried; //!< see MayBeCarried
 };
 
 } // namespace ns3

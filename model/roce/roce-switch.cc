@@ -803,8 +803,10 @@ RoceSwitch::PortDequeue(uint32_t outPort, const Ptr<Packet>& frame, uint8_t prio
     }
     ReleaseBuffer(outPort, frame, priority, tag);
     // (Most frames carry no packet tag at all: a pointer's test, where PeekPacketTag builds a
-    // tag and compares type ids, 2% of a fat-tree's run.)
-    if (m_intEnabled && PeekPointer(frame)->GetPacketTagIterator().HasNext())
+    // tag and compares type ids, 2% of a fat-tree's run; and no test at all while no packet
+    // can carry the tag.)
+    if (m_intEnabled && RdmaIntTag::MayBeCarried() &&
+        PeekPointer(frame)->GetPacketTagIterator().HasNext())
     {
         RdmaIntTag tag;
         // The tag grows by a hop: remove and add it (ReplacePacketTag keeps the old size).
