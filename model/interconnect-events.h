@@ -137,18 +137,20 @@ class ReusableEvent
  * one ReusableEvent delivers the first (htsim's pipes do the same), instead of an event each.
  * Each frame's event is keyed for the CanonicalScheduler by the receiving device and the
  * frame's sequence number, as a per-frame event was, and names for its prefetch what the
- * delivery reads first (the frame's slot and packet, the port, this queue). A frame due before
- * the last one queued (not one cable's: a distributed run's remote link) gets an event of its
- * own. The queue may sit with either end: an Ethernet port keeps the frames it sends on a cable
- * within the process (PfcNetDevice::ScheduleDeparture), so that a send touches only the
- * sender's state; InfiniBand ports and remote links keep the frames coming to them.
+ * delivery reads first (the frame's slot and packet, the port, this queue, a line of the
+ * port's owner). A frame due before the last one queued (not one cable's: a distributed run's
+ * remote link) gets an event of its own. The queue may sit with either end: an Ethernet port
+ * keeps the frames it sends on a cable within the process (PfcNetDevice::ScheduleDeparture), so
+ * that a send touches only the sender's state; InfiniBand ports and remote links keep the
+ * frames coming to them.
  * @tparam Owner the port
  * @tparam Item what a frame is to it
  * @tparam ARRIVE the port's method that takes an arriving frame
  * @tparam NEXT_HINT the port's method that names, for the frame next in line once one has
  *         arrived, the span of lines its arrival will read after the port's own
- *         (CanonicalScheduler::SpanHint; null: none), the event's fifth hint. A switch names the
- *         egress port its route leads to: at k=16 the hint names the lines a hop waited on most.
+ *         (CanonicalScheduler::SpanHint; null: the frame's packet, as for every frame that
+ *         finds the queue empty), the event's last hint. A switch names the egress port its
+ *         route leads to: at k=16 the hint names the lines a hop waited on most.
  */
 template <typename Owner,
           typename Item,
@@ -161,13 +163,16 @@ class ArrivalQueue
      * @param owner the port (it must outlive the queue's pending event, or Clear)
      * @param ownerHint what of the port a frame's arrival reads first, to be fetched ahead
      *        (CanonicalScheduler::HintNextEvent); null: the port's start
+     * @param fixedHint one more line every arrival at the port reads, beyond the port (a
+     *        switch's buffer accounting of the port as ingress), or null
      */
-    void Bind(Owner* owner, const void* ownerHint = nullptr)
+    void Bind(Owner* owner, const void* ownerHint = nullptr, const void* fixedHint = nullptr)
     {
         m_owner = owner;
         m_event.Bind(&ArrivalQueue::FirstArrives, this);
         m_event.Hints()[2] = ownerHint ? ownerHint : owner;
         m_event.Hints()[3] = this;
+        m_event.Hints()[4] = fixedHint;
     }
 
     /**
@@ -244,8 +249,12 @@ class ArrivalQueue
         CanonicalScheduler::KeyNextEvent(m_device, first.sequence);
         auto& hints = m_event.Hints();
         hints[0] = &first;
-        hints[1] = first.item.Touches(); // ([2] and [3], the port and this, set by Bind)
-        hints[CanonicalScheduler::HINTS - 1] = nullptr; // (the span: FirstArrives sets it)
+        hints[1] = first.item.Touches(); // ([2] to [4], the port, this and more, set by Bind)
+        // The span: the packet's first two lines, unless FirstArrives names the owner's. An
+        // ns-3.37 Packet is 104 bytes and its tag list and metadata start 64 bytes in: on its
+        // second line, which a NIC reads as it takes the frame apart.
+        hints[CanonicalScheduler::HINTS - 1] =
+            CanonicalScheduler::SpanHint(first.item.Touches(), 2);
         CanonicalScheduler::HintNextEvent(hints.data());
         m_event.ScheduleWithContext(m_context, TimeStep(first.arrival - now));
     }
@@ -266,8 +275,10 @@ class ArrivalQueue
         {
             if (!m_frames.empty())
             {
-                m_event.Hints()[CanonicalScheduler::HINTS - 1] =
-                    (m_owner->*NEXT_HINT)(m_frames.front().item);
+                if (const void* span = (m_owner->*NEXT_HINT)(m_frames.front().item))
+                {
+                    m_event.Hints()[CanonicalScheduler::HINTS - 1] = span;
+                }
             }
         }
     }

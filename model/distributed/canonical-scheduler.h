@@ -78,8 +78,8 @@ class CanonicalScheduler : public Scheduler
      */
     static void KeyNextEvent(uint32_t device, uint64_t sequence);
 
-    /// As many addresses as a hint names: four lines, then a span of lines (SpanHint).
-    static constexpr std::size_t HINTS = 5;
+    /// As many addresses as a hint names: five lines, then a span of lines (SpanHint).
+    static constexpr std::size_t HINTS = 6;
     /// The low bits of a span hint, which count its lines after the first (up to eight lines).
     static constexpr uintptr_t SPAN_MASK = 7;
 
@@ -205,7 +205,7 @@ class CanonicalScheduler : public Scheduler
                 {
                     __builtin_prefetch(after.hints);
                     // (Its last address too: the array's object is 16-byte aligned, so that
-                    // the five may straddle two lines.)
+                    // the six may straddle two lines.)
                     __builtin_prefetch(after.hints + HINTS - 1);
                     m_fetched = after.impl;
                 }

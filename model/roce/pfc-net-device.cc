@@ -955,7 +955,10 @@ PfcNetDevice::ScheduleDeparture(PfcNetDevice* peer,
 {
     if (!m_departures.IsBound())
     {
-        m_departures.Bind(peer, &peer->m_owner); // (its receive line)
+        m_departures.Bind(peer, // (its receive line, and its owner's for it)
+                          &peer->m_owner,
+                          peer->m_owner ? peer->m_owner->PortReceiveLine(peer->m_ownerPort)
+                                        : nullptr);
         m_peerNodeId = peer->m_nodeId;
         m_peerIfIndex = peer->m_ifIndex;
     }

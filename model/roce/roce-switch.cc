@@ -423,6 +423,12 @@ RoceSwitch::PortArrivalHint(uint32_t /* inPort */, const PfcFrameInfo& info) con
     return PeekPointer(m_ports[port])->SendSpan();
 }
 
+const void*
+RoceSwitch::PortReceiveLine(uint32_t port) const
+{
+    return m_mmu ? PeekPointer(m_mmu)->IngressLine(port) : nullptr;
+}
+
 void
 RoceSwitch::SetAggregationNode(Ptr<SharpAggregationNode> node, Ipv4Address address)
 {

@@ -234,6 +234,9 @@ class RoceSwitch : public Object, public PfcPortOwner
     /// The send lines of the egress port a frame's route leads to, as things are now
     /// (PfcPortOwner).
     const void* PortArrivalHint(uint32_t inPort, const PfcFrameInfo& info) const override;
+    /// The buffer's accounting of a port as ingress, which every frame arriving on the port
+    /// reads (PfcPortOwner).
+    const void* PortReceiveLine(uint32_t port) const override;
     /// A frame leaves a port's queue (PfcPortOwner).
     void PortDequeue(uint32_t outPort,
                      const Ptr<Packet>& frame,
