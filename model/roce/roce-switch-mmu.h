@@ -144,7 +144,10 @@ class RoceSwitchMmu : public Object
      */
     void PrefetchIngress(uint32_t inPort) const
     {
-        __builtin_prefetch(m_ingress.data() + inPort); // (a prefetch never faults: unchecked)
+        // (Unchecked: a prefetch never faults; the address in integers, so that an index past
+        // the end is no out-of-bounds pointer either.)
+        __builtin_prefetch(reinterpret_cast<const void*>(
+            reinterpret_cast<uintptr_t>(m_ingress.data()) + inPort * sizeof(Ingress)));
     }
 
     /**
@@ -164,7 +167,9 @@ class RoceSwitchMmu : public Object
      */
     void PrefetchEgress(uint32_t outPort) const
     {
-        __builtin_prefetch(m_egressBytes.data() + outPort);
+        __builtin_prefetch(
+            reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(m_egressBytes.data()) +
+                                          outPort * sizeof(m_egressBytes[0])));
     }
 
     /**
