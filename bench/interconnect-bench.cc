@@ -501,8 +501,12 @@ Main(int argc, char* argv[])
     {
         rounds.insert(rounds.end(), chosen.begin(), chosen.end());
     }
-    for (const auto& name : rounds)
+    // Each chosen case's packet-hops per CPU-second by round, for its cost per packet-hop over
+    // the reference case's in the same round.
+    std::vector<std::map<std::size_t, double>> hopsByRound(chosen.size());
+    for (std::size_t run = 0; run < rounds.size(); ++run)
     {
+        const std::string& name = rounds[run];
         // Each case runs in a child process of its own, so that its peak RSS is its own; the
         // child sends its CSV line back through a pipe and exits 1 if a message did not complete.
         int fds[2];
@@ -564,6 +568,7 @@ Main(int argc, char* argv[])
         if (!ParseLine(line, &f).empty())
         {
             runs[name].push_back(f);
+            hopsByRound[run % chosen.size()][run / chosen.size()] = f.hopsPerCpu;
         }
         if (out)
         {
@@ -620,6 +625,39 @@ Main(int argc, char* argv[])
                 }
             }
             std::printf("\n");
+        }
+    }
+    if (repeat > 1 && chosen.size() > 1)
+    {
+        // The cost per packet-hop of each other case over the reference case's (perm128 if it
+        // ran, else the first one given), as the ratio of the two cases' speeds in one round
+        // (perm1024 over perm128: the growth the speed targets bound), its median and range
+        // over the rounds in which both ran.
+        const auto perm128 = std::find(chosen.begin(), chosen.end(), "perm128");
+        const std::size_t ref = perm128 != chosen.end() ? perm128 - chosen.begin() : 0;
+        std::printf("\ncost_per_hop,rounds,median,min,max\n");
+        for (std::size_t c = 0; c < chosen.size(); ++c)
+        {
+            std::vector<double> ratios;
+            for (const auto& [round, hops] : hopsByRound[c])
+            {
+                const auto r = hopsByRound[ref].find(round);
+                if (c != ref && r != hopsByRound[ref].end() && hops > 0)
+                {
+                    ratios.push_back(r->second / hops);
+                }
+            }
+            if (ratios.empty())
+            {
+                continue;
+            }
+            std::printf("%s/%s,%zu,%.3f,%.3f,%.3f\n",
+                        chosen[c].c_str(),
+                        chosen[ref].c_str(),
+                        ratios.size(),
+                        Median(ratios),
+                        *std::min_element(ratios.begin(), ratios.end()),
+                        *std::max_element(ratios.begin(), ratios.end()));
         }
     }
     return status;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The bench's reporting (never its figures: speed is measured, not asserted): --repeat=N runs a
-# case N times and summarizes min/median/max; --compare=FILE prints the ratio against a saved
-# run; --simulator=default runs the same events on ns-3's implementation; bad values are refused
-# by name.
+# case N times and summarizes min/median/max, and each case's cost per packet-hop over
+# perm128's per round; --compare=FILE prints the ratio against a saved run; --simulator=default
+# runs the same events on ns-3's implementation; bad values are refused by name.
 # Run by ctest: bench-options-test.sh BENCH DIR
 set -euo pipefail
 bench="$1"
@@ -22,6 +22,15 @@ grep -Eq '^incast64,1,.*,[0-9]+,[0-9]+\.[0-9]{3}$' "$dir/compare.out" ||
 "$bench" --simulator=default --csv="$dir/default.csv" incast64 >/dev/null || fail "--simulator=default failed"
 [ "$(tail -1 "$dir/default.csv" | cut -d, -f1,2,5,7)" = "$(tail -1 "$dir/base.csv" | cut -d, -f1,2,5,7)" ] ||
     fail "the default implementation ran other events: $(tail -1 "$dir/default.csv")"
+# The cost per packet-hop over perm128's (the reference when it runs, even second), per round:
+# the ratio of the two speeds in one round, its median (of two: their mean) and range.
+"$bench" --repeat=2 --csv="$dir/pair.csv" incast64 perm128 >"$dir/pair.out" || fail "--repeat=2 of two cases failed"
+expected=$(awk -F, 'NR > 1 { hops[NR - 2] = $8 }
+    END { a = hops[1] / hops[0]; b = hops[3] / hops[2]; lo = a < b ? a : b; hi = a < b ? b : a
+          printf "incast64/perm128,2,%.3f,%.3f,%.3f\n", (a + b) / 2, lo, hi }' "$dir/pair.csv")
+got=$(grep '^incast64/perm128,' "$dir/pair.out" || true)
+[ "$got" = "$expected" ] || fail "cost per packet-hop over perm128: '$got', expected '$expected'"
+grep -q '^perm128/' "$dir/pair.out" && fail "the reference case is reported over itself"
 status=0
 "$bench" --simulator=fast incast64 >/dev/null 2>"$dir/e3" || status=$?
 [ "$status" -eq 2 ] && grep -q -- "--simulator = fast" "$dir/e3" || fail "--simulator=fast not refused by name"
