@@ -165,10 +165,17 @@ class ArrivalQueue
      *        (CanonicalScheduler::HintNextEvent); null: the port's start
      * @param fixedHint one more line every arrival at the port reads, beyond the port (a
      *        switch's buffer accounting of the port as ingress), or null
+     * @param itemRead whether an arrival reads what the frame's Item::Touches names (its
+     *        packet; a switch that passes the frame on by reference does not): if not, the
+     *        event names it for no fetch
      */
-    void Bind(Owner* owner, const void* ownerHint = nullptr, const void* fixedHint = nullptr)
+    void Bind(Owner* owner,
+              const void* ownerHint = nullptr,
+              const void* fixedHint = nullptr,
+              bool itemRead = true)
     {
         m_owner = owner;
+        m_itemRead = itemRead;
         m_event.Bind(&ArrivalQueue::FirstArrives, this);
         m_event.Hints()[2] = ownerHint ? ownerHint : owner;
         m_event.Hints()[3] = this;
@@ -249,12 +256,13 @@ class ArrivalQueue
         CanonicalScheduler::KeyNextEvent(m_device, first.sequence);
         auto& hints = m_event.Hints();
         hints[0] = &first;
-        hints[1] = first.item.Touches(); // ([2] to [4], the port, this and more, set by Bind)
+        const void* touched = m_itemRead ? first.item.Touches() : nullptr;
+        hints[1] = touched; // ([2] to [4], the port, this and more, set by Bind)
         // The span: the packet's first two lines, unless FirstArrives names the owner's. An
         // ns-3.37 Packet is 104 bytes and its tag list and metadata start 64 bytes in: on its
         // second line, which a NIC reads as it takes the frame apart.
         hints[CanonicalScheduler::HINTS - 1] =
-            CanonicalScheduler::SpanHint(first.item.Touches(), 2);
+            touched ? CanonicalScheduler::SpanHint(touched, 2) : nullptr;
         CanonicalScheduler::HintNextEvent(hints.data());
         m_event.ScheduleWithContext(m_context, TimeStep(first.arrival - now));
     }
@@ -291,6 +299,7 @@ class ArrivalQueue
     /// packet, the port (what Bind named of it), this queue.
     ReusableEvent m_event;
     Owner* m_owner{nullptr}; //!< the port
+    bool m_itemRead{true};   //!< an arrival reads what its Item::Touches names (Bind)
     uint32_t m_context{0};   //!< the port's node
     uint32_t m_device{0};    //!< the port's index on it
 };

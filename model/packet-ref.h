@@ -10,7 +10,7 @@
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
 
-#include <utility>
+#include <new>
 
 namespace ns3
 {
@@ -23,33 +23,41 @@ namespace ns3
  * queue (pushed, popped, handed on) took a reference and dropped one several times per hop, on
  * the packet's cache line: two of the largest entries of a fat-tree's profile. The ports'
  * queues hold a PacketRef instead: it takes the reference once when the frame goes in and
- * hands it over, uncounted, when the frame comes out (Release).
+ * hands it over, uncounted, when the frame comes out (Release), or moves on with it (a frame
+ * leaves its egress queue for its cable's frames in flight without its packet being read:
+ * at fabric scale the packet has left the cache while it waited, Lend).
+ *
+ * The reference is held as a Ptr<Packet> object made without taking a count (Ptr(p, false)),
+ * which Lend hands out as it is. A move gives the pointer to a new Ptr object made the same
+ * way and puts an empty one in the old one's place, without the old one's destructor (whose
+ * drop of the count is what moves on).
  */
 class PacketRef
 {
   public:
-    PacketRef() = default;
+    PacketRef()
+    {
+        new (&m_ptr) Ptr<Packet>();
+    }
 
     /// Take a reference. @param packet the packet (may be null)
     explicit PacketRef(const Ptr<Packet>& packet)
-        : m_packet(PeekPointer(packet))
     {
-        if (m_packet)
-        {
-            m_packet->Ref();
-        }
+        new (&m_ptr) Ptr<Packet>(packet);
     }
 
     /// Move: the reference changes hands. @param other the reference taken
     PacketRef(PacketRef&& other) noexcept
-        : m_packet(std::exchange(other.m_packet, nullptr))
     {
+        new (&m_ptr) Ptr<Packet>(other.Steal(), false);
     }
 
     /// Move: the references swap hands. @param other the reference taken @return this
     PacketRef& operator=(PacketRef&& other) noexcept
     {
-        std::swap(m_packet, other.m_packet);
+        Packet* mine = Steal();
+        new (&m_ptr) Ptr<Packet>(other.Steal(), false);
+        new (&other.m_ptr) Ptr<Packet>(mine, false);
         return *this;
     }
 
@@ -61,44 +69,63 @@ class PacketRef
         // Most are empty (moved from, or Released as the frame left its queue): that test stays
         // inline, where the release's own code (the packet's deletion) had kept the whole
         // destructor out of line, a call for each of them (1.4 M on perm128).
-        if (m_packet)
+        if (Packet* packet = PeekPointer(m_ptr))
         {
-            Drop(m_packet);
+            Drop(packet);
         }
     }
 
     /// @return the packet, this reference kept
     Packet* operator->() const
     {
-        return m_packet;
+        return PeekPointer(m_ptr);
     }
 
     /// @return the packet, this reference kept (or null)
     const Packet* Peek() const
     {
-        return m_packet;
+        return PeekPointer(m_ptr);
     }
 
     /// @return a Ptr of its own to the packet (a second reference)
     Ptr<Packet> Share() const
     {
-        return Ptr<Packet>(m_packet);
+        return m_ptr;
     }
 
     /// @return the packet as a Ptr that holds this reference (this one is left empty)
     Ptr<Packet> Release()
     {
-        return Ptr<Packet>(std::exchange(m_packet, nullptr), false);
+        return Ptr<Packet>(Steal(), false);
+    }
+
+    /**
+     * @return the packet as a Ptr that this reference lends, no count taken: valid while this
+     * PacketRef holds it, and to be copied (a count of its own) by whoever keeps it longer
+     */
+    const Ptr<Packet>& Lend() const
+    {
+        return m_ptr;
     }
 
   private:
+    /// @return the packet, whose reference the caller takes over (this one is left empty)
+    Packet* Steal()
+    {
+        Packet* packet = PeekPointer(m_ptr);
+        new (&m_ptr) Ptr<Packet>(); // (in the old Ptr's place, its destructor not run)
+        return packet;
+    }
+
     /// Give up a reference. @param packet the packet
     [[gnu::noinline]] static void Drop(Packet* packet)
     {
         packet->Unref();
     }
 
-    Packet* m_packet{nullptr}; //!< the packet, one reference held
+    union {
+        Ptr<Packet> m_ptr; //!< the packet, one reference held (made and replaced by hand)
+    };
 };
 
 } // namespace ns3

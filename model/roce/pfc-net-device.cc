@@ -390,25 +390,38 @@ PfcNetDevice::Enqueue(const Ptr<Packet>& packet,
                       uint32_t tag,
                       const PfcFrameInfo& info)
 {
-    NS_LOG_FUNCTION(this << packet << +priority << tag);
+    return Enqueue(PacketRef(packet),
+                   PeekPointer(packet)->GetSize() + ETHERNET_HEADER,
+                   priority,
+                   tag,
+                   info);
+}
+
+bool
+PfcNetDevice::Enqueue(PacketRef packet,
+                      uint32_t bytes,
+                      uint8_t priority,
+                      uint32_t tag,
+                      const PfcFrameInfo& info)
+{
+    NS_LOG_FUNCTION(this << packet.Peek() << bytes << +priority << tag);
     NS_ASSERT_MSG(priority < N_PRIORITIES, "priority " << +priority << " out of 0..7");
     if (m_watchdogMask & (1u << priority))
     {
         ++m_pfc->watchdogDrops; // a stormed priority takes no frames (m_pfc made at the trip)
-        DropFrame(packet, priority, tag);
+        DropFrame(packet.Lend(), priority, tag);
         return false;
     }
     if (m_queueLimit != 0 && m_queue[priority].size() >= m_queueLimit)
     {
         ++m_queueLimitDrops;
-        DropFrame(packet, priority, tag);
+        DropFrame(packet.Lend(), priority, tag);
         return false;
     }
     if (!m_macTxTrace.IsEmpty())
     {
-        m_macTxTrace(WithEthernetHeader(packet, Ipv4L3Protocol::PROT_NUMBER, true));
+        m_macTxTrace(WithEthernetHeader(packet.Lend(), Ipv4L3Protocol::PROT_NUMBER, true));
     }
-    const uint32_t bytes = PeekPointer(packet)->GetSize() + ETHERNET_HEADER;
     m_queueBytes[priority] += bytes;
     m_queueBytesTrace(priority, m_queueBytes[priority]);
     // A frame that TryTransmit would take straight back out (nothing else queued, the wire
@@ -423,11 +436,11 @@ PfcNetDevice::Enqueue(const Ptr<Packet>& packet,
         {
             m_queueBytes[priority] -= bytes;
             m_queueBytesTrace(priority, m_queueBytes[priority]);
-            Transmit(packet, priority, tag, info, now);
+            Transmit(std::move(packet), bytes, priority, tag, info, now);
             return true;
         }
     }
-    m_queue[priority].push_back(Item{PacketRef(packet), tag, info});
+    m_queue[priority].push_back(Item{std::move(packet), tag, info, bytes});
     m_queuedMask |= 1u << priority;
     TryTransmit();
     return true;
@@ -459,7 +472,7 @@ PfcNetDevice::PickPriority()
             m_dwrrNext = (p + 1) % N_PRIORITIES;
             continue;
         }
-        const int64_t head = m_queue[p].front().packet->GetSize() + ETHERNET_HEADER;
+        const int64_t head = m_queue[p].front().bytes;
         if (m_deficit[p] >= head)
         {
             m_deficit[p] -= head;
@@ -491,10 +504,11 @@ PfcNetDevice::TryTransmit()
     }
     if (m_controlQueued)
     {
-        const Ptr<Packet> frame = m_controlQueue.front().Release();
+        PacketRef frame = std::move(m_controlQueue.front());
         m_controlQueue.pop_front();
         m_controlQueued = !m_controlQueue.empty();
-        StartTransmission(frame, PfcHeader::ETHERTYPE, now);
+        const uint32_t bytes = frame->GetSize() + ETHERNET_HEADER;
+        StartTransmission(std::move(frame), bytes, PfcHeader::ETHERTYPE, now);
         ArmCompletion(now);
         return;
     }
@@ -511,30 +525,31 @@ PfcNetDevice::TryTransmit()
         __builtin_prefetch(cable);
         __builtin_prefetch(cable + 64);
     }
-    // The queue's reference becomes the frame's, uncounted (PacketRef).
-    const Ptr<Packet> frame = m_queue[p].front().packet.Release();
-    const uint32_t tag = m_queue[p].front().tag;
-    const PfcFrameInfo info = m_queue[p].front().info;
+    // The queue's reference becomes the frame's, uncounted (PacketRef), and its packet is not
+    // read: its size came with it.
+    Item& head = m_queue[p].front();
+    PacketRef frame = std::move(head.packet);
+    const uint32_t tag = head.tag;
+    const PfcFrameInfo info = head.info;
+    const uint32_t bytes = head.bytes;
     m_queue[p].pop_front();
     if (m_queue[p].empty())
     {
         m_queuedMask &= ~(1u << p);
     }
-    const uint32_t bytes = PeekPointer(frame)->GetSize() + ETHERNET_HEADER;
     m_queueBytes[p] -= bytes;
     m_queueBytesTrace(p, m_queueBytes[p]);
     if (m_scheduler == DWRR &&
-        (m_queue[p].empty() ||
-         m_deficit[p] <
-             static_cast<int64_t>(m_queue[p].front().packet->GetSize() + ETHERNET_HEADER)))
+        (m_queue[p].empty() || m_deficit[p] < static_cast<int64_t>(m_queue[p].front().bytes)))
     {
         m_dwrrNext = (p + 1) % N_PRIORITIES; // turn over
     }
-    Transmit(frame, p, tag, info, now);
+    Transmit(std::move(frame), bytes, p, tag, info, now);
 }
 
 void
-PfcNetDevice::Transmit(const Ptr<Packet>& frame,
+PfcNetDevice::Transmit(PacketRef frame,
+                       uint32_t bytes,
                        uint8_t priority,
                        uint32_t tag,
                        const PfcFrameInfo& info,
@@ -545,13 +560,13 @@ PfcNetDevice::Transmit(const Ptr<Packet>& frame,
     m_txBusy = true;
     if (m_owner)
     {
-        m_owner->PortDequeue(m_ownerPort, frame, priority, tag);
+        m_owner->PortDequeueFrame(m_ownerPort, frame.Lend(), priority, tag, bytes);
     }
     else if (!m_dequeueCallback.IsNull())
     {
-        m_dequeueCallback(this, frame, priority, tag);
+        m_dequeueCallback(this, frame.Lend(), priority, tag);
     }
-    StartTransmission(frame, Ipv4L3Protocol::PROT_NUMBER, now, info);
+    StartTransmission(std::move(frame), bytes, Ipv4L3Protocol::PROT_NUMBER, now, info);
     m_txBusy = false;
     ArmCompletion(now);
 }
@@ -576,7 +591,7 @@ PfcNetDevice::ArmCompletion(int64_t now)
             const uint8_t p = Highest(eligible);
             const Item& head = m_queue[p].front();
             auto& hints = m_completionEvent.Hints();
-            hints = {this, &m_queue[p], &head, head.packet.Peek(), nullptr};
+            hints = {this, &m_queue[p], &head, nullptr, nullptr};
             CanonicalScheduler::HintNextEvent(hints.data());
         }
         m_completionEvent.Schedule(TimeStep(m_busyUntil - now));
@@ -584,14 +599,15 @@ PfcNetDevice::ArmCompletion(int64_t now)
 }
 
 void
-PfcNetDevice::StartTransmission(const Ptr<Packet>& frame,
+PfcNetDevice::StartTransmission(PacketRef frame,
+                                uint32_t bytes,
                                 uint16_t etherType,
                                 int64_t now,
                                 const PfcFrameInfo& info)
 {
-    NS_LOG_FUNCTION(this << frame << etherType);
+    NS_LOG_FUNCTION(this << frame.Peek() << bytes << etherType);
     ++m_framesSent;
-    const uint32_t wireBytes = WireBytes(frame->GetSize() + ETHERNET_HEADER);
+    const uint32_t wireBytes = WireBytes(bytes);
     m_txBytes += wireBytes;
     // Back-to-back frames end at their exact cumulative wire time, rounded (WireClock); the
     // channel delivers even a frame that took 0 steps one step after its start.
@@ -600,7 +616,7 @@ PfcNetDevice::StartTransmission(const Ptr<Packet>& frame,
     m_busyUntil = end;
     if (!m_phyTxBeginTrace.IsEmpty() || !m_snifferTrace.IsEmpty())
     {
-        Ptr<const Packet> seen = WithEthernetHeader(frame, etherType, true);
+        Ptr<const Packet> seen = WithEthernetHeader(frame.Lend(), etherType, true);
         m_phyTxBeginTrace(seen);
         m_snifferTrace(seen);
     }
@@ -612,12 +628,13 @@ PfcNetDevice::StartTransmission(const Ptr<Packet>& frame,
                           now,
                           PfcChannel::OnWireSteps(end - now) + m_cableDelay,
                           m_cableSent++,
-                          frame,
+                          std::move(frame),
+                          bytes,
                           etherType,
                           info);
         return;
     }
-    m_channel->TransmitStart(frame, this, now, TimeStep(end - now), etherType, info);
+    m_channel->TransmitStart(frame.Lend(), this, now, TimeStep(end - now), etherType, info);
 }
 
 void
@@ -912,6 +929,12 @@ PfcNetDevice::Receive(Ptr<Packet> packet, uint16_t type, const PfcFrameInfo& inf
     {
         return;
     }
+    ReceiveUnowned(packet, type);
+}
+
+void
+PfcNetDevice::ReceiveUnowned(const Ptr<Packet>& packet, uint16_t type)
+{
     if (!m_receiveHook.IsNull() && m_receiveHook(this, packet, type))
     {
         return;
@@ -936,7 +959,10 @@ PfcNetDevice::ScheduleReceive(int64_t now,
                               uint16_t etherType,
                               const PfcFrameInfo& info)
 {
-    m_arrivals.Push(Arriving{PacketRef(packet), info, etherType},
+    m_arrivals.Push(Arriving{PacketRef(packet),
+                             info,
+                             etherType,
+                             PeekPointer(packet)->GetSize() + ETHERNET_HEADER},
                     now,
                     delay.GetTimeStep(),
                     sequence,
@@ -953,17 +979,38 @@ PfcNetDevice::ScheduleDeparture(PfcNetDevice* peer,
                                 uint16_t etherType,
                                 const PfcFrameInfo& info)
 {
+    ScheduleDeparture(peer,
+                      now,
+                      delay,
+                      sequence,
+                      PacketRef(packet),
+                      PeekPointer(packet)->GetSize() + ETHERNET_HEADER,
+                      etherType,
+                      info);
+}
+
+void
+PfcNetDevice::ScheduleDeparture(PfcNetDevice* peer,
+                                int64_t now,
+                                int64_t delay,
+                                uint64_t sequence,
+                                PacketRef packet,
+                                uint32_t bytes,
+                                uint16_t etherType,
+                                const PfcFrameInfo& info)
+{
     if (!m_departures.IsBound())
     {
+        PfcPortOwner* owner = peer->m_owner;
         m_departures.Bind(peer, // (its receive line, and its owner's for it)
                           &peer->m_owner,
-                          peer->m_owner ? peer->m_owner->PortReceiveLine(peer->m_ownerPort)
-                                        : nullptr);
+                          owner ? owner->PortReceiveLine(peer->m_ownerPort) : nullptr,
+                          owner ? owner->PortReadsPackets(peer->m_ownerPort) : true);
         m_peerNodeId = peer->m_nodeId;
         m_peerIfIndex = peer->m_ifIndex;
     }
     NS_ASSERT(m_departures.IsBoundTo(peer));
-    m_departures.Push(Arriving{PacketRef(packet), info, etherType},
+    m_departures.Push(Arriving{std::move(packet), info, etherType, bytes},
                       now,
                       delay,
                       sequence,
@@ -982,6 +1029,28 @@ PfcNetDevice::UseCable(PfcNetDevice* peer, Time delay)
 void
 PfcNetDevice::Arrive(Arriving& frame)
 {
+    // A data frame that nothing but the owner sees (no error model, sniffer or trace) goes to
+    // it with its reference and size: a switch passes it on without reading the packet.
+    if (m_owner && frame.etherType == Ipv4L3Protocol::PROT_NUMBER && !m_receiveErrorModel &&
+        m_snifferTrace.IsEmpty() && m_macRxTrace.IsEmpty())
+    {
+        NS_LOG_FUNCTION(this << frame.packet.Peek() << frame.etherType);
+        const bool consumed = m_owner->PortReceiveFrame(m_ownerPort,
+                                                        frame.packet,
+                                                        frame.bytes,
+                                                        frame.etherType,
+                                                        frame.info);
+        if (frame.packet.Peek() == nullptr)
+        {
+            return; // (the owner took the reference: it consumed the frame)
+        }
+        const Ptr<Packet> packet = frame.packet.Release(); // (dropped on return, as Receive's)
+        if (!consumed)
+        {
+            ReceiveUnowned(packet, frame.etherType);
+        }
+        return;
+    }
     Receive(frame.packet.Release(), frame.etherType, frame.info);
 }
 

@@ -96,6 +96,40 @@ class PfcPortOwner
                              const PfcFrameInfo& info) = 0;
 
     /**
+     * A data frame arrived on a port from a cable within the process, with its size, and its
+     * reference for the owner to take (moved on to an egress queue: PfcNetDevice::Enqueue with
+     * a PacketRef), so that a frame passes through a switch without its packet being read. By
+     * default, PortReceive.
+     * @param port the port's index, as given to PfcNetDevice::SetOwner
+     * @param packet the frame's IPv4 packet, its reference the owner's to move from or not
+     * @param bytes its packet's size and the Ethernet header's
+     * @param etherType its EtherType
+     * @param info its header fields as the previous switch passed them (or unknown)
+     * @return true if consumed (else the device's other receive paths see it)
+     */
+    virtual bool PortReceiveFrame(uint32_t port,
+                                  PacketRef& packet,
+                                  uint32_t bytes,
+                                  uint16_t etherType,
+                                  const PfcFrameInfo& info)
+    {
+        (void)bytes;
+        return PortReceive(port, packet.Lend(), etherType, info);
+    }
+
+    /**
+     * Whether frames arriving on a port have their packet read, as a rule (PortReceiveFrame):
+     * if not, their arrival does not have it fetched ahead. Only a hint. By default, yes.
+     * @param port the port's index
+     * @return whether an arrival reads the packet
+     */
+    virtual bool PortReadsPackets(uint32_t port) const
+    {
+        (void)port;
+        return true;
+    }
+
+    /**
      * A frame left a port's egress queue and goes on the wire now.
      * @param port the port's index
      * @param frame the frame (it may still be modified)
@@ -106,6 +140,26 @@ class PfcPortOwner
                              const Ptr<Packet>& frame,
                              uint8_t priority,
                              uint32_t tag) = 0;
+
+    /**
+     * PortDequeue with the frame's size as its queue counted it, so that the owner need not
+     * read the packet, which has left the cache while it waited at fabric scale (what the port
+     * calls). By default, PortDequeue.
+     * @param port the port's index
+     * @param frame the frame (it may still be modified, not in size)
+     * @param priority its priority
+     * @param tag the tag given to PfcNetDevice::Enqueue
+     * @param bytes its packet's size and the Ethernet header's (PfcNetDevice::ETHERNET_HEADER)
+     */
+    virtual void PortDequeueFrame(uint32_t port,
+                                  const Ptr<Packet>& frame,
+                                  uint8_t priority,
+                                  uint32_t tag,
+                                  uint32_t bytes)
+    {
+        (void)bytes;
+        PortDequeue(port, frame, priority, tag);
+    }
 
     /**
      * A frame given to Enqueue will not be sent: refused (QueueLimit) or discarded from its
@@ -297,6 +351,22 @@ class alignas(64) PfcNetDevice : public NetDevice
                  const PfcFrameInfo& info = PfcFrameInfo());
 
     /**
+     * Enqueue with a reference of the packet's that moves into the queue and its size, so that
+     * the packet is not read (PfcPortOwner::PortReceiveFrame).
+     * @param packet the IPv4 packet (IPv4 header first)
+     * @param bytes its size and the Ethernet header's (ETHERNET_HEADER)
+     * @param priority the egress queue, 0..7
+     * @param tag handed back to the dequeue callback
+     * @param info the packet's header fields, for the next switch (PfcFrameInfo)
+     * @return false if the packet was dropped (QueueLimit reached)
+     */
+    bool Enqueue(PacketRef packet,
+                 uint32_t bytes,
+                 uint8_t priority,
+                 uint32_t tag,
+                 const PfcFrameInfo& info);
+
+    /**
      * Start or stop pausing the peer on a priority (see the class description).
      * @param priority the priority
      * @param pause true to pause (XOFF), false to resume (XON)
@@ -381,6 +451,26 @@ class alignas(64) PfcNetDevice : public NetDevice
                            int64_t delay,
                            uint64_t sequence,
                            const Ptr<Packet>& packet,
+                           uint16_t etherType,
+                           const PfcFrameInfo& info);
+    /**
+     * ScheduleDeparture with a reference of the frame's that moves on, so that the packet is
+     * not read.
+     * @param peer the device at the other end (the same every call)
+     * @param now the current time step
+     * @param delay when the frame arrives, from now, in time steps
+     * @param sequence its number on the cable's direction (CanonicalScheduler's key)
+     * @param packet the frame
+     * @param bytes its packet's size and the Ethernet header's
+     * @param etherType its EtherType
+     * @param info its header fields, or unknown (PfcFrameInfo)
+     */
+    void ScheduleDeparture(PfcNetDevice* peer,
+                           int64_t now,
+                           int64_t delay,
+                           uint64_t sequence,
+                           PacketRef packet,
+                           uint32_t bytes,
                            uint16_t etherType,
                            const PfcFrameInfo& info);
 
@@ -492,6 +582,7 @@ class alignas(64) PfcNetDevice : public NetDevice
         PacketRef packet;  //!< the frame's IPv4 packet (no Ethernet header object)
         uint32_t tag;      //!< the owner's tag
         PfcFrameInfo info; //!< its header fields, for the next switch
+        uint32_t bytes;    //!< its packet's size and the Ethernet header's (in what was padding)
     };
 
     /// Start the next frame if the wire is free and a frame may go.
@@ -500,14 +591,17 @@ class alignas(64) PfcNetDevice : public NetDevice
     void TransmitComplete();
     /**
      * A data frame leaves its queue (or skips it) and goes on the wire now: the owner hears of
-     * the dequeue, then the transmission starts.
+     * the dequeue, then the transmission starts. The frame's packet is not read on the way
+     * (its size is given, its reference moves on to the cable's frames in flight).
      * @param frame the frame
+     * @param bytes its packet's size and the Ethernet header's
      * @param priority its priority
      * @param tag its owner's tag
      * @param info its header fields, or unknown
      * @param now the current time step
      */
-    void Transmit(const Ptr<Packet>& frame,
+    void Transmit(PacketRef frame,
+                  uint32_t bytes,
                   uint8_t priority,
                   uint32_t tag,
                   const PfcFrameInfo& info,
@@ -534,11 +628,13 @@ class alignas(64) PfcNetDevice : public NetDevice
     /**
      * Put a frame on the wire.
      * @param frame the frame
+     * @param bytes its packet's size and the Ethernet header's
      * @param etherType its EtherType
      * @param now the current time step (one Simulator::Now per frame sent, not one per call)
      * @param info its header fields, or unknown
      */
-    void StartTransmission(const Ptr<Packet>& frame,
+    void StartTransmission(PacketRef frame,
+                           uint32_t bytes,
                            uint16_t etherType,
                            int64_t now,
                            const PfcFrameInfo& info = PfcFrameInfo());
@@ -577,6 +673,7 @@ class alignas(64) PfcNetDevice : public NetDevice
         PacketRef packet;   //!< the frame
         PfcFrameInfo info;  //!< its header fields, or unknown
         uint16_t etherType; //!< its EtherType
+        uint32_t bytes;     //!< its packet's size and the Ethernet header's (in what was padding)
 
         /// @return what its arrival reads first of it: the packet (ArrivalQueue's hint)
         const void* Touches() const
@@ -587,6 +684,13 @@ class alignas(64) PfcNetDevice : public NetDevice
 
     /// A frame from the cable arrives. @param frame the frame
     void Arrive(Arriving& frame);
+    /**
+     * A received data frame that the owner did not consume: the receive hook, then the
+     * protocol handlers.
+     * @param packet the frame's IPv4 packet
+     * @param type its EtherType
+     */
+    void ReceiveUnowned(const Ptr<Packet>& packet, uint16_t type);
     /// @return what the owner will read of the frame's arrival (PfcPortOwner::PortArrivalHint),
     /// or null @param frame a frame on the cable, next to arrive
     const void* ArrivalHint(const Arriving& frame) const;

@@ -429,6 +429,12 @@ RoceSwitch::PortReceiveLine(uint32_t port) const
     return m_mmu ? PeekPointer(m_mmu)->IngressLine(port) : nullptr;
 }
 
+bool
+RoceSwitch::PortReadsPackets(uint32_t /* port */) const
+{
+    return m_checkFrameInfo;
+}
+
 void
 RoceSwitch::SetAggregationNode(Ptr<SharpAggregationNode> node, Ipv4Address address)
 {
@@ -487,7 +493,23 @@ RoceSwitch::PortReceive(uint32_t inPort,
                         uint16_t type,
                         const PfcFrameInfo& carried)
 {
-    NS_LOG_FUNCTION(this << inPort << packet << type);
+    PacketRef frame(packet);
+    return PortReceiveFrame(inPort,
+                            frame,
+                            PeekPointer(packet)->GetSize() + PfcNetDevice::ETHERNET_HEADER,
+                            type,
+                            carried);
+}
+
+bool
+RoceSwitch::PortReceiveFrame(uint32_t inPort,
+                             PacketRef& frame,
+                             uint32_t bytes,
+                             uint16_t type,
+                             const PfcFrameInfo& carried)
+{
+    const Ptr<Packet>& packet = frame.Lend(); // (no count: the frame's reference, lent)
+    NS_LOG_FUNCTION(this << inPort << frame.Peek() << bytes << type);
     if (type != Ipv4L3Protocol::PROT_NUMBER)
     {
         ++m_drops[DROP_NOT_IPV4];
@@ -556,7 +578,7 @@ RoceSwitch::PortReceive(uint32_t inPort,
     }
     // (PeekPointer on the per-frame path: Debian's ns-3 keeps its asserts, which leave
     // Ptr::operator->, with its null check, out of line: a call for each use, 7.4 M on perm128.)
-    const uint32_t frameBytes = PeekPointer(packet)->GetSize() + PfcNetDevice::ETHERNET_HEADER;
+    const uint32_t frameBytes = bytes;
     const bool trimmable = m_trimming && protocol == 17 && dstPort == ROCE_UDP_PORT &&
                            priority != (m_trimDscp >> 3) && !m_mmu->IsLossless(priority);
     if (trimmable && m_trimThreshold != 0 &&
@@ -588,6 +610,18 @@ RoceSwitch::PortReceive(uint32_t inPort,
         }
     }
     // A frame that may be marked at dequeue goes without its fields: they would be stale.
+    if (m_latency.IsZero())
+    {
+        // Its reference moves on to the queue, and its packet is not read.
+        ForwardFrame(std::move(frame),
+                     frameBytes,
+                     inPort,
+                     outPort,
+                     priority,
+                     pool,
+                     m_ecnAtDequeue ? PfcFrameInfo() : info);
+        return true;
+    }
     ForwardAfterLatency(packet,
                         inPort,
                         outPort,
@@ -761,17 +795,32 @@ RoceSwitch::Forward(const Ptr<Packet>& packet,
                     RoceSwitchMmu::Pool pool,
                     PfcFrameInfo info)
 {
+    ForwardFrame(PacketRef(packet),
+                 PeekPointer(packet)->GetSize() + PfcNetDevice::ETHERNET_HEADER,
+                 inPort,
+                 outPort,
+                 priority,
+                 pool,
+                 info);
+}
+
+void
+RoceSwitch::ForwardFrame(PacketRef frame,
+                         uint32_t bytes,
+                         uint32_t inPort,
+                         uint32_t outPort,
+                         uint8_t priority,
+                         RoceSwitchMmu::Pool pool,
+                         const PfcFrameInfo& info)
+{
     ++m_forwarded;
     const uint32_t tag = inPort | (static_cast<uint32_t>(pool) << TAG_POOL_SHIFT);
-    PeekPointer(m_ports[outPort])->Enqueue(packet, priority, tag, info);
+    PeekPointer(m_ports[outPort])->Enqueue(std::move(frame), bytes, priority, tag, info);
 }
 
 // Inline: it is on the dequeue path of every frame.
 inline void
-RoceSwitch::ReleaseBuffer(uint32_t outPort,
-                          const Ptr<Packet>& frame,
-                          uint8_t priority,
-                          uint32_t tag)
+RoceSwitch::ReleaseBuffer(uint32_t outPort, uint32_t bytes, uint8_t priority, uint32_t tag)
 {
     // (Never the aggregation node's frames: PortDequeue and PortDrop return before.)
     const uint32_t inPort = tag & TAG_PORT_MASK;
@@ -779,25 +828,30 @@ RoceSwitch::ReleaseBuffer(uint32_t outPort,
     if (tag & TAG_REMAPPED)
     {
         const auto inPriority = static_cast<uint8_t>((tag >> TAG_IN_PRIORITY_SHIFT) & 0x7);
-        PeekPointer(m_mmu)->Release(inPort,
-                                    inPriority,
-                                    outPort,
-                                    priority,
-                                    PeekPointer(frame)->GetSize() + PfcNetDevice::ETHERNET_HEADER,
-                                    pool);
+        PeekPointer(m_mmu)->Release(inPort, inPriority, outPort, priority, bytes, pool);
     }
     else
     {
-        PeekPointer(m_mmu)->Release(inPort,
-                                    outPort,
-                                    priority,
-                                    PeekPointer(frame)->GetSize() + PfcNetDevice::ETHERNET_HEADER,
-                                    pool);
+        PeekPointer(m_mmu)->Release(inPort, outPort, priority, bytes, pool);
     }
 }
 
 void
 RoceSwitch::PortDequeue(uint32_t outPort, const Ptr<Packet>& frame, uint8_t priority, uint32_t tag)
+{
+    PortDequeueFrame(outPort,
+                     frame,
+                     priority,
+                     tag,
+                     PeekPointer(frame)->GetSize() + PfcNetDevice::ETHERNET_HEADER);
+}
+
+void
+RoceSwitch::PortDequeueFrame(uint32_t outPort,
+                             const Ptr<Packet>& frame,
+                             uint8_t priority,
+                             uint32_t tag,
+                             uint32_t bytes)
 {
     if (tag == AGGREGATION_TAG)
     {
@@ -807,7 +861,7 @@ RoceSwitch::PortDequeue(uint32_t outPort, const Ptr<Packet>& frame, uint8_t prio
     {
         ++m_ecnMarks;
     }
-    ReleaseBuffer(outPort, frame, priority, tag);
+    ReleaseBuffer(outPort, bytes, priority, tag);
     // (Most frames carry no packet tag at all: a pointer's test, where PeekPacketTag builds a
     // tag and compares type ids, 2% of a fat-tree's run; and no test at all while no packet
     // can carry the tag.)
@@ -844,7 +898,7 @@ RoceSwitch::PortDrop(uint32_t outPort, const Ptr<Packet>& frame, uint8_t priorit
         ++m_sharpDrops; // (nothing resends it: the job will not complete)
         return;
     }
-    ReleaseBuffer(outPort, frame, priority, tag);
+    ReleaseBuffer(outPort, frame->GetSize() + PfcNetDevice::ETHERNET_HEADER, priority, tag);
 }
 
 bool

@@ -231,17 +231,35 @@ class RoceSwitch : public Object, public PfcPortOwner
                      const Ptr<Packet>& packet,
                      uint16_t type,
                      const PfcFrameInfo& info) override;
+    /// A frame arrived, its reference to move on to its egress queue (PfcPortOwner): the
+    /// packet is read only when its header is rewritten (a CE mark, a priority's remap,
+    /// a trim) or its fields did not come with it.
+    bool PortReceiveFrame(uint32_t inPort,
+                          PacketRef& frame,
+                          uint32_t bytes,
+                          uint16_t type,
+                          const PfcFrameInfo& carried) override;
     /// The send lines of the egress port a frame's route leads to, as things are now
     /// (PfcPortOwner).
     const void* PortArrivalHint(uint32_t inPort, const PfcFrameInfo& info) const override;
     /// The buffer's accounting of a port as ingress, which every frame arriving on the port
     /// reads (PfcPortOwner).
     const void* PortReceiveLine(uint32_t port) const override;
+    /// Whether an arriving frame's packet is read as a rule: only when the frame's header
+    /// fields are checked against it (CheckFrameInfo) (PfcPortOwner).
+    bool PortReadsPackets(uint32_t port) const override;
     /// A frame leaves a port's queue (PfcPortOwner).
     void PortDequeue(uint32_t outPort,
                      const Ptr<Packet>& frame,
                      uint8_t priority,
                      uint32_t tag) override;
+    /// A frame leaves a port's queue, with its size (PfcPortOwner): the buffer it held is
+    /// released without the packet being read.
+    void PortDequeueFrame(uint32_t outPort,
+                          const Ptr<Packet>& frame,
+                          uint8_t priority,
+                          uint32_t tag,
+                          uint32_t bytes) override;
     /// A frame a port will not send (PfcPortOwner): its buffer is released.
     void PortDrop(uint32_t outPort,
                   const Ptr<Packet>& frame,
@@ -254,7 +272,7 @@ class RoceSwitch : public Object, public PfcPortOwner
      * @param priority its egress priority
      * @param tag its tag
      */
-    void ReleaseBuffer(uint32_t outPort, const Ptr<Packet>& frame, uint8_t priority, uint32_t tag);
+    void ReleaseBuffer(uint32_t outPort, uint32_t bytes, uint8_t priority, uint32_t tag);
     /// A packet for the aggregation node arrived (IPv4 first) on a priority.
     bool ReceiveAggregation(uint32_t inPort, const Ptr<Packet>& packet, uint8_t priority);
     /// The aggregation node sends: IPv4, UDP, BTH and ICRC around it, then the port's queue.
@@ -277,6 +295,24 @@ class RoceSwitch : public Object, public PfcPortOwner
                  uint8_t priority,
                  RoceSwitchMmu::Pool pool,
                  PfcFrameInfo info);
+    /**
+     * Forward with the frame's reference, which moves on to the queue, and its size: the
+     * packet is not read.
+     * @param frame the frame
+     * @param bytes its packet's size and the Ethernet header's
+     * @param inPort its ingress port (and the tag's flags)
+     * @param outPort its egress port
+     * @param priority its egress priority
+     * @param pool the buffer pool it was admitted to
+     * @param info its header fields, for the next switch
+     */
+    void ForwardFrame(PacketRef frame,
+                      uint32_t bytes,
+                      uint32_t inPort,
+                      uint32_t outPort,
+                      uint8_t priority,
+                      RoceSwitchMmu::Pool pool,
+                      const PfcFrameInfo& info);
     /**
      * Set CE in the IPv4 header of a frame (frames carry no Ethernet header object) that is
      * ECN-capable.
