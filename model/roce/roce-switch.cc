@@ -609,20 +609,10 @@ RoceSwitch::PortReceiveFrame(uint32_t inPort,
             info.tos |= 0x03; // the fields go on with the header as it is now
         }
     }
-    // A frame that may be marked at dequeue goes without its fields: they would be stale.
-    if (m_latency.IsZero())
-    {
-        // Its reference moves on to the queue, and its packet is not read.
-        ForwardFrame(std::move(frame),
-                     frameBytes,
-                     inPort,
-                     outPort,
-                     priority,
-                     pool,
-                     m_ecnAtDequeue ? PfcFrameInfo() : info);
-        return true;
-    }
-    ForwardAfterLatency(packet,
+    // A frame that may be marked at dequeue goes without its fields: they would be stale. Its
+    // reference moves on to the queue, and its packet is not read.
+    ForwardAfterLatency(std::move(frame),
+                        frameBytes,
                         inPort,
                         outPort,
                         priority,
@@ -671,15 +661,15 @@ RoceSwitch::Trim(const Ptr<Packet>& packet, uint32_t inPort, uint32_t outPort, u
     }
     trimmed->AddHeader(ip);
     const uint8_t priority = m_trimDscp >> 3;
-    const RoceSwitchMmu::Pool pool =
-        m_mmu->Admit(inPort, outPort, priority, trimmed->GetSize() + PfcNetDevice::ETHERNET_HEADER);
+    const uint32_t trimmedBytes = trimmed->GetSize() + PfcNetDevice::ETHERNET_HEADER;
+    const RoceSwitchMmu::Pool pool = m_mmu->Admit(inPort, outPort, priority, trimmedBytes);
     if (pool == RoceSwitchMmu::DROPPED)
     {
         return false;
     }
     ++m_trimmed;
     m_trimTrace(packet);
-    ForwardAfterLatency(trimmed, inPort, outPort, priority, pool);
+    ForwardAfterLatency(PacketRef(trimmed), trimmedBytes, inPort, outPort, priority, pool);
     return true;
 }
 
@@ -717,7 +707,7 @@ RoceSwitch::ReceiveRemapped(Ptr<Packet> packet,
     // The priority it arrived on rides in the tag, for Release() at dequeue.
     const uint32_t tagPort =
         inPort | TAG_REMAPPED | (static_cast<uint32_t>(inPriority) << TAG_IN_PRIORITY_SHIFT);
-    ForwardAfterLatency(packet, tagPort, outPort, outPriority, pool);
+    ForwardAfterLatency(PacketRef(packet), frameBytes, tagPort, outPort, outPriority, pool);
     return true;
 }
 
@@ -764,7 +754,8 @@ RoceSwitch::GetRemapped() const
 }
 
 void
-RoceSwitch::ForwardAfterLatency(const Ptr<Packet>& packet,
+RoceSwitch::ForwardAfterLatency(PacketRef frame,
+                                uint32_t bytes,
                                 uint32_t inPort,
                                 uint32_t outPort,
                                 uint8_t priority,
@@ -773,13 +764,15 @@ RoceSwitch::ForwardAfterLatency(const Ptr<Packet>& packet,
 {
     if (m_latency.IsZero())
     {
-        Forward(packet, inPort, outPort, priority, pool, info);
+        ForwardFrame(std::move(frame), bytes, inPort, outPort, priority, pool, info);
         return;
     }
+    // (An event's arguments are copied, and ns-3.37's take six: the frame goes as a Ptr, and
+    // its size is read again when it is queued.)
     Simulator::Schedule(m_latency,
                         &RoceSwitch::Forward,
                         this,
-                        packet,
+                        frame.Release(),
                         inPort,
                         outPort,
                         priority,

@@ -279,16 +279,19 @@ class RoceSwitch : public Object, public PfcPortOwner
     void SendAggregation(uint32_t port, uint32_t peer, Ptr<Packet> packet, uint8_t priority);
     /// Buffer manager's XOFF/XON decision.
     void Pause(uint32_t inPort, uint8_t priority, bool pause);
-    /// Queue an admitted packet on its egress port after the switch's ForwardingLatency (at
-    /// once if it is zero).
-    /// (info: the header fields it goes with to the next switch, or unknown.)
-    void ForwardAfterLatency(const Ptr<Packet>& packet,
+    /// Queue an admitted frame on its egress port after the switch's ForwardingLatency (at
+    /// once if it is zero, its reference moved on and its packet not read).
+    /// (bytes: its packet's size and the Ethernet header's; info: the header fields it goes
+    /// with to the next switch, or unknown.)
+    void ForwardAfterLatency(PacketRef frame,
+                             uint32_t bytes,
                              uint32_t inPort,
                              uint32_t outPort,
                              uint8_t priority,
                              RoceSwitchMmu::Pool pool,
                              const PfcFrameInfo& info = PfcFrameInfo());
-    /// Queue an admitted packet on its egress port, with the header fields it carries on.
+    /// Queue an admitted packet on its egress port, with the header fields it carries on:
+    /// ForwardAfterLatency's event.
     void Forward(const Ptr<Packet>& packet,
                  uint32_t inPort,
                  uint32_t outPort,
