@@ -18,6 +18,7 @@
 
 #include <array>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace ns3
@@ -151,11 +152,15 @@ class ReusableEvent
  *         (CanonicalScheduler::SpanHint; null: the frame's packet, as for every frame that
  *         finds the queue empty), the event's last hint. A switch names the egress port its
  *         route leads to: at k=16 the hint names the lines a hop waited on most.
+ * @tparam INLINE frames kept in the queue itself (InlineRingQueue), the rest in a ring on the
+ *         heap; 0: all of them on the heap (a queue that is seldom used, or whose owner does
+ *         not read the frames where it reads the queue)
  */
 template <typename Owner,
           typename Item,
           void (Owner::*ARRIVE)(Item&),
-          const void* (Owner::*NEXT_HINT)(const Item&) const = nullptr>
+          const void* (Owner::*NEXT_HINT)(const Item&) const = nullptr,
+          std::size_t INLINE = 0>
 class ArrivalQueue
 {
   public:
@@ -291,7 +296,8 @@ class ArrivalQueue
         }
     }
 
-    RingQueue<Entry> m_frames; //!< in order of arrival
+    /// In order of arrival.
+    std::conditional_t<INLINE == 0, RingQueue<Entry>, InlineRingQueue<Entry, INLINE>> m_frames;
     // (The last one's time, kept here: its slot has left the cache by the next push when the
     // fabric is large, and the push read it only to compare.)
     int64_t m_lastArrival{0}; //!< when the last one queued arrives (time step)

@@ -8,8 +8,12 @@
 #define INTERCONNECT_RING_QUEUE_H
 
 #include <algorithm>
+#include <array>
 #include <boost/circular_buffer.hpp>
 #include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <new>
 #include <utility>
 
 namespace ns3
@@ -28,6 +32,11 @@ namespace ns3
  * push at either end (amortised O(1)), pop at either end, index, resize; circular_buffer's
  * erase_begin(n) drops n from the front. (circular_buffer's insert and rinsert, still public
  * here, overwrite an end when the ring is full: the models do not use them.)
+ *
+ * A ring that a pop or an erase empties starts again at its first slot. A ring keeps the
+ * capacity of its busiest moment: a port's queue that held a thousand frames in a burst and
+ * then holds one or none would otherwise walk all of its slots, a line not touched since the
+ * last lap every few frames, where from its first slot it reuses the same few lines.
  */
 template <typename T>
 class RingQueue : public boost::circular_buffer<T>
@@ -57,6 +66,27 @@ class RingQueue : public boost::circular_buffer<T>
         Base::push_front(value);
     }
 
+    /// Remove the first element (the ring must not be empty).
+    void pop_front()
+    {
+        Base::pop_front();
+        RewindIfEmpty();
+    }
+
+    /// Remove the last element (the ring must not be empty).
+    void pop_back()
+    {
+        Base::pop_back();
+        RewindIfEmpty();
+    }
+
+    /// Remove the first n elements. @param n how many (at most the size)
+    void erase_begin(std::size_t n)
+    {
+        Base::erase_begin(n);
+        RewindIfEmpty();
+    }
+
     /**
      * Grow or shrink to n elements (new ones copies of value), as std::deque::resize.
      * @param n the size
@@ -69,6 +99,18 @@ class RingQueue : public boost::circular_buffer<T>
     }
 
   private:
+    /// Start again at the first slot if empty (no allocation: the capacity stays).
+    void RewindIfEmpty()
+    {
+        if (this->empty())
+        {
+            // (Assigning an empty range at the same capacity puts the front at the first slot;
+            // through move iterators, as the elements may be move-only.)
+            const std::move_iterator<T*> none(nullptr);
+            this->assign(this->capacity(), none, none);
+        }
+    }
+
     /// Make room for n elements, growing the capacity by half. @param n the elements to hold
     void Reserve(std::size_t n)
     {
@@ -77,6 +119,120 @@ class RingQueue : public boost::circular_buffer<T>
             this->set_capacity(std::max(n, this->capacity() + this->capacity() / 2));
         }
     }
+};
+
+/**
+ * @ingroup interconnect
+ * @brief A FIFO whose first N elements live in the object itself, the rest in a RingQueue.
+ *
+ * For a queue that usually holds a few elements and is read where its owner is: a cable's
+ * frames in flight, kept in the sending port, which at 100 Gb/s over a 1 us cable are three or
+ * four data frames at a time. Their slots are then on the port's own lines, not in a block of
+ * the heap of their own, which a fabric's thousands of ports scatter over its memory (at k=16,
+ * as many more pages for a hop to translate). The oldest N elements are inline in arrival
+ * order (a ring of N), the younger ones wait in the overflow, and each pop moves the oldest of
+ * those in: order is kept, and an element's address stays fixed while it is in a slot, not
+ * beyond. The operations are those of RingQueue that ArrivalQueue uses.
+ * @tparam T the element (movable)
+ * @tparam N the inline slots, a power of two
+ */
+template <typename T, std::size_t N>
+class InlineRingQueue
+{
+    static_assert(N > 0 && (N & (N - 1)) == 0, "N must be a power of two");
+
+  public:
+    InlineRingQueue() = default;
+    InlineRingQueue(const InlineRingQueue&) = delete;
+    InlineRingQueue& operator=(const InlineRingQueue&) = delete;
+
+    ~InlineRingQueue()
+    {
+        clear();
+    }
+
+    /// @return whether it holds nothing
+    bool empty() const
+    {
+        return m_count == 0;
+    }
+
+    /// @return the elements it holds
+    std::size_t size() const
+    {
+        return m_count + m_overflow.size();
+    }
+
+    /// @return the oldest element (it must not be empty)
+    T& front()
+    {
+        return Slot(m_head);
+    }
+
+    /// @return the oldest element (it must not be empty)
+    const T& front() const
+    {
+        return const_cast<InlineRingQueue*>(this)->Slot(m_head);
+    }
+
+    /// Append. @param value the element
+    void push_back(T&& value)
+    {
+        if (m_count < N) // (the overflow is empty then: a pop refills the slots from it)
+        {
+            new (&m_slots[(m_head + m_count) & (N - 1)]) T(std::move(value));
+            ++m_count;
+        }
+        else
+        {
+            m_overflow.push_back(std::move(value));
+        }
+    }
+
+    /// Remove the oldest element (it must not be empty); the oldest waiting takes a slot.
+    void pop_front()
+    {
+        Slot(m_head).~T();
+        m_head = (m_head + 1) & (N - 1);
+        --m_count;
+        if (!m_overflow.empty())
+        {
+            new (&m_slots[(m_head + m_count) & (N - 1)]) T(std::move(m_overflow.front()));
+            ++m_count;
+            m_overflow.pop_front();
+        }
+    }
+
+    /// Remove every element.
+    void clear()
+    {
+        while (m_count > 0)
+        {
+            Slot(m_head).~T();
+            m_head = (m_head + 1) & (N - 1);
+            --m_count;
+        }
+        m_head = 0;
+        m_overflow.clear();
+    }
+
+  private:
+    /// @return the element in a slot (it must hold one) @param i the slot
+    T& Slot(uint32_t i)
+    {
+        return *std::launder(reinterpret_cast<T*>(&m_slots[i]));
+    }
+
+    /// Room for one element.
+    struct alignas(T) Storage
+    {
+        unsigned char bytes[sizeof(T)]; //!< the element, once constructed
+    };
+
+    std::array<Storage, N> m_slots; //!< the oldest m_count elements, from m_head round the ring
+    uint32_t m_head{0};             //!< the oldest one's slot
+    uint32_t m_count{0};            //!< elements in slots (N before any waits in the overflow)
+    RingQueue<T> m_overflow;        //!< the younger ones, in order
 };
 
 } // namespace ns3

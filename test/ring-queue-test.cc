@@ -6,7 +6,9 @@
 
 // RingQueue, the FIFO of ports, queue pairs and adapters: it must behave as the std::deque it
 // replaced, in particular never overwrite its oldest element when full (a bare
-// boost::circular_buffer does), and allocate nothing while it has never held anything.
+// boost::circular_buffer does), and allocate nothing while it has never held anything; an
+// emptied ring starts again at its first slot. InlineRingQueue, the frames in flight on a
+// cable: the same FIFO, its first elements inside the object.
 
 #include "ns3/ptr.h"
 #include "ns3/ring-queue.h"
@@ -105,6 +107,111 @@ TEST(RingQueue, HoldsAndReleasesReferences)
         EXPECT_EQ(Counted::live, static_cast<int>(ring.size()));
         ring.pop_front();
         EXPECT_EQ(Counted::live, static_cast<int>(ring.size()));
+    }
+    EXPECT_EQ(Counted::live, 0);
+}
+
+TEST(RingQueue, AnEmptiedRingStartsAgainAtItsFirstSlot)
+{
+    RingQueue<int> ring;
+    for (int i = 0; i < 10; ++i)
+    {
+        ring.push_back(i);
+    }
+    const std::size_t capacity = ring.capacity();
+    const int* first = ring.linearize();
+    // Each way of emptying it: pop_front, pop_back, erase_begin, after the front has moved on.
+    for (int way = 0; way < 3; ++way)
+    {
+        for (int i = 0; i < 7; ++i)
+        {
+            ring.pop_front();
+            ring.push_back(i);
+        }
+        ASSERT_NE(&ring.front(), first) << "way " << way; // (the front has moved on)
+        if (way == 0)
+        {
+            while (!ring.empty())
+            {
+                ring.pop_front();
+            }
+        }
+        else if (way == 1)
+        {
+            while (!ring.empty())
+            {
+                ring.pop_back();
+            }
+        }
+        else
+        {
+            ring.erase_begin(ring.size());
+        }
+        ring.push_back(42);
+        EXPECT_EQ(&ring.front(), first) << "way " << way;
+        EXPECT_EQ(ring.capacity(), capacity) << "way " << way; // (nothing allocated)
+        EXPECT_EQ(ring.front(), 42);
+        for (int i = 1; i < 10; ++i)
+        {
+            ring.push_back(i);
+        }
+    }
+}
+
+TEST(InlineRingQueue, BehavesAsADequeAcrossItsSlotsAndOverflow)
+{
+    InlineRingQueue<int, 4> queue;
+    std::deque<int> reference;
+    std::mt19937 rng(5);
+    int next = 0;
+    for (int step = 0; step < 20000; ++step)
+    {
+        // Runs of pushes and pops, so that it goes from empty to far past its four slots.
+        const bool pushing = (step / 50) % 2 == 0;
+        const bool push = reference.empty() || (pushing ? rng() % 4 != 0 : rng() % 4 == 0);
+        if (push)
+        {
+            int value = next++;
+            queue.push_back(std::move(value));
+            reference.push_back(value);
+        }
+        else
+        {
+            queue.pop_front();
+            reference.pop_front();
+        }
+        ASSERT_EQ(queue.size(), reference.size()) << "step " << step;
+        ASSERT_EQ(queue.empty(), reference.empty()) << "step " << step;
+        if (!reference.empty())
+        {
+            ASSERT_EQ(queue.front(), reference.front()) << "step " << step;
+            // The oldest is always in the object itself.
+            const auto* front = reinterpret_cast<const char*>(&queue.front());
+            const auto* object = reinterpret_cast<const char*>(&queue);
+            ASSERT_TRUE(front >= object && front < object + sizeof(queue)) << "step " << step;
+        }
+    }
+}
+
+TEST(InlineRingQueue, HoldsAndReleasesReferences)
+{
+    {
+        InlineRingQueue<Ptr<Counted>, 2> queue;
+        for (int i = 0; i < 10; ++i)
+        {
+            queue.push_back(Create<Counted>());
+        }
+        EXPECT_EQ(Counted::live, 10);
+        for (int i = 0; i < 9; ++i)
+        {
+            queue.pop_front(); // (a popped slot keeps no reference)
+            EXPECT_EQ(Counted::live, static_cast<int>(queue.size()));
+        }
+        queue.clear();
+        EXPECT_EQ(Counted::live, 0);
+        queue.push_back(Create<Counted>());
+        queue.push_back(Create<Counted>());
+        queue.push_back(Create<Counted>());
     }
     EXPECT_EQ(Counted::live, 0);
 }

@@ -4,7 +4,7 @@
 # call, so that for several rounds no span was fetched while the manual said it was; nothing but
 # the machine code can tell (a fetch changes no result). Every function of the library that takes
 # events (InterconnectSimulatorImpl::Run, CanonicalScheduler::RemoveNext, where they hold any fetch
-# at all) must fetch at the offsets of a span's lines after its first: 64, 128, ... 448 bytes.
+# at all) must fetch at the offsets of a span's lines after its first: 64, 128, ... 960 bytes.
 # Run by ctest: span-fetch-test.sh LIBRARY
 set -euo pipefail
 lib="$1"
@@ -19,7 +19,7 @@ for fn in 'ns3::InterconnectSimulatorImpl::Run()' 'ns3::CanonicalScheduler::Remo
     body=$(awk -v fn="<$fn>:" 'index($0, fn) { f = 1; next } f && /^$/ { exit } f' "$code")
     fetches=$(grep -c 'prefetch' <<<"$body" || true)
     [ "$fetches" -gt 0 ] || continue
-    for offset in 0x40 0x80 0xc0 0x100 0x140 0x180 0x1c0; do
+    for offset in 0x40 0x80 0xc0 0x100 0x140 0x180 0x1c0 0x200 0x240 0x280 0x2c0 0x300 0x340 0x380 0x3c0; do
         grep -Eq "prefetch[a-z0-9]*[[:space:]]+${offset}\(" <<<"$body" ||
             fail "$fn fetches ($fetches fetches) but not a span's line at +$offset"
     done

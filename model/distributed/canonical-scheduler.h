@@ -80,19 +80,19 @@ class CanonicalScheduler : public Scheduler
 
     /// As many addresses as a hint names: five lines, then a span of lines (SpanHint).
     static constexpr std::size_t HINTS = 6;
-    /// The low bits of a span hint, which count its lines after the first (up to eight lines).
-    static constexpr uintptr_t SPAN_MASK = 7;
+    /// The low bits of a span hint, which count its lines after the first (up to 16 lines).
+    static constexpr uintptr_t SPAN_MASK = 15;
 
     /**
      * The last of a hint's addresses: lines in a row (a port's send fields), fetched all at
      * once, so that the event does not wait on the first line it reads, then on the next.
-     * @param start the first line's address (8-byte aligned at least)
-     * @param lines how many lines, 1 to 8
+     * @param start the first line's address (16-byte aligned at least, as malloc's blocks are)
+     * @param lines how many lines, 1 to 16
      * @return the hint
      */
     static const void* SpanHint(const void* start, uint32_t lines)
     {
-        NS_ASSERT_MSG(lines >= 1 && lines <= SPAN_MASK + 1, "a span of 1 to 8 lines");
+        NS_ASSERT_MSG(lines >= 1 && lines <= SPAN_MASK + 1, "a span of 1 to 16 lines");
         NS_ASSERT_MSG((reinterpret_cast<uintptr_t>(start) & SPAN_MASK) == 0, "an aligned span");
         return reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(start) |
                                              ((lines - 1) & SPAN_MASK));
@@ -234,6 +234,30 @@ class CanonicalScheduler : public Scheduler
         }
         switch (span & SPAN_MASK) // (unrolled: a loop cost as many instructions as the fetches)
         {
+        case 15:
+            __builtin_prefetch(line + 15 * 64);
+            [[fallthrough]];
+        case 14:
+            __builtin_prefetch(line + 14 * 64);
+            [[fallthrough]];
+        case 13:
+            __builtin_prefetch(line + 13 * 64);
+            [[fallthrough]];
+        case 12:
+            __builtin_prefetch(line + 12 * 64);
+            [[fallthrough]];
+        case 11:
+            __builtin_prefetch(line + 11 * 64);
+            [[fallthrough]];
+        case 10:
+            __builtin_prefetch(line + 10 * 64);
+            [[fallthrough]];
+        case 9:
+            __builtin_prefetch(line + 9 * 64);
+            [[fallthrough]];
+        case 8:
+            __builtin_prefetch(line + 8 * 64);
+            [[fallthrough]];
         case 7:
             __builtin_prefetch(line + 7 * 64);
             [[fallthrough]];

@@ -234,7 +234,7 @@ PfcNetDevice::PfcNetDevice()
     // The send lines end with the receive line (PrefetchSend, SendSpan): a member added before
     // it moves it, and the span would then miss it.
     static_assert(alignof(PfcNetDevice) > CanonicalScheduler::SPAN_MASK, "a span starts aligned");
-    static_assert(SEND_LINES <= CanonicalScheduler::SPAN_MASK + 1, "a span is at most 8 lines");
+    static_assert(SEND_LINES <= CanonicalScheduler::SPAN_MASK + 1, "a span is at most 16 lines");
     NS_ASSERT_MSG(reinterpret_cast<const char*>(&m_owner) - reinterpret_cast<const char*>(this) ==
                       64 * (SEND_LINES - 1),
                   "PfcNetDevice: the receive line is not the last of SEND_LINES");

@@ -253,8 +253,9 @@ class alignas(64) PfcNetDevice : public NetDevice
     /// Ethernet header size (destination, source, EtherType).
     static constexpr uint32_t ETHERNET_HEADER = 14;
     /// The lines of a port that a frame sent straight to the wire reads (PrefetchSend): the
-    /// send fields, then the receive line, the seventh (the members' order, below).
-    static constexpr uint32_t SEND_LINES = 7;
+    /// send fields and the frames in flight on the cable, then the receive line, the tenth
+    /// (the members' order, below).
+    static constexpr uint32_t SEND_LINES = 10;
 
     /// How the egress picks the next priority.
     enum Scheduler
@@ -726,8 +727,9 @@ class alignas(64) PfcNetDevice : public NetDevice
     PfcNetDevice* m_cablePeer{nullptr}; //!< the far end of a plain cable (UseCable), or null
     int64_t m_cableDelay{0};            //!< its propagation delay (time steps)
     uint64_t m_cableSent{0};            //!< frames sent on it (their numbers on this direction)
-    /// Frames this port sent, in flight to the peer (ScheduleDeparture).
-    ArrivalQueue<PfcNetDevice, Arriving, &PfcNetDevice::Arrive, &PfcNetDevice::ArrivalHint>
+    /// Frames this port sent, in flight to the peer (ScheduleDeparture): the first four in the
+    /// port itself (a 1 us cable at 100 Gb/s holds three or four data frames).
+    ArrivalQueue<PfcNetDevice, Arriving, &PfcNetDevice::Arrive, &PfcNetDevice::ArrivalHint, 4>
         m_departures;
     // The receive line: every field a data frame's arrival reads, on one cache line of its
     // own, which the arrival's event names to the scheduler to be fetched ahead (the frame
