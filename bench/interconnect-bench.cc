@@ -7,7 +7,7 @@
 // Benchmarks of the data paths (RoCEv2, iWARP, InfiniBand): fixed, seeded cases, one line each.
 //
 //   interconnect-bench [--csv=FILE] [--scheduler=NAME] [--simulator=NAME] [--repeat=N]
-//                      [--compare=FILE] [CASE ...]
+//                      [--compare=FILE] [--timeline=US] [CASE ...]
 //   (no case: all of them)
 //
 // --repeat=N runs every case N times, in rounds (each round runs every case once, so that the
@@ -15,6 +15,14 @@
 // case's packet-hops and events per CPU second and its largest peak RSS. --compare=FILE reads a
 // CSV an earlier run wrote (--csv) and prints each case's median packet-hops per CPU second
 // over the baseline's median: on a noisy machine a regression shows as a ratio below 1.
+//
+// --timeline=US prints on stderr, for every US microseconds of simulated time of each run, what
+// that stretch took: its events, packet-hops, CPU seconds, CPU nanoseconds per packet-hop and the
+// heap in use at its end (glibc's count), as CSV lines after a header line. Where a run's time
+// goes: perm1024's burst of its first few hundred microseconds against its steady state. The
+// stretches add up to the run's line, which then counts the timeline's own events (one a
+// stretch) and ends at the end of the stretch that holds the case's last event (the timeline's
+// event is the last one), not at that event: a diagnostic, not a run to compare.
 //
 // --scheduler picks the event scheduler: canonical (default: interconnect-run's, the module's
 // CanonicalScheduler), or one of ns-3's: priority-queue, map (ns-3's default), heap, calendar
@@ -51,6 +59,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <malloc.h>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -258,11 +267,68 @@ StopWhenDone(MessageTransport* network)
     Simulator::Schedule(MicroSeconds(10), &StopWhenDone, network);
 }
 
+/// What --timeline counts from one line to the next.
+struct Timeline
+{
+    std::string name;          //!< the case
+    MessageTransport* network; //!< its transport
+    Time interval;             //!< a stretch of simulated time
+    double cpu;                //!< CPU seconds at the last line
+    uint64_t events;           //!< events at the last line
+    uint64_t hops;             //!< packet-hops at the last line
+};
+
+/// @return megabytes of heap in use (glibc's count; 0 elsewhere)
+double
+HeapInUseMb()
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+    const struct mallinfo2 info = mallinfo2();
+    return static_cast<double>(info.uordblks + info.hblkhd) / 1e6;
+#else
+    return 0;
+#endif
+}
+
+/// Print what the stretch since the last line took, as of now (stderr).
+void
+TimelineLine(Timeline& t)
+{
+    const double cpu = CpuSeconds();
+    const uint64_t events = Simulator::GetEventCount();
+    const uint64_t hops = t.network->CollectStatistics().packetHops;
+    const double dcpu = cpu - t.cpu;
+    std::fprintf(stderr,
+                 "timeline,%s,%.3f,%" PRIu64 ",%" PRIu64 ",%.6f,%.0f,%.2f\n",
+                 t.name.c_str(),
+                 Simulator::Now().GetNanoSeconds() / 1e3,
+                 events - t.events,
+                 hops - t.hops,
+                 dcpu,
+                 hops > t.hops ? dcpu * 1e9 / static_cast<double>(hops - t.hops) : 0.0,
+                 HeapInUseMb());
+    t.cpu = cpu;
+    t.events = events;
+    t.hops = hops;
+}
+
+/// A --timeline stretch ends: its line, and the next stretch while anything else is pending.
+void
+TimelineStep(Timeline* t)
+{
+    TimelineLine(*t);
+    if (!Simulator::IsFinished()) // (this event is not pending any more: the others are)
+    {
+        Simulator::Schedule(t->interval, &TimelineStep, t);
+    }
+}
+
 Result
 RunCase(const std::string& name,
         const std::function<Built(RoceHelper&)>& build,
         const std::string& scheduler,
-        const std::string& simulator)
+        const std::string& simulator,
+        uint32_t timelineUs)
 {
     GlobalValue::Bind("SimulatorImplementationType", StringValue(simulator));
     ObjectFactory schedulerFactory;
@@ -286,7 +352,20 @@ RunCase(const std::string& name,
     const auto wall0 = std::chrono::steady_clock::now();
     const double cpu0 = CpuSeconds();
     const uint64_t events0 = Simulator::GetEventCount();
+    Timeline timeline{name, network, MicroSeconds(timelineUs), cpu0, events0, 0};
+    if (timelineUs > 0)
+    {
+        std::fprintf(stderr,
+                     "timeline,case,until_us,events,packet_hops,cpu_s,ns_per_packet_hop,"
+                     "heap_in_use_mb\n");
+        timeline.hops = network->CollectStatistics().packetHops;
+        Simulator::Schedule(timeline.interval, &TimelineStep, &timeline);
+    }
     Simulator::Run();
+    if (timelineUs > 0 && Simulator::GetEventCount() > timeline.events)
+    {
+        TimelineLine(timeline); // (the last stretch, to a Stop: the last line was the end else)
+    }
     const double cpu = CpuSeconds() - cpu0;
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
@@ -379,6 +458,7 @@ Main(int argc, char* argv[])
     };
     std::vector<std::string> chosen;
     uint32_t repeat = 1;
+    uint32_t timelineUs = 0;
     std::string compare;
     for (int i = 1; i < argc; ++i)
     {
@@ -399,6 +479,19 @@ Main(int argc, char* argv[])
                 return 2;
             }
             repeat = static_cast<uint32_t>(std::stoul(n));
+        }
+        else if (arg.rfind("--timeline=", 0) == 0)
+        {
+            const std::string n = arg.substr(11);
+            if (n.empty() || n.size() > 7 ||
+                n.find_first_not_of("0123456789") != std::string::npos || std::stoul(n) < 1 ||
+                std::stoul(n) > 1000000)
+            {
+                std::cerr << "error: --timeline = " << n
+                          << ": accepted: a whole number of microseconds 1..1000000" << std::endl;
+                return 2;
+            }
+            timelineUs = static_cast<uint32_t>(std::stoul(n));
         }
         else if (arg.rfind("--compare=", 0) == 0)
         {
@@ -441,7 +534,7 @@ Main(int argc, char* argv[])
             }
             std::cerr << "error: unknown benchmark case or option '" << arg
                       << "'; accepted: --csv=FILE, --scheduler=NAME, --simulator=NAME, --repeat=N, "
-                         "--compare=FILE "
+                         "--compare=FILE, --timeline=US "
                          "and the cases"
                       << known << std::endl;
             return 2;
@@ -525,7 +618,7 @@ Main(int argc, char* argv[])
         if (child == 0)
         {
             close(fds[0]);
-            const Result r = RunCase(name, cases.at(name), scheduler, simulator);
+            const Result r = RunCase(name, cases.at(name), scheduler, simulator, timelineUs);
             char line[512];
             const int n = std::snprintf(line,
                                         sizeof(line),

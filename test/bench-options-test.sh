@@ -2,7 +2,8 @@
 # The bench's reporting (never its figures: speed is measured, not asserted): --repeat=N runs a
 # case N times and summarizes min/median/max, and each case's cost per packet-hop over
 # perm128's per round; --compare=FILE prints the ratio against a saved run; --simulator=default
-# runs the same events on ns-3's implementation; bad values are refused by name.
+# runs the same events on ns-3's implementation; --timeline=US splits a run into stretches of
+# simulated time that add up to it; bad values are refused by name.
 # Run by ctest: bench-options-test.sh BENCH DIR
 set -euo pipefail
 bench="$1"
@@ -31,6 +32,27 @@ expected=$(awk -F, 'NR > 1 { hops[NR - 2] = $8 }
 got=$(grep '^incast64/perm128,' "$dir/pair.out" || true)
 [ "$got" = "$expected" ] || fail "cost per packet-hop over perm128: '$got', expected '$expected'"
 grep -q '^perm128/' "$dir/pair.out" && fail "the reference case is reported over itself"
+# The timeline's stretches add up to the run's events and packet-hops (columns 5 and 7) and the
+# last one ends where the run does: incast64 ends on the timeline's own event, perm128-ib (whose
+# credit updates never stop) on the bench's Stop, after the last stretch's event.
+for c in incast64 perm128-ib; do
+    "$bench" --timeline=100 --csv="$dir/timeline.csv" "$c" >/dev/null 2>"$dir/timeline.err" ||
+        fail "--timeline=100 $c failed"
+    grep -q '^timeline,case,until_us,events,packet_hops,cpu_s,' "$dir/timeline.err" ||
+        fail "no timeline header"
+    [ "$(grep -c "^timeline,$c," "$dir/timeline.err")" -ge 10 ] ||
+        fail "too few stretches of 100 us in a run of $c: $(cat "$dir/timeline.err")"
+    sums=$(awk -F, -v c="$c" '$1 == "timeline" && $2 == c { e += $4; h += $5 } END { print e "," h }' \
+        "$dir/timeline.err")
+    [ "$sums" = "$(tail -1 "$dir/timeline.csv" | cut -d, -f5,7)" ] ||
+        fail "$c: the stretches add up to $sums (events,packet-hops), the run: $(tail -1 "$dir/timeline.csv")"
+    awk -F, -v c="$c" -v sim="$(tail -1 "$dir/timeline.csv" | cut -d, -f2)" \
+        '$1 == "timeline" && $2 == c { t = $3 } END { exit !(t >= sim * 1e6 - 1 && t <= sim * 1e6 + 1) }' \
+        "$dir/timeline.err" || fail "$c: the last stretch does not end where the run does"
+done
+status=0
+"$bench" --timeline=0 incast64 >/dev/null 2>"$dir/e4" || status=$?
+[ "$status" -eq 2 ] && grep -q -- "--timeline = 0" "$dir/e4" || fail "--timeline=0 not refused by name"
 status=0
 "$bench" --simulator=fast incast64 >/dev/null 2>"$dir/e3" || status=$?
 [ "$status" -eq 2 ] && grep -q -- "--simulator = fast" "$dir/e3" || fail "--simulator=fast not refused by name"
