@@ -52,6 +52,7 @@ SOURCES = [
     'model/infiniband/ib-net-device.cc',
     'model/infiniband/ib-switch.cc',
     'model/interconnect-config-error.cc',
+    'model/interconnect-events.cc',
     'model/interconnect-simulator-impl.cc',
     'model/intra-host/intra-host-fabric.cc',
     'model/intra-host/pcie-link.cc',

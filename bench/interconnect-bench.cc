@@ -18,9 +18,9 @@
 //
 // --timeline=US prints on stderr, for every US microseconds of simulated time of each run, what
 // that stretch took: its events, packet-hops, CPU seconds, CPU nanoseconds per packet-hop and the
-// heap in use at its end (glibc's count), as CSV lines after a header line. Where a run's time
-// goes: perm1024's burst of its first few hundred microseconds against its steady state. The
-// stretches add up to the run's line, which then counts the timeline's own events (one a
+// heap in use at its end (glibc's count), as CSV lines after a header line for each run. Where a
+// run's time goes: perm1024's burst of its first few hundred microseconds against its steady state.
+// The stretches add up to the run's line, which then counts the timeline's own events (one a
 // stretch) and ends at the end of the stretch that holds the case's last event (the timeline's
 // event is the last one), not at that event: a diagnostic, not a run to compare.
 //
@@ -59,10 +59,12 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
-#include <malloc.h>
 #include <map>
 #include <memory>
 #include <sstream>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>

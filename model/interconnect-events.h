@@ -100,7 +100,50 @@ class ReusableEvent
     {
       public:
         std::array<const void*, CanonicalScheduler::HINTS> hints{}; //!< see Hints
+
+        /**
+         * Event objects live side by side, in blocks of their own (AllocateObject): one is
+         * read as its event runs and as the scheduler fetches its hints, and a fabric's
+         * thousands of them, made among the ports' other objects, took a page each to
+         * translate (at k=16 the event loop's share of a hop's pages beyond translation's
+         * reach).
+         * @param size the object's size
+         * @return room for it
+         */
+        static void* operator new(std::size_t size)
+        {
+            return AllocateObject(size);
+        }
+
+        /**
+         * Give back an event object's room.
+         * @param object the room
+         * @param size the object's size
+         */
+        static void operator delete(void* object, std::size_t size)
+        {
+            FreeObject(object, size);
+        }
     };
+
+    /// Room for an event object, at most this many bytes, aligned on a cache line.
+    static constexpr std::size_t OBJECT_SLOT = 128;
+
+    /**
+     * Room for an event object: a slot of OBJECT_SLOT bytes from blocks of them, taken in
+     * address order and reused last freed first (a larger object: operator new). Not
+     * thread-safe, as ns-3's objects are not.
+     * @param size the object's size
+     * @return the room
+     */
+    static void* AllocateObject(std::size_t size);
+
+    /**
+     * Give back the room AllocateObject gave.
+     * @param object the room
+     * @param size the object's size
+     */
+    static void FreeObject(void* object, std::size_t size);
 
     /// The event: a method on a raw pointer.
     template <typename T>
@@ -296,8 +339,6 @@ class ArrivalQueue
         }
     }
 
-    /// In order of arrival.
-    std::conditional_t<INLINE == 0, RingQueue<Entry>, InlineRingQueue<Entry, INLINE>> m_frames;
     // (The last one's time, kept here: its slot has left the cache by the next push when the
     // fabric is large, and the push read it only to compare.)
     int64_t m_lastArrival{0}; //!< when the last one queued arrives (time step)
@@ -308,6 +349,9 @@ class ArrivalQueue
     bool m_itemRead{true};   //!< an arrival reads what its Item::Touches names (Bind)
     uint32_t m_context{0};   //!< the port's node
     uint32_t m_device{0};    //!< the port's index on it
+    /// In order of arrival. Last: the fields above and its own come first, on the line that the
+    /// event's hint names (this queue), then the frames it keeps inline.
+    std::conditional_t<INLINE == 0, RingQueue<Entry>, InlineRingQueue<Entry, INLINE>> m_frames;
 };
 
 /**

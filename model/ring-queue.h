@@ -33,7 +33,8 @@ namespace ns3
  * erase_begin(n) drops n from the front. (circular_buffer's insert and rinsert, still public
  * here, overwrite an end when the ring is full: the models do not use them.)
  *
- * A ring that a pop or an erase empties starts again at its first slot. A ring keeps the
+ * A ring that pop_front, pop_back, erase_begin or clear empties starts again at its first slot
+ * (circular_buffer's other erasures do not: the models do not use them). A ring keeps the
  * capacity of its busiest moment: a port's queue that held a thousand frames in a burst and
  * then holds one or none would otherwise walk all of its slots, a line not touched since the
  * last lap every few frames, where from its first slot it reuses the same few lines.
@@ -87,6 +88,13 @@ class RingQueue : public boost::circular_buffer<T>
         RewindIfEmpty();
     }
 
+    /// Remove every element (and start again at the first slot).
+    void clear()
+    {
+        Base::clear();
+        RewindIfEmpty();
+    }
+
     /**
      * Grow or shrink to n elements (new ones copies of value), as std::deque::resize.
      * @param n the size
@@ -127,9 +135,10 @@ class RingQueue : public boost::circular_buffer<T>
  *
  * For a queue that usually holds a few elements and is read where its owner is: a cable's
  * frames in flight, kept in the sending port, which at 100 Gb/s over a 1 us cable are three or
- * four data frames at a time. Their slots are then on the port's own lines, not in a block of
- * the heap of their own, which a fabric's thousands of ports scatter over its memory (at k=16,
- * as many more pages for a hop to translate). The oldest N elements are inline in arrival
+ * four data frames of a 4096-byte MTU at a time (some twelve of a 1024-byte MTU: the oldest four
+ * are then inline, the first read at an arrival). Their slots are then on the port's own lines, not
+ * in a block of the heap of their own, which a fabric's thousands of ports scatter over its memory
+ * (at k=16, as many more pages for a hop to translate). The oldest N elements are inline in arrival
  * order (a ring of N), the younger ones wait in the overflow, and each pop moves the oldest of
  * those in: order is kept, and an element's address stays fixed while it is in a slot, not
  * beyond. The operations are those of RingQueue that ArrivalQueue uses.
@@ -178,9 +187,11 @@ class InlineRingQueue
     /// Append. @param value the element
     void push_back(T&& value)
     {
-        if (m_count < N) // (the overflow is empty then: a pop refills the slots from it)
+        // (A pop refills the slots from the overflow, so that it is empty while a slot is free,
+        // unless a move threw on the way: then this one waits behind the older ones.)
+        if (m_count < N && m_overflow.empty())
         {
-            new (&m_slots[(m_head + m_count) & (N - 1)]) T(std::move(value));
+            ::new (static_cast<void*>(&m_slots[(m_head + m_count) & (N - 1)])) T(std::move(value));
             ++m_count;
         }
         else
@@ -197,7 +208,8 @@ class InlineRingQueue
         --m_count;
         if (!m_overflow.empty())
         {
-            new (&m_slots[(m_head + m_count) & (N - 1)]) T(std::move(m_overflow.front()));
+            ::new (static_cast<void*>(&m_slots[(m_head + m_count) & (N - 1)]))
+                T(std::move(m_overflow.front()));
             ++m_count;
             m_overflow.pop_front();
         }
@@ -229,10 +241,10 @@ class InlineRingQueue
         unsigned char bytes[sizeof(T)]; //!< the element, once constructed
     };
 
-    std::array<Storage, N> m_slots; //!< the oldest m_count elements, from m_head round the ring
     uint32_t m_head{0};             //!< the oldest one's slot
     uint32_t m_count{0};            //!< elements in slots (N before any waits in the overflow)
     RingQueue<T> m_overflow;        //!< the younger ones, in order
+    std::array<Storage, N> m_slots; //!< the oldest m_count elements, from m_head round the ring
 };
 
 } // namespace ns3

@@ -22,6 +22,7 @@
 #include <gtest/gtest.h>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -497,6 +498,38 @@ TEST_F(CanonicalSchedulerTest, AReusableEventCancelledRunsNoMore)
     }
     Simulator::Destroy();
     GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
+}
+
+// Event objects lie side by side in blocks of their own, whatever is made between them (a fabric
+// makes each port's events among its other objects): a thousand of them, each made after a block
+// of a port's size, lie on some 32 pages of 4 KB, not on one each; and an event's room, once it
+// has gone, is the next one's.
+TEST_F(CanonicalSchedulerTest, ReusableEventObjectsLieSideBySide)
+{
+    struct Target
+    {
+        void Run()
+        {
+        }
+    };
+
+    Target target;
+    std::vector<std::unique_ptr<ReusableEvent>> events;
+    std::vector<std::unique_ptr<char[]>> between;
+    std::set<uintptr_t> pages;
+    for (int i = 0; i < 1000; ++i)
+    {
+        between.emplace_back(new char[1472]);
+        events.push_back(std::make_unique<ReusableEvent>());
+        events.back()->Bind(&Target::Run, &target);
+        pages.insert(reinterpret_cast<uintptr_t>(events.back()->Hints().data()) / 4096);
+    }
+    EXPECT_LE(pages.size(), 40u);
+    const void* last = events.back()->Hints().data();
+    events.pop_back();
+    ReusableEvent again;
+    again.Bind(&Target::Run, &target);
+    EXPECT_EQ(again.Hints().data(), last);
 }
 
 // A timer restarted again and again within its delay (DCQCN's, on every CNP) has as many event

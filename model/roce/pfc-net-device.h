@@ -728,7 +728,8 @@ class alignas(64) PfcNetDevice : public NetDevice
     int64_t m_cableDelay{0};            //!< its propagation delay (time steps)
     uint64_t m_cableSent{0};            //!< frames sent on it (their numbers on this direction)
     /// Frames this port sent, in flight to the peer (ScheduleDeparture): the first four in the
-    /// port itself (a 1 us cable at 100 Gb/s holds three or four data frames).
+    /// port itself (a 1 us cable at 100 Gb/s holds three or four data frames of a 4096-byte MTU;
+    /// with more, the oldest four).
     ArrivalQueue<PfcNetDevice, Arriving, &PfcNetDevice::Arrive, &PfcNetDevice::ArrivalHint, 4>
         m_departures;
     // The receive line: every field a data frame's arrival reads, on one cache line of its
