@@ -142,7 +142,8 @@ class RingQueue : public boost::circular_buffer<T>
  * order (a ring of N), the younger ones wait in the overflow, and each pop moves the oldest of
  * those in: order is kept, and an element's address stays fixed while it is in a slot, not
  * beyond. The operations are those of RingQueue that ArrivalQueue uses.
- * @tparam T the element (movable)
+ * @tparam T the element, whose move (or copy) does not throw: a pop that moves one in from the
+ *         overflow has no way back
  * @tparam N the inline slots, a power of two
  */
 template <typename T, std::size_t N>
@@ -187,9 +188,7 @@ class InlineRingQueue
     /// Append. @param value the element
     void push_back(T&& value)
     {
-        // (A pop refills the slots from the overflow, so that it is empty while a slot is free,
-        // unless a move threw on the way: then this one waits behind the older ones.)
-        if (m_count < N && m_overflow.empty())
+        if (m_count < N) // (the overflow is then empty: each pop refills the slots from it)
         {
             ::new (static_cast<void*>(&m_slots[(m_head + m_count) & (N - 1)])) T(std::move(value));
             ++m_count;

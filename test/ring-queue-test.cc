@@ -120,8 +120,9 @@ TEST(RingQueue, AnEmptiedRingStartsAgainAtItsFirstSlot)
     }
     const std::size_t capacity = ring.capacity();
     const int* first = ring.linearize();
-    // Each way of emptying it: pop_front, pop_back, erase_begin, after the front has moved on.
-    for (int way = 0; way < 3; ++way)
+    // Each way of emptying it: pop_front, pop_back, erase_begin, clear, after the front has
+    // moved on.
+    for (int way = 0; way < 4; ++way)
     {
         for (int i = 0; i < 7; ++i)
         {
@@ -143,9 +144,13 @@ TEST(RingQueue, AnEmptiedRingStartsAgainAtItsFirstSlot)
                 ring.pop_back();
             }
         }
-        else
+        else if (way == 2)
         {
             ring.erase_begin(ring.size());
+        }
+        else
+        {
+            ring.clear();
         }
         ring.push_back(42);
         EXPECT_EQ(&ring.front(), first) << "way " << way;
