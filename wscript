@@ -87,6 +87,7 @@ SOURCES = [
     'model/roce/roce-switch.cc',
     'model/sharp/sharp-aggregation-node.cc',
     'model/sharp/sharp-header.cc',
+    'model/slot-pool.cc',
     'model/wire-clock.cc',
 ]
 
@@ -179,6 +180,7 @@ HEADERS = [
     'model/interconnect-simulator-impl.h',
     'model/packet-ref.h',
     'model/ring-queue.h',
+    'model/slot-pool.h',
     'model/wire-clock.h',
 ]
 
@@ -222,6 +224,7 @@ TESTS = [
     'test/ring-queue-test.cc',
     'test/roce-switch-test.cc',
     'test/sharp-test.cc',
+    'test/slot-pool-test.cc',
     'test/run-record-test.cc',
     'test/scenario-test.cc',
     'test/source-lists-test.cc',

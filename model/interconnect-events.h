@@ -15,6 +15,7 @@
 #include "ns3/ptr.h"
 #include "ns3/ring-queue.h"
 #include "ns3/simulator.h"
+#include "ns3/slot-pool.h"
 
 #include <array>
 #include <memory>
@@ -129,10 +130,12 @@ class ReusableEvent
     /// Room for an event object, at most this many bytes, aligned on a cache line.
     static constexpr std::size_t OBJECT_SLOT = 128;
 
+    /// @return the slots of events' objects
+    static SlotPool& Slots();
+
     /**
-     * Room for an event object: a slot of OBJECT_SLOT bytes from blocks of them, taken in
-     * address order and reused last freed first (a larger object: operator new). Not
-     * thread-safe, as ns-3's objects are not.
+     * Room for an event object: a slot of OBJECT_SLOT bytes (Slots; a larger object: room from
+     * the heap).
      * @param size the object's size
      * @return the room
      */

@@ -21,6 +21,7 @@
 #include "ns3/node.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
+#include "ns3/slot-pool.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -28,6 +29,8 @@
 
 namespace ns3
 {
+
+template class SlotPooled<PfcNetDevice, 32>;
 
 NS_LOG_COMPONENT_DEFINE("PfcNetDevice");
 

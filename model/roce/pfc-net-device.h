@@ -16,6 +16,7 @@
 #include "ns3/nstime.h"
 #include "ns3/packet-ref.h"
 #include "ns3/packet.h"
+#include "ns3/slot-pool.h"
 #include "ns3/traced-callback.h"
 #include "ns3/wire-clock.h"
 
@@ -240,8 +241,11 @@ class PfcPortOwner
  * Enqueue() takes an IPv4 packet, a priority and an opaque tag that the dequeue callback hands
  * back when the frame leaves its queue (a switch uses it to release buffer accounting, a NIC to
  * refill).
+ *
+ * Ports are made side by side (SlotPooled): a packet-hop reads two or three of them, and a
+ * fabric's thousands, made among their nodes' other objects, each took pages of their own.
  */
-class alignas(64) PfcNetDevice : public NetDevice
+class alignas(64) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevice, 32>
 {
   public:
     /// Number of priorities (IEEE 802.1Q traffic classes).
@@ -798,6 +802,8 @@ class alignas(64) PfcNetDevice : public NetDevice
     TracedCallback<uint8_t, bool> m_egressPausedTrace;  //!< a priority paused or resumed
     TracedCallback<uint8_t, bool> m_watchdogTrace;      //!< the watchdog tripped or restored
 };
+
+extern template class SlotPooled<PfcNetDevice, 32>;
 
 } // namespace ns3
 
