@@ -78,6 +78,7 @@ SOURCES = [
     'model/rdma/rdma-queue-pair.cc',
     'model/rdma/rdma-transport.cc',
     'model/rdma/timely-congestion-control.cc',
+    'model/ring-queue.cc',
     'model/roce/pfc-channel.cc',
     'model/roce/pfc-header.cc',
     'model/roce/pfc-net-device.cc',

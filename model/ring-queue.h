@@ -20,6 +20,67 @@ namespace ns3
 {
 
 /**
+ * Room for a ring's slots: a ring of at most RING_POOLED_BYTES shares blocks with other rings
+ * of its size class (64, 128 or 256 bytes, each slot aligned on a cache line: SlotPool), a
+ * larger one has a block of the heap.
+ * @param bytes the slots' bytes
+ * @return the room
+ */
+void* AllocateRing(std::size_t bytes);
+
+/**
+ * Give back the room AllocateRing gave.
+ * @param ring the room
+ * @param bytes the slots' bytes, as given to AllocateRing
+ */
+void FreeRing(void* ring, std::size_t bytes);
+
+/// The largest ring that AllocateRing takes from a size class's blocks, in bytes.
+constexpr std::size_t RING_POOLED_BYTES = 256;
+
+/// The allocator of RingQueue's slots (AllocateRing).
+template <typename T>
+struct RingAllocator
+{
+    typedef T value_type; //!< what it allocates
+
+    RingAllocator() = default;
+
+    /// From another element type's. @param other the other allocator
+    template <typename U>
+    RingAllocator(const RingAllocator<U>& other)
+    {
+        (void)other;
+    }
+
+    /// @param n elements @return room for them
+    T* allocate(std::size_t n)
+    {
+        return static_cast<T*>(AllocateRing(n * sizeof(T)));
+    }
+
+    /// Give back room for n elements. @param ring the room @param n the elements
+    void deallocate(T* ring, std::size_t n)
+    {
+        FreeRing(ring, n * sizeof(T));
+    }
+
+    /// @return true: any one frees what another allocated
+    template <typename U>
+    bool operator==(const RingAllocator<U>&) const
+    {
+        return true;
+    }
+
+    /// @return false
+    template <typename U>
+    bool operator!=(const RingAllocator<U>&) const
+    {
+        return false;
+    }
+};
+
+/**
  * @ingroup interconnect
  * @brief A FIFO in one contiguous ring that grows when full (Boost's circular_buffer).
  *
@@ -34,17 +95,22 @@ namespace ns3
  * here, overwrite an end when the ring is full: the models do not use them.)
  *
  * A ring that pop_front, pop_back, erase_begin or clear empties starts again at its first slot
- * (circular_buffer's other erasures do not: the models do not use them). A ring keeps the
- * capacity of its busiest moment: a port's queue that held a thousand frames in a burst and
- * then holds one or none would otherwise walk all of its slots, a line not touched since the
- * last lap every few frames, where from its first slot it reuses the same few lines.
+ * (circular_buffer's other erasures do not: the models do not use them): a port's queue that
+ * held a thousand frames in a burst and then holds one or none would otherwise walk all of its
+ * slots, a line not touched since the last lap every few frames, where from its first slot it
+ * reuses the same few lines. If it had grown beyond a kilobyte, it goes back to 128 bytes
+ * (RingQueue's RING_SHRINK_ABOVE_BYTES and RING_SHRUNK_BYTES), and rings of up to 256 bytes
+ * share blocks with each other (RingAllocator, AllocateRing): a fabric's thousands of queues,
+ * grown in a burst among its packets, each kept a page of its own after it, beyond what address
+ * translation reaches at k=16 (doc/interconnect.rst, Performance). A ring that empties and
+ * fills again past a kilobyte grows again each time (by half, as always).
  */
 template <typename T>
-class RingQueue : public boost::circular_buffer<T>
+class RingQueue : public boost::circular_buffer<T, RingAllocator<T>>
 {
   public:
     /// The ring.
-    typedef boost::circular_buffer<T> Base;
+    typedef boost::circular_buffer<T, RingAllocator<T>> Base;
 
     /// Append, growing the ring if it is full. @param value the element
     void push_back(const T& value)
@@ -107,17 +173,28 @@ class RingQueue : public boost::circular_buffer<T>
     }
 
   private:
-    /// Start again at the first slot if empty (no allocation: the capacity stays).
+    /// Start again at the first slot if empty; a ring larger than RING_SHRINK_ABOVE_BYTES goes
+    /// back to RING_SHRUNK_BYTES, from its size class's blocks.
     void RewindIfEmpty()
     {
         if (this->empty())
         {
+            if (this->capacity() * sizeof(T) > RING_SHRINK_ABOVE_BYTES)
+            {
+                this->set_capacity(std::max<std::size_t>(1, RING_SHRUNK_BYTES / sizeof(T)));
+                return;
+            }
             // (Assigning an empty range at the same capacity puts the front at the first slot;
             // through move iterators, as the elements may be move-only.)
             const std::move_iterator<T*> none(nullptr);
             this->assign(this->capacity(), none, none);
         }
     }
+
+    /// An emptied ring larger than this many bytes goes back to RING_SHRUNK_BYTES.
+    static constexpr std::size_t RING_SHRINK_ABOVE_BYTES = 1024;
+    /// An emptied ring's room when it had grown beyond RING_SHRINK_ABOVE_BYTES, in bytes.
+    static constexpr std::size_t RING_SHRUNK_BYTES = 128;
 
     /// Make room for n elements, growing the capacity by half. @param n the elements to hold
     void Reserve(std::size_t n)

@@ -14,9 +14,13 @@
 #include "ns3/ring-queue.h"
 #include "ns3/simple-ref-count.h"
 
+#include <cstdint>
 #include <deque>
 #include <gtest/gtest.h>
+#include <memory>
 #include <random>
+#include <set>
+#include <vector>
 
 using namespace ns3;
 
@@ -111,6 +115,39 @@ TEST(RingQueue, HoldsAndReleasesReferences)
     EXPECT_EQ(Counted::live, 0);
 }
 
+/**
+ * Empty a ring one of the four ways that rewind it.
+ * @param ring the ring
+ * @param way 0: pop_front, 1: pop_back, 2: erase_begin, 3: clear
+ */
+template <typename T>
+void
+Empty(RingQueue<T>& ring, int way)
+{
+    if (way == 0)
+    {
+        while (!ring.empty())
+        {
+            ring.pop_front();
+        }
+    }
+    else if (way == 1)
+    {
+        while (!ring.empty())
+        {
+            ring.pop_back();
+        }
+    }
+    else if (way == 2)
+    {
+        ring.erase_begin(ring.size());
+    }
+    else
+    {
+        ring.clear();
+    }
+}
+
 TEST(RingQueue, AnEmptiedRingStartsAgainAtItsFirstSlot)
 {
     RingQueue<int> ring;
@@ -130,28 +167,7 @@ TEST(RingQueue, AnEmptiedRingStartsAgainAtItsFirstSlot)
             ring.push_back(i);
         }
         ASSERT_NE(&ring.front(), first) << "way " << way; // (the front has moved on)
-        if (way == 0)
-        {
-            while (!ring.empty())
-            {
-                ring.pop_front();
-            }
-        }
-        else if (way == 1)
-        {
-            while (!ring.empty())
-            {
-                ring.pop_back();
-            }
-        }
-        else if (way == 2)
-        {
-            ring.erase_begin(ring.size());
-        }
-        else
-        {
-            ring.clear();
-        }
+        Empty(ring, way);
         ring.push_back(42);
         EXPECT_EQ(&ring.front(), first) << "way " << way;
         EXPECT_EQ(ring.capacity(), capacity) << "way " << way; // (nothing allocated)
@@ -161,6 +177,56 @@ TEST(RingQueue, AnEmptiedRingStartsAgainAtItsFirstSlot)
             ring.push_back(i);
         }
     }
+}
+
+// A ring that grew beyond a kilobyte (a port's queue in a burst) goes back to 128 bytes when
+// it is emptied, by any of the four ways, and goes on as a FIFO of its elements (move-only ones
+// too); one that never grew that far keeps its room (the test above).
+TEST(RingQueue, AnEmptiedRingThatGrewBeyondAKilobyteGoesBackToASmallOne)
+{
+    RingQueue<std::unique_ptr<uint64_t>> ring;
+    for (int way = 0; way < 4; ++way)
+    {
+        for (uint64_t i = 0; i < 300; ++i)
+        {
+            ring.push_back(std::make_unique<uint64_t>(i));
+        }
+        ASSERT_GT(ring.capacity() * sizeof(ring.front()), 1024u);
+        for (uint64_t i = 0; i < 150; ++i)
+        {
+            ASSERT_EQ(*ring.front(), i);
+            ring.pop_front();
+        }
+        EXPECT_GT(ring.capacity() * sizeof(ring.front()), 1024u) << "way " << way;
+        Empty(ring, way);
+        EXPECT_EQ(ring.capacity(), 128 / sizeof(std::unique_ptr<uint64_t>)) << "way " << way;
+        ring.push_back(std::make_unique<uint64_t>(7));
+        ring.push_back(std::make_unique<uint64_t>(8));
+        EXPECT_EQ(*ring.front(), 7u);
+        EXPECT_EQ(*ring.back(), 8u);
+        ring.clear();
+    }
+}
+
+// Small rings (up to 256 bytes) share blocks with each other, whatever the program allocates
+// between them: a hundred rings of four 8-byte elements made 4 KB apart lie on a page or two
+// (on a hundred from the heap).
+TEST(RingQueue, SmallRingsLieSideBySide)
+{
+    std::vector<RingQueue<uint64_t>> rings(100);
+    std::vector<std::unique_ptr<char[]>> between;
+    std::set<uintptr_t> pages;
+    for (auto& ring : rings)
+    {
+        between.emplace_back(new char[4096]);
+        for (uint64_t i = 0; i < 4; ++i)
+        {
+            ring.push_back(i);
+        }
+        pages.insert(reinterpret_cast<uintptr_t>(&ring.front()) / 4096);
+        EXPECT_EQ(reinterpret_cast<uintptr_t>(&ring.front()) % 64, 0u);
+    }
+    EXPECT_LE(pages.size(), 4u);
 }
 
 TEST(InlineRingQueue, BehavesAsADequeAcrossItsSlotsAndOverflow)
