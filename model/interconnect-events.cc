@@ -28,7 +28,7 @@ struct Example
 SlotPool&
 ReusableEvent::Slots()
 {
-    static SlotPool slots(OBJECT_SLOT, 512); // 64 KB a block
+    static SlotPool& slots = *new SlotPool(OBJECT_SLOT, 512); // 64 KB a block, never destroyed
     return slots;
 }
 

@@ -18,9 +18,10 @@ namespace
 SlotPool&
 RingSlots(std::size_t bytes)
 {
-    static SlotPool slots64(64, 256);   // 16 KB a block
-    static SlotPool slots128(128, 128); // 16 KB a block
-    static SlotPool slots256(256, 64);  // 16 KB a block
+    // (16 KB a block; never destroyed, as a ring may be emptied as the program exits.)
+    static SlotPool& slots64 = *new SlotPool(64, 256);
+    static SlotPool& slots128 = *new SlotPool(128, 128);
+    static SlotPool& slots256 = *new SlotPool(256, 64);
     static_assert(RING_POOLED_BYTES == 256, "a size class for each size up to it");
     return bytes <= 64 ? slots64 : bytes <= 128 ? slots128 : slots256;
 }

@@ -20,6 +20,7 @@ namespace ns3
 {
 
 /**
+ * @ingroup interconnect
  * Room for a ring's slots: a ring of at most RING_POOLED_BYTES shares blocks with other rings
  * of its size class (64, 128 or 256 bytes, each slot aligned on a cache line: SlotPool), a
  * larger one has a block of the heap.
@@ -29,19 +30,28 @@ namespace ns3
 void* AllocateRing(std::size_t bytes);
 
 /**
+ * @ingroup interconnect
  * Give back the room AllocateRing gave.
  * @param ring the room
  * @param bytes the slots' bytes, as given to AllocateRing
  */
 void FreeRing(void* ring, std::size_t bytes);
 
+/// @ingroup interconnect
 /// The largest ring that AllocateRing takes from a size class's blocks, in bytes.
 constexpr std::size_t RING_POOLED_BYTES = 256;
 
-/// The allocator of RingQueue's slots (AllocateRing).
+/**
+ * @ingroup interconnect
+ * @brief The allocator of RingQueue's slots (AllocateRing). Not thread-safe, as the pools are
+ * the process's.
+ * @tparam T the element, aligned as the heap aligns (a larger ring is from it)
+ */
 template <typename T>
 struct RingAllocator
 {
+    static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "the heap's alignment");
+
     typedef T value_type; //!< what it allocates
 
     RingAllocator() = default;
@@ -98,12 +108,13 @@ struct RingAllocator
  * (circular_buffer's other erasures do not: the models do not use them): a port's queue that
  * held a thousand frames in a burst and then holds one or none would otherwise walk all of its
  * slots, a line not touched since the last lap every few frames, where from its first slot it
- * reuses the same few lines. If it had grown beyond a kilobyte, it goes back to 128 bytes
- * (RingQueue's RING_SHRINK_ABOVE_BYTES and RING_SHRUNK_BYTES), and rings of up to 256 bytes
+ * reuses the same few lines. If it had grown beyond a kilobyte (RING_SHRINK_ABOVE_BYTES), it
+ * gives its room back, as a new ring that has never held anything, and rings of up to 256 bytes
  * share blocks with each other (RingAllocator, AllocateRing): a fabric's thousands of queues,
  * grown in a burst among its packets, each kept a page of its own after it, beyond what address
  * translation reaches at k=16 (doc/interconnect.rst, Performance). A ring that empties and
- * fills again past a kilobyte grows again each time (by half, as always).
+ * fills again past a kilobyte grows again each time (by half, as always). Emptying a ring
+ * allocates nothing and does not throw.
  */
 template <typename T>
 class RingQueue : public boost::circular_buffer<T, RingAllocator<T>>
@@ -173,15 +184,16 @@ class RingQueue : public boost::circular_buffer<T, RingAllocator<T>>
     }
 
   private:
-    /// Start again at the first slot if empty; a ring larger than RING_SHRINK_ABOVE_BYTES goes
-    /// back to RING_SHRUNK_BYTES, from its size class's blocks.
+    /// Start again at the first slot if empty; a ring larger than RING_SHRINK_ABOVE_BYTES gives
+    /// its room back (without allocating: swapped with a ring that has none).
     void RewindIfEmpty()
     {
         if (this->empty())
         {
             if (this->capacity() * sizeof(T) > RING_SHRINK_ABOVE_BYTES)
             {
-                this->set_capacity(std::max<std::size_t>(1, RING_SHRUNK_BYTES / sizeof(T)));
+                Base none;
+                Base::swap(none);
                 return;
             }
             // (Assigning an empty range at the same capacity puts the front at the first slot;
@@ -191,10 +203,8 @@ class RingQueue : public boost::circular_buffer<T, RingAllocator<T>>
         }
     }
 
-    /// An emptied ring larger than this many bytes goes back to RING_SHRUNK_BYTES.
+    /// An emptied ring larger than this many bytes gives its room back.
     static constexpr std::size_t RING_SHRINK_ABOVE_BYTES = 1024;
-    /// An emptied ring's room when it had grown beyond RING_SHRINK_ABOVE_BYTES, in bytes.
-    static constexpr std::size_t RING_SHRUNK_BYTES = 128;
 
     /// Make room for n elements, growing the capacity by half. @param n the elements to hold
     void Reserve(std::size_t n)

@@ -15,11 +15,22 @@ namespace ns3
 
 SlotPool::SlotPool(std::size_t slotSize, std::size_t slotsPerBlock)
     : m_slotSize(slotSize),
-      m_slotsPerBlock(slotsPerBlock)
+      m_slotsPerBlock(slotsPerBlock),
+      m_blockAlign(slotSize <= 4096 && (slotSize & (slotSize - 1)) == 0 ? slotSize : 64)
 {
-    NS_ABORT_MSG_UNLESS(slotSize % 64 == 0 && slotSize >= sizeof(FreeSlot) && slotsPerBlock > 0,
-                        "SlotPool: slots of whole cache lines, at least one a block (slot "
+    NS_ABORT_MSG_UNLESS(slotSize % 64 == 0 && slotSize > 0 && slotsPerBlock > 0 &&
+                            slotsPerBlock <= (std::size_t{1} << 30) / slotSize,
+                        "SlotPool: slots of whole cache lines, at least one a block and at most "
+                        "1 GB a block (slot "
                             << slotSize << " bytes, " << slotsPerBlock << " a block)");
+}
+
+SlotPool::~SlotPool()
+{
+    for (void* block : m_blocks)
+    {
+        ::operator delete(block, std::align_val_t(m_blockAlign));
+    }
 }
 
 void*
@@ -32,8 +43,10 @@ SlotPool::Allocate(std::size_t size)
     if (m_free == nullptr)
     {
         // A new block, its slots in the list in address order.
-        auto* block =
-            static_cast<char*>(::operator new(m_slotsPerBlock* m_slotSize, std::align_val_t(64)));
+        m_blocks.push_back(nullptr); // (first: the block is not lost if this throws)
+        auto* block = static_cast<char*>(
+            ::operator new(m_slotsPerBlock* m_slotSize, std::align_val_t(m_blockAlign)));
+        m_blocks.back() = block;
         for (std::size_t i = m_slotsPerBlock; i-- > 0;)
         {
             auto* slot = reinterpret_cast<FreeSlot*>(block + i * m_slotSize);

@@ -8,6 +8,7 @@
 #define INTERCONNECT_SLOT_POOL_H
 
 #include <cstddef>
+#include <vector>
 
 namespace ns3
 {
@@ -21,17 +22,22 @@ namespace ns3
  * thousands of other objects of its nodes (their Internet stacks, traces, callbacks): from the
  * heap, each one lands on a 4 KB page of its own, and at k=16 the pages a hop touches were more
  * than address translation reaches (doc/interconnect.rst, Performance). From a SlotPool they
- * share pages with each other only. Blocks are kept for the process (a network's next run
- * reuses their slots). Not thread-safe, as ns-3's objects are not.
+ * share pages with each other only. A pool keeps its blocks until it is destroyed (a network's
+ * next run reuses their slots); the process's pools (SlotPooled's, the events' and the rings')
+ * are never destroyed, so that an object freed as the program exits still has its pool. Not
+ * thread-safe, as ns-3's objects are not.
  */
 class SlotPool
 {
   public:
     /**
-     * @param slotSize a slot's bytes: a multiple of 64, at least a pointer's size (checked)
+     * @param slotSize a slot's bytes: a positive multiple of 64 (checked); a block is aligned on
+     *        a slot if that is a power of two up to 4096, else on a cache line
      * @param slotsPerBlock slots in each block taken from the heap (at least 1)
      */
     SlotPool(std::size_t slotSize, std::size_t slotsPerBlock);
+    /// Give the blocks back (every object in them must be gone).
+    ~SlotPool();
     SlotPool(const SlotPool&) = delete;
     SlotPool& operator=(const SlotPool&) = delete;
 
@@ -64,15 +70,19 @@ class SlotPool
 
     std::size_t m_slotSize;      //!< a slot's bytes
     std::size_t m_slotsPerBlock; //!< slots in a block
+    std::size_t m_blockAlign;    //!< a block's alignment
     FreeSlot* m_free{nullptr};   //!< the free slots, last freed first
+    std::vector<void*> m_blocks; //!< the blocks taken from the heap
 };
 
 /**
  * @ingroup interconnect
  * @brief Gives a class's objects room from a SlotPool of their own: a class that a packet-hop
- * reads (a port, a switch, a queue pair) derives from SlotPooled of itself, and its header
+ * reads without its other objects (a port) derives from SlotPooled of itself, and its header
  * declares the instantiation extern, its source file defines it (one pool per class in the
- * process, whoever makes the object).
+ * process, whoever makes the object). Not for an object read with parts made just after it (a
+ * queue pair and its DCQCN, a switch and its buffer accounting): a pool of its class would take
+ * it away from their pages.
  *
  * A subclass larger than its base's slots gets room from the heap (SlotPool::Allocate).
  * @tparam T the class
@@ -118,7 +128,8 @@ template <typename T, std::size_t SLOTS_PER_BLOCK>
 SlotPool&
 SlotPooled<T, SLOTS_PER_BLOCK>::Slots()
 {
-    static SlotPool slots((sizeof(T) + 63) / 64 * 64, SLOTS_PER_BLOCK);
+    static_assert(alignof(T) <= 64, "slots are aligned on a cache line");
+    static SlotPool& slots = *new SlotPool((sizeof(T) + 63) / 64 * 64, SLOTS_PER_BLOCK);
     return slots;
 }
 

@@ -84,6 +84,7 @@ TEST(SlotPool, AnObjectLargerThanASlotGetsRoomOfItsOwn)
 {
     SlotPool pool(128, 8);
     void* slot = pool.Allocate(128);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(slot) % 128, 0u); // (a block aligned on its slot)
     void* large = pool.Allocate(129);
     EXPECT_EQ(reinterpret_cast<uintptr_t>(large) % 64, 0u);
     // Not a slot: the block's slots follow the first one, and the next slot is given as if the
