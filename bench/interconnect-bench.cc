@@ -269,6 +269,30 @@ StopWhenDone(MessageTransport* network)
     Simulator::Schedule(MicroSeconds(10), &StopWhenDone, network);
 }
 
+/**
+ * Read an option's whole number, 1 to max (decimal digits only: no sign, no exponent).
+ * @param text the option's value
+ * @param max the largest accepted (below 10^9)
+ * @param value set to it if accepted
+ * @return whether it is accepted
+ */
+bool
+WholeNumber(const std::string& text, uint32_t max, uint32_t& value)
+{
+    if (text.empty() || text.size() > 9 ||
+        text.find_first_not_of("0123456789") != std::string::npos)
+    {
+        return false;
+    }
+    const unsigned long n = std::stoul(text);
+    if (n < 1 || n > max)
+    {
+        return false;
+    }
+    value = static_cast<uint32_t>(n);
+    return true;
+}
+
 /// What --timeline counts from one line to the next.
 struct Timeline
 {
@@ -472,28 +496,22 @@ Main(int argc, char* argv[])
         else if (arg.rfind("--repeat=", 0) == 0)
         {
             const std::string n = arg.substr(9);
-            if (n.empty() || n.size() > 4 ||
-                n.find_first_not_of("0123456789") != std::string::npos || std::stoul(n) < 1 ||
-                std::stoul(n) > 1000)
+            if (!WholeNumber(n, 1000, repeat))
             {
                 std::cerr << "error: --repeat = " << n << ": accepted: a whole number 1..1000"
                           << std::endl;
                 return 2;
             }
-            repeat = static_cast<uint32_t>(std::stoul(n));
         }
         else if (arg.rfind("--timeline=", 0) == 0)
         {
             const std::string n = arg.substr(11);
-            if (n.empty() || n.size() > 7 ||
-                n.find_first_not_of("0123456789") != std::string::npos || std::stoul(n) < 1 ||
-                std::stoul(n) > 1000000)
+            if (!WholeNumber(n, 1000000, timelineUs))
             {
                 std::cerr << "error: --timeline = " << n
                           << ": accepted: a whole number of microseconds 1..1000000" << std::endl;
                 return 2;
             }
-            timelineUs = static_cast<uint32_t>(std::stoul(n));
         }
         else if (arg.rfind("--compare=", 0) == 0)
         {

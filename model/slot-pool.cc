@@ -44,8 +44,9 @@ SlotPool::Allocate(std::size_t size)
     {
         // A new block, its slots in the list in address order.
         m_blocks.push_back(nullptr); // (first: the block is not lost if this throws)
-        auto* block = static_cast<char*>(
-            ::operator new(m_slotsPerBlock* m_slotSize, std::align_val_t(m_blockAlign)));
+        const std::size_t blockBytes = m_slotsPerBlock * m_slotSize;
+        auto* block =
+            static_cast<char*>(::operator new(blockBytes, std::align_val_t(m_blockAlign)));
         m_blocks.back() = block;
         for (std::size_t i = m_slotsPerBlock; i-- > 0;)
         {

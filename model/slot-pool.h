@@ -20,12 +20,12 @@ namespace ns3
  *
  * The objects a packet-hop reads (a port, an event) are made as a fabric is set up, among the
  * thousands of other objects of its nodes (their Internet stacks, traces, callbacks): from the
- * heap, each one lands on a 4 KB page of its own, and at k=16 the pages a hop touches were more
- * than address translation reaches (doc/interconnect.rst, Performance). From a SlotPool they
- * share pages with each other only. A pool keeps its blocks until it is destroyed (a network's
- * next run reuses their slots); the process's pools (SlotPooled's, the events' and the rings')
- * are never destroyed, so that an object freed as the program exits still has its pool. Not
- * thread-safe, as ns-3's objects are not.
+ * heap, they lie among those objects, a page holding one or two of them, and at k=16 the pages
+ * a hop touches were more than address translation reaches (doc/interconnect.rst, Performance).
+ * From a SlotPool they share pages with each other only. A pool keeps its blocks until it is
+ * destroyed (a network's next run reuses their slots); the process's pools (SlotPooled's, the
+ * events' and the rings') are never destroyed, so that an object freed as the program exits still
+ * has its pool. Not thread-safe, as ns-3's objects are not.
  */
 class SlotPool
 {
@@ -54,12 +54,6 @@ class SlotPool
      * @param size the object's size, as given to Allocate
      */
     void Free(void* object, std::size_t size);
-
-    /// @return a slot's bytes
-    std::size_t GetSlotSize() const
-    {
-        return m_slotSize;
-    }
 
   private:
     /// A free slot: the next one, in its first bytes.
