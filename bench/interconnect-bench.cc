@@ -44,7 +44,9 @@
 //
 // Columns: case, simulated time (s), wall time (s), CPU time of the event loop (s), events,
 // events per CPU second, packet-hops (every frame put on a link: data, ACK, CNP, PFC),
-// packet-hops per CPU second, peak resident memory (MB).
+// packet-hops per CPU second, peak resident memory (MB) of the case's own child process, forked
+// once the libraries are loaded (./interconnect bench runs it with LD_BIND_NOW=1, so that their
+// calls are bound then too, not by symbol look-ups in the case).
 
 #include "ns3/core-module.h"
 #include "ns3/interconnect-module.h"
