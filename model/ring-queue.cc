@@ -8,23 +8,40 @@
 
 #include "ns3/slot-pool.h"
 
+#include <algorithm>
+#include <array>
+
 namespace ns3
 {
 
 namespace
 {
 
-/// @return the blocks of the rings of up to @p bytes (64, 128 or 256)
+/// Bytes of a block of a size class's rings (or two slots, for the larger classes).
+constexpr std::size_t RING_BLOCK_BYTES = 16384;
+
+/// @return the blocks of the rings of @p bytes' size class (RingClassBytes)
 SlotPool&
 RingSlots(std::size_t bytes)
 {
-    // (16 KB a block; never destroyed, as a ring may be emptied as the program exits.)
-    static SlotPool& slots64 = *new SlotPool(64, 256);
-    static SlotPool& slots128 = *new SlotPool(128, 128);
-    static SlotPool& slots256 = *new SlotPool(256, 64);
-    static_assert(RING_POOLED_BYTES == 256, "a size class for each size up to it");
-    return bytes <= 64 ? slots64 : bytes <= 128 ? slots128 : slots256;
+    // A pool per class, made at its first ring, never destroyed (a ring may be emptied as the
+    // program exits).
+    static std::array<SlotPool*, 16> pools{};
+    std::size_t index = 0;
+    std::size_t size = 64;
+    while (size < bytes)
+    {
+        size = RingClassBytes(size + 1);
+        ++index;
+    }
+    if (pools[index] == nullptr)
+    {
+        pools[index] = new SlotPool(size, std::max<std::size_t>(2, RING_BLOCK_BYTES / size));
+    }
+    return *pools[index];
 }
+
+static_assert(RingClassBytes(RING_POOLED_BYTES) == RING_POOLED_BYTES, "the last class");
 
 } // namespace
 

@@ -22,8 +22,8 @@ namespace ns3
 /**
  * @ingroup interconnect
  * Room for a ring's slots: a ring of at most RING_POOLED_BYTES shares blocks with other rings
- * of its size class (64, 128 or 256 bytes, each slot aligned on a cache line: SlotPool), a
- * larger one has a block of the heap.
+ * of its size class (RingClassBytes; each slot aligned on a cache line: SlotPool), a larger one
+ * has a block of the heap.
  * @param bytes the slots' bytes
  * @return the room
  */
@@ -39,7 +39,30 @@ void FreeRing(void* ring, std::size_t bytes);
 
 /// @ingroup interconnect
 /// The largest ring that AllocateRing takes from a size class's blocks, in bytes.
-constexpr std::size_t RING_POOLED_BYTES = 256;
+constexpr std::size_t RING_POOLED_BYTES = 8192;
+
+/**
+ * @ingroup interconnect
+ * The size classes of the rings that AllocateRing takes from blocks: whole cache lines, each
+ * class a half or a third larger than the one before (64, 128, 192, 256, 384, 512, 768, ...,
+ * 6144, 8192 bytes), as a ring grows by half (RingQueue).
+ * @param bytes a ring's slots' bytes, at most RING_POOLED_BYTES
+ * @return the bytes of the least class that holds them
+ */
+constexpr std::size_t
+RingClassBytes(std::size_t bytes)
+{
+    std::size_t power = 64;
+    while (power < bytes)
+    {
+        if (power >= 128 && power + power / 2 >= bytes)
+        {
+            return power + power / 2;
+        }
+        power *= 2;
+    }
+    return power;
+}
 
 /**
  * @ingroup interconnect
@@ -109,12 +132,14 @@ struct RingAllocator
  * held a thousand frames in a burst and then holds one or none would otherwise walk all of its
  * slots, a line not touched since the last lap every few frames, where from its first slot it
  * reuses the same few lines. If it had grown beyond a kilobyte (RING_SHRINK_ABOVE_BYTES), it
- * gives its room back, as a new ring that has never held anything, and rings of up to 256 bytes
- * share blocks with each other (RingAllocator, AllocateRing): a fabric's thousands of queues,
- * grown in a burst among its packets, each kept a page of its own after it, beyond what address
- * translation reaches at k=16 (doc/interconnect.rst, Performance). A ring that empties and
- * fills again past a kilobyte grows again each time (by half, as always). Emptying a ring
- * allocates nothing and does not throw.
+ * gives its room back, as a new ring that has never held anything, and rings of up to 8 KB
+ * share blocks with the rings of their size class (RingAllocator, AllocateRing, RingClassBytes),
+ * each filling its class's slot: a fabric's thousands of queues, grown in a burst among its
+ * packets, each kept a page of its own after it, beyond what address translation reaches at
+ * k=16, and a ring that empties and fills again past a kilobyte, which grows again each time (by
+ * half, as always), takes its room from its classes' blocks, not from the heap (perm1024's event
+ * loop: 634 rings from the heap, 15 307 with classes up to 256 bytes) (doc/interconnect.rst,
+ * Performance). Emptying a ring allocates nothing and does not throw.
  */
 template <typename T>
 class RingQueue : public boost::circular_buffer<T, RingAllocator<T>>
@@ -206,12 +231,18 @@ class RingQueue : public boost::circular_buffer<T, RingAllocator<T>>
     /// An emptied ring larger than this many bytes gives its room back.
     static constexpr std::size_t RING_SHRINK_ABOVE_BYTES = 1024;
 
-    /// Make room for n elements, growing the capacity by half. @param n the elements to hold
+    /// Make room for n elements, growing the capacity by half, and in a size class's block to
+    /// all of the block's slot (RingClassBytes). @param n the elements to hold
     void Reserve(std::size_t n)
     {
         if (n > this->capacity())
         {
-            this->set_capacity(std::max(n, this->capacity() + this->capacity() / 2));
+            std::size_t capacity = std::max(n, this->capacity() + this->capacity() / 2);
+            if (capacity * sizeof(T) <= RING_POOLED_BYTES)
+            {
+                capacity = RingClassBytes(capacity * sizeof(T)) / sizeof(T);
+            }
+            this->set_capacity(capacity);
         }
     }
 };

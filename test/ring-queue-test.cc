@@ -8,16 +8,19 @@
 // replaced, in particular never overwrite its oldest element when full (a bare
 // boost::circular_buffer does), and allocate nothing while it has never held anything; an
 // emptied ring starts again at its first slot, or gives its room back if it had grown beyond a
-// kilobyte; small rings share blocks. InlineRingQueue, the frames in flight on a cable: the
-// same FIFO, its first elements inside the object.
+// kilobyte; rings of up to 8 KB share blocks by size class, and one that fills again takes
+// nothing from the heap. InlineRingQueue, the frames in flight on a cable: the same FIFO, its
+// first elements inside the object.
 
 #include "ns3/ptr.h"
 #include "ns3/ring-queue.h"
 #include "ns3/simple-ref-count.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <gtest/gtest.h>
+#include <malloc.h>
 #include <memory>
 #include <random>
 #include <set>
@@ -229,6 +232,62 @@ TEST(RingQueue, SmallRingsLieSideBySide)
         EXPECT_EQ(reinterpret_cast<uintptr_t>(&ring.front()) % 64, 0u);
     }
     EXPECT_LE(pages.size(), 4u);
+}
+
+// Rings of up to 8 KB share blocks with the rings of their size class too: twenty rings grown
+// past 2 KB (to 3 KB, a class of five to a block) with 64 KB of the heap taken between each two
+// lie side by side, but where a block ends (on the heap, every two are 64 KB apart).
+TEST(RingQueue, RingsOfAFewKilobytesLieSideBySide)
+{
+    std::vector<RingQueue<uint64_t>> rings(20);
+    std::vector<std::unique_ptr<char[]>> between;
+    for (auto& ring : rings)
+    {
+        between.emplace_back(new char[65536]);
+        while (ring.capacity() * sizeof(uint64_t) < 2048)
+        {
+            ring.push_back(ring.size());
+        }
+    }
+    const std::size_t bytes = rings.front().capacity() * sizeof(uint64_t);
+    ASSERT_LE(bytes, RING_POOLED_BYTES);
+    int adjacent = 0;
+    for (std::size_t i = 1; i < rings.size(); ++i)
+    {
+        ASSERT_EQ(rings[i].capacity() * sizeof(uint64_t), bytes);
+        const auto a = reinterpret_cast<uintptr_t>(rings[i - 1].linearize());
+        const auto b = reinterpret_cast<uintptr_t>(rings[i].linearize());
+        adjacent += (b > a ? b - a : a - b) == bytes;
+    }
+    EXPECT_GE(adjacent, 15);
+}
+
+// A ring that fills and empties again and again, past a kilobyte each time (a port's queue
+// through a run's bursts), grows each time with room that its size classes' blocks gave back,
+// taking none from the heap (glibc's count of the heap in use does not move while it fills).
+TEST(RingQueue, ARingThatFillsAgainTakesNothingFromTheHeap)
+{
+    RingQueue<uint64_t> ring;
+    const auto fillAndEmpty = [&ring]() {
+        for (uint64_t i = 0; i < 700; ++i) // (5600 bytes: through the classes to 6 KB)
+        {
+            ring.push_back(i);
+        }
+        ring.clear();
+    };
+    fillAndEmpty(); // (the classes' blocks: made once)
+    std::size_t fromHeap = 0;
+    for (int round = 0; round < 20; ++round)
+    {
+        const std::size_t before = mallinfo2().uordblks;
+        for (uint64_t i = 0; i < 700; ++i)
+        {
+            ring.push_back(i);
+        }
+        fromHeap = std::max(fromHeap, mallinfo2().uordblks - before);
+        ring.clear();
+    }
+    EXPECT_EQ(fromHeap, 0u);
 }
 
 TEST(InlineRingQueue, BehavesAsADequeAcrossItsSlotsAndOverflow)
