@@ -12,7 +12,9 @@
 # usage: bench/alternated.sh BASE_BUILD_DIR NEW_BUILD_DIR ROUNDS CASE [CASE ...]
 # A build directory is one that `cmake --build` made (bench/interconnect-bench and the module's
 # library). The programs run as started: on 4 KB pages unless GLIBC_TUNABLES says otherwise
-# (GLIBC_TUNABLES=glibc.malloc.hugetlb=1 for huge pages, as ./interconnect bench runs them).
+# (GLIBC_TUNABLES=glibc.malloc.hugetlb=1 for huge pages, as ./interconnect bench runs them), and
+# with the libraries' calls bound lazily unless LD_BIND_NOW=1 (as ./interconnect bench runs them:
+# it counts only in a case's peak RSS, which this script does not compare).
 set -euo pipefail
 [ "$#" -ge 4 ] || {
     echo "usage: bench/alternated.sh BASE_BUILD_DIR NEW_BUILD_DIR ROUNDS CASE [CASE ...]" >&2

@@ -17,7 +17,7 @@ namespace ns3
 namespace
 {
 
-/// Bytes of a block of a size class's rings (or two slots, for the larger classes).
+/// Bytes of a block of a size class's rings, at most (and at least two slots).
 constexpr std::size_t RING_BLOCK_BYTES = 16384;
 
 /// @return the blocks of the rings of @p bytes' size class (RingClassBytes)
@@ -42,6 +42,20 @@ RingSlots(std::size_t bytes)
 }
 
 static_assert(RingClassBytes(RING_POOLED_BYTES) == RING_POOLED_BYTES, "the last class");
+
+/// @return how many size classes there are, up to RING_POOLED_BYTES
+constexpr std::size_t
+RingClasses()
+{
+    std::size_t classes = 1;
+    for (std::size_t size = 64; size < RING_POOLED_BYTES; size = RingClassBytes(size + 1))
+    {
+        ++classes;
+    }
+    return classes;
+}
+
+static_assert(RingClasses() <= 16, "a pool for each class (RingSlots)");
 
 } // namespace
 

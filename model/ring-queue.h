@@ -44,8 +44,8 @@ constexpr std::size_t RING_POOLED_BYTES = 8192;
 /**
  * @ingroup interconnect
  * The size classes of the rings that AllocateRing takes from blocks: whole cache lines, each
- * class a half or a third larger than the one before (64, 128, 192, 256, 384, 512, 768, ...,
- * 6144, 8192 bytes), as a ring grows by half (RingQueue).
+ * class from 128 bytes on a half or a third larger than the one before (64, 128, 192, 256, 384,
+ * 512, 768, ..., 6144, 8192 bytes), as a ring grows by half (RingQueue).
  * @param bytes a ring's slots' bytes, at most RING_POOLED_BYTES
  * @return the bytes of the least class that holds them
  */
@@ -238,7 +238,7 @@ class RingQueue : public boost::circular_buffer<T, RingAllocator<T>>
         if (n > this->capacity())
         {
             std::size_t capacity = std::max(n, this->capacity() + this->capacity() / 2);
-            if (capacity * sizeof(T) <= RING_POOLED_BYTES)
+            if (capacity <= RING_POOLED_BYTES / sizeof(T)) // (no product to overflow)
             {
                 capacity = RingClassBytes(capacity * sizeof(T)) / sizeof(T);
             }
