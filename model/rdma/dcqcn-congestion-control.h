@@ -164,11 +164,28 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     /// Apply the alpha-timer events up to and including t.
     void SimAdvanceAlpha(Time t);
 
+    // What a send reads (OnSend, EnsureTimers), together after the object's header: at fabric
+    // scale a queue pair's DCQCN state has left the cache when its next packet goes, and each
+    // line it spans is a miss that no hint names (doc/interconnect.rst, Performance).
+    Variant m_variant;           //!< which reaction point (attribute)
+    bool m_idle;                 //!< idle: timers stopped, caught up on the next send
+    bool m_increaseIsSim{false}; //!< m_increaseEvent was scheduled by Variant HpccSim
+    double m_rc;                 //!< current rate, bit/s
+    double m_lineRate;           //!< line rate, bit/s
+    uint64_t m_bytes;            //!< bytes since the last byte-counter event
+    uint64_t m_byteCounter;      //!< bytes per rate increase event (attribute)
+    TracedValue<double> m_rt;    //!< target rate, bit/s
+    TracedValue<double> m_alpha; //!< congestion estimate
+    /// The increase timer (Variant HpccSim: the next event that changes the rate). The timers
+    /// reuse their events rather than make one per start: a CNP restarts both (incast64 starts
+    /// them 13 700 times, runs 6 100: with PendingEvents, 1.7% of its instructions).
+    ReusableTimer m_increaseEvent;
+    ReusableTimer m_alphaEvent; //!< the alpha timer
+
     // attributes
     double m_g;              //!< alpha gain
     Time m_alphaTimer;       //!< alpha decay period
     Time m_increaseTimer;    //!< rate increase period
-    uint64_t m_byteCounter;  //!< bytes per rate increase event
     uint32_t m_f;            //!< fast recovery stages
     DataRate m_rateAi;       //!< additive increase step
     DataRate m_rateHai;      //!< hyper increase step
@@ -176,30 +193,17 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     Time m_decreaseInterval; //!< at most one decrease per interval (0: every CNP)
     double m_initialAlpha;   //!< alpha at start
     bool m_clampTargetRate;  //!< RT := RC on every CNP
-    Variant m_variant;       //!< which reaction point
 
     // state
-    double m_rc;                 //!< current rate, bit/s
-    TracedValue<double> m_rt;    //!< target rate, bit/s
-    double m_lineRate;           //!< line rate, bit/s
-    TracedValue<double> m_alpha; //!< congestion estimate
-    uint32_t m_timerStage;       //!< T
-    uint32_t m_byteStage;        //!< BC
-    uint64_t m_bytes;            //!< bytes since the last byte-counter event
-    Time m_lastDecrease;         //!< last rate decrease
-    bool m_decreased;            //!< a decrease happened
-    /// The increase timer (Variant HpccSim: the next event that changes the rate). The timers
-    /// reuse their events rather than make one per start: a CNP restarts both (incast64 starts
-    /// them 13 700 times, runs 6 100: with PendingEvents, 1.7% of its instructions).
-    ReusableTimer m_increaseEvent;
-    ReusableTimer m_alphaEvent; //!< the alpha timer
+    uint32_t m_timerStage; //!< T
+    uint32_t m_byteStage;  //!< BC
+    Time m_lastDecrease;   //!< last rate decrease
+    bool m_decreased;      //!< a decrease happened
     /// The queue pair the timers act on (set when one is scheduled). Not a Ptr: the queue pair
     /// holds this object, and disposing of it, or giving it another congestion control,
     /// disposes of this, which cancels both timers.
     RdmaQueuePair* m_timerQp{nullptr};
-    bool m_increaseIsSim{false}; //!< m_increaseEvent was scheduled by Variant HpccSim
-    bool m_idle;                 //!< idle: timers stopped, caught up on the next send
-    Time m_idleSince;            //!< when the queue pair went idle
+    Time m_idleSince; //!< when the queue pair went idle
 
     // state of Variant HpccSim
     bool m_simStarted;      //!< a CNP arrived: the timers run from m_simOrigin
