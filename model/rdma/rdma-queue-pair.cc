@@ -179,7 +179,6 @@ RdmaQueuePair::RdmaQueuePair()
       m_priority(3),
       m_mtu(1024),
       m_initialPsn(0),
-      m_ackInterval(1),
       m_rto(NanoSeconds(1048576)),
       m_outOfOrder(false),
       m_transport(GO_BACK_N),
@@ -200,13 +199,14 @@ RdmaQueuePair::RdmaQueuePair()
       m_ePsn(0),
       m_msn(0),
       m_unacked(0),
+      m_ackInterval(1),
+      m_delivered(0),
       m_nakSent(false),
       m_ceSinceAck(false),
       m_retransmitted(0),
       m_timeouts(0),
       m_naks(0),
-      m_cnps(0),
-      m_delivered(0)
+      m_cnps(0)
 {
 }
 

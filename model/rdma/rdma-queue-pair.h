@@ -538,7 +538,6 @@ class RdmaQueuePair : public Object
     // attributes
     uint32_t m_mtu;            //!< payload per packet
     uint32_t m_initialPsn;     //!< first PSN
-    uint32_t m_ackInterval;    //!< responder ACK coalescing
     Time m_rto;                //!< retransmission timeout
     bool m_outOfOrder;         //!< responder places packets that arrive out of order
     Transport m_transport;     //!< go-back-N or IRN
@@ -549,14 +548,17 @@ class RdmaQueuePair : public Object
     uint32_t m_lossThreshold;  //!< UET: SACKed this far above, a PSN is lost
 
     // requester
-    RingQueue<Message> m_messages;   //!< posted, not completed, in PSN order
-    uint64_t m_nextMessageId;        //!< id of the next message
-    uint32_t m_nextPostPsn;          //!< first PSN of the next posted message
-    uint64_t m_streamBytes;          //!< data bytes posted so far
-    uint32_t m_sndNxt;               //!< next PSN to send
-    uint32_t m_sndUna;               //!< oldest unacknowledged PSN
-    uint32_t m_highestSent;          //!< one past the highest PSN ever sent
-    uint32_t m_ackHigh;              //!< highest cumulative acknowledgement seen (one past)
+    RingQueue<Message> m_messages; //!< posted, not completed, in PSN order
+    uint64_t m_nextMessageId;      //!< id of the next message
+    uint32_t m_nextPostPsn;        //!< first PSN of the next posted message
+    uint64_t m_streamBytes;        //!< data bytes posted so far
+    uint32_t m_sndNxt;             //!< next PSN to send
+    uint32_t m_sndUna;             //!< oldest unacknowledged PSN
+    uint32_t m_highestSent;        //!< one past the highest PSN ever sent
+    uint32_t m_ackHigh;            //!< highest cumulative acknowledgement seen (one past)
+    /// READ responses to send (the responder's: here, as every send asks whether there is one,
+    /// HasPacketToSend, on a line the send reads anyway)
+    RingQueue<ReadJob> m_readJobs;
     uint64_t m_sackedBytes{0};       //!< UET: payload selectively acknowledged above sndUna
     RingQueue<int64_t> m_sendTimes;  //!< last send time (time steps) of PSNs from sndUna on
     DataRate m_rate;                 //!< current rate
@@ -591,14 +593,15 @@ class RdmaQueuePair : public Object
         }
     }
 
-    // responder
+    // responder: what a request packet's arrival reads, together (ReceiveRequest)
     uint32_t m_ePsn;                //!< expected PSN
     uint32_t m_msn;                 //!< message sequence number
     uint32_t m_unacked;             //!< packets received since the last ACK
+    uint32_t m_ackInterval;         //!< ACK coalescing (attribute)
+    uint64_t m_delivered;           //!< bytes delivered in order
     bool m_nakSent;                 //!< NAK sent for the current gap
     bool m_ceSinceAck;              //!< CE-marked data received since the last ACK
     RingQueue<uint8_t> m_oooWindow; //!< PSNs from ePSN on: 0 missing, 1 held, 2 held and last
-    RingQueue<ReadJob> m_readJobs;  //!< READ responses to send
 
     // statistics
     uint64_t m_retransmitted;         //!< packets resent
@@ -608,7 +611,6 @@ class RdmaQueuePair : public Object
     uint64_t m_naks;                  //!< NAKs received
     uint64_t m_trimNaks{0};           //!< NAKs for trimmed packets received
     uint64_t m_cnps;                  //!< CNPs received
-    uint64_t m_delivered;             //!< bytes delivered in order (responder)
 
     TracedCallback<const RdmaCompletion&> m_completionTrace; //!< message completions
     TracedCallback<DataRate, DataRate> m_rateTrace;          //!< rate changes (old, new)
