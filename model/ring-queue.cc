@@ -20,42 +20,39 @@ namespace
 /// Bytes of a block of a size class's rings, at most (and at least two slots).
 constexpr std::size_t RING_BLOCK_BYTES = 16384;
 
+/// @return the index of @p bytes' size class: 0 for 64 bytes, 1 for 128, 2 for 192, ...
+constexpr std::size_t
+RingClassIndex(std::size_t bytes)
+{
+    std::size_t index = 0;
+    for (std::size_t size = 64; size < bytes; size = RingClassBytes(size + 1))
+    {
+        ++index;
+    }
+    return index;
+}
+
+/// The most size classes RingSlots has pools for.
+constexpr std::size_t RING_CLASSES = 16;
+
+static_assert(RingClassBytes(RING_POOLED_BYTES) == RING_POOLED_BYTES, "the last class");
+static_assert(RingClassIndex(RING_POOLED_BYTES) < RING_CLASSES, "a pool for each class");
+
 /// @return the blocks of the rings of @p bytes' size class (RingClassBytes)
 SlotPool&
 RingSlots(std::size_t bytes)
 {
     // A pool per class, made at its first ring, never destroyed (a ring may be emptied as the
     // program exits).
-    static std::array<SlotPool*, 16> pools{};
-    std::size_t index = 0;
-    std::size_t size = 64;
-    while (size < bytes)
+    static std::array<SlotPool*, RING_CLASSES> pools{};
+    SlotPool*& pool = pools[RingClassIndex(bytes)];
+    if (pool == nullptr)
     {
-        size = RingClassBytes(size + 1);
-        ++index;
+        const std::size_t size = RingClassBytes(bytes);
+        pool = new SlotPool(size, std::max<std::size_t>(2, RING_BLOCK_BYTES / size));
     }
-    if (pools[index] == nullptr)
-    {
-        pools[index] = new SlotPool(size, std::max<std::size_t>(2, RING_BLOCK_BYTES / size));
-    }
-    return *pools[index];
+    return *pool;
 }
-
-static_assert(RingClassBytes(RING_POOLED_BYTES) == RING_POOLED_BYTES, "the last class");
-
-/// @return how many size classes there are, up to RING_POOLED_BYTES
-constexpr std::size_t
-RingClasses()
-{
-    std::size_t classes = 1;
-    for (std::size_t size = 64; size < RING_POOLED_BYTES; size = RingClassBytes(size + 1))
-    {
-        ++classes;
-    }
-    return classes;
-}
-
-static_assert(RingClasses() <= 16, "a pool for each class (RingSlots)");
 
 } // namespace
 
