@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# Where a case's event loop spends its time, per packet-hop: each case of interconnect-bench run
+# ROUNDS times (the cases in turn, each round) under `perf record -e cpu-clock` with call chains,
+# and the samples taken inside the event loop (under a simulator's Run) counted by the function
+# they landed in (its self time; what was inlined into it counts as its own). Prints, per function,
+# nanoseconds of CPU time per packet-hop for each case (samples / rate / packet-hops), and, for
+# two cases or more, the last one's over the first's, sorted by that difference: where the cost
+# per packet-hop grows from perm128 to perm1024. Then the instructions the last case's samples
+# landed on most: on a machine without hardware counters (a virtual machine, as this project's)
+# the clock's sample lands on the instruction that waits, so that these are the loads (and
+# fetches) that miss. Figures are reported, never asserted; perf adds a few percent of its own.
+#
+# usage: bench/profile.sh BUILD_DIR ROUNDS CASE [CASE ...]
+# BUILD_DIR is one that `cmake --build` made (bench/interconnect-bench, the module's library).
+# perf comes from Debian's linux-perf; a user may profile their own processes while
+# kernel.perf_event_paranoid is 2 or less (Debian's default). Samples at INTERCONNECT_PROFILE_HZ
+# per second (default 499). The programs run as started, like bench/alternated.sh's: set
+# GLIBC_TUNABLES=glibc.malloc.hugetlb=1 and LD_BIND_NOW=1 to profile what ./interconnect bench
+# measures. Functions of libraries without their symbol tables (Debian's ns-3 keeps only the
+# exported symbols) may be named after the exported function before them.
+set -euo pipefail
+[ "$#" -ge 3 ] || {
+    echo "usage: bench/profile.sh BUILD_DIR ROUNDS CASE [CASE ...]" >&2
+    exit 2
+}
+dir="$1" rounds="$2"
+shift 2
+cases=("$@")
+script=profile
+source "$(dirname "${BASH_SOURCE[0]}")/build-pair.sh"
+check_rounds "$rounds"
+hz="${INTERCONNECT_PROFILE_HZ:-499}"
+[[ "$hz" =~ ^[1-9][0-9]{0,4}$ ]] && [ "$hz" -le 20000 ] || {
+    echo "profile: INTERCONNECT_PROFILE_HZ '$hz' is not a whole number of samples per second" \
+        "from 1 to 20000" >&2
+    exit 2
+}
+declare -A seen=()
+for c in "${cases[@]}"; do
+    [[ "$c" != -* ]] || {
+        echo "profile: CASE '$c' is an option; give case names only (the bench's own options are not passed)" >&2
+        exit 2
+    }
+    [ -z "${seen[$c]:-}" ] || { echo "profile: CASE '$c' is given twice" >&2; exit 2; }
+    seen[$c]=1
+done
+check_build_dirs "$dir"
+command -v perf >/dev/null || {
+    echo "profile: perf not found: install Debian's linux-perf" >&2
+    exit 2
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# One case's run: its packet-hops (the bench's column 7) into $tmp/hops, and its samples, counted
+# by function (the first frame of a call chain that was not inlined) and by instruction, when the
+# chain passes through a simulator's Run, into $tmp/functions and $tmp/instructions.
+run() { # run CASE ROUND
+    local data="$tmp/$1.$2.data" out="$tmp/$1.$2.out"
+    perf record -q -e cpu-clock -F "$hz" --call-graph=dwarf,4096 -o "$data" -- \
+        env LD_LIBRARY_PATH="$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        "$dir/bench/interconnect-bench" "$1" >"$out" 2>&1 || {
+        echo "profile: case '$1' failed (or perf could not record: kernel.perf_event_paranoid" \
+            "must be 2 or less):" >&2
+        cat "$out" >&2
+        exit 1
+    }
+    local hops
+    hops=$(awk -F, -v c="$1" '$1 == c { print $7; exit }' "$out")
+    [[ "$hops" =~ ^[0-9]+$ ]] && [ "$hops" -gt 0 ] || {
+        echo "profile: no packet-hops for case '$1' in the bench's output" >&2
+        exit 1
+    }
+    echo "$1 $hops" >>"$tmp/hops"
+    perf script -i "$data" 2>/dev/null | awk -v c="$1" -v f="$tmp/functions" -v i="$tmp/instructions" '
+        BEGIN { RS = ""; FS = "\n" }
+        {
+            ++all[c]
+            loop = 0; leaf = ""
+            for (k = 2; k <= NF; ++k) {
+                if ($k ~ /SimulatorImpl::Run/) loop = 1
+                if (leaf == "" && $k !~ /\(inlined\)$/) leaf = $k
+            }
+            if (!loop) next
+            sub(/^[ \t]*[0-9a-f]+ /, "", leaf)
+            at = leaf
+            sub(/ \(.*$/, "", leaf); sub(/\+0x[0-9a-f]+$/, "", leaf)
+            while (gsub(/<[^<>]*>/, "", leaf)) {}
+            while (gsub(/<[^<>]*>/, "", at)) {}
+            sub(/\(\/.*\//, "(", at) # (the library, without its directory)
+            ++fn[leaf]; ++ins[at]; ++inloop
+        }
+        END {
+            for (x in fn) printf "%s\t%s\t%d\n", c, x, fn[x] >>f
+            for (x in ins) printf "%s\t%s\t%d\n", c, x, ins[x] >>i
+            printf "%s\t(all, in the event loop)\t%d\n", c, inloop >>f
+            printf "%s\t(all, the whole process)\t%d\n", c, all[c] >>f
+        }'
+    rm -f "$data"
+}
+: >"$tmp/functions"
+: >"$tmp/instructions"
+for r in $(seq "$rounds"); do
+    for c in "${cases[@]}"; do
+        run "$c" "$r"
+    done
+done
+awk -v cases="${cases[*]}" -v hz="$hz" -v rounds="$rounds" -v hopsfile="$tmp/hops" \
+    -v insfile="$tmp/instructions" '
+    BEGIN {
+        FS = "\t"
+        n = split(cases, c, " ")
+        while ((getline line < hopsfile) > 0) { split(line, h, " "); hops[h[1]] += h[2] }
+    }
+    { s[$1, $2] += $3; name[$2] = 1 }
+    function ns(cs, x) { return s[cs, x] / hz / hops[cs] * 1e9 }
+    END {
+        printf "event loop, nanoseconds of CPU time per packet-hop by function (self time; perf " \
+               "cpu-clock at %d Hz, %d round%s)\n", hz, rounds, rounds == 1 ? "" : "s"
+        printf "%-60s", "function"
+        for (k = 1; k <= n; ++k) printf " %10s", c[k]
+        if (n > 1) printf " %10s", "difference"
+        printf "\n"
+        m = 0
+        for (x in name) {
+            if (x ~ /^\(all/) continue
+            key[++m] = x
+            v[x] = n > 1 ? ns(c[n], x) - ns(c[1], x) : ns(c[1], x)
+        }
+        for (i = 2; i <= m; ++i) for (j = i; j > 1 && v[key[j - 1]] < v[key[j]]; --j) {
+            t = key[j]; key[j] = key[j - 1]; key[j - 1] = t }
+        rows[1] = "(all, in the event loop)"
+        for (i = 1; i <= m && i <= 30; ++i) rows[i + 1] = key[i]
+        for (i = 1; i in rows; ++i) {
+            x = rows[i]
+            printf "%-60s", (length(x) > 60 ? substr(x, 1, 57) "..." : x)
+            for (k = 1; k <= n; ++k) printf " %10.1f", ns(c[k], x)
+            if (n > 1) printf " %10.1f", ns(c[n], x) - ns(c[1], x)
+            printf "\n"
+        }
+        for (k = 1; k <= n; ++k)
+            printf "%s: %d packet-hops, %d samples in the event loop of %d in all\n", c[k],
+                hops[c[k]], s[c[k], "(all, in the event loop)"],
+                s[c[k], "(all, the whole process)"]
+        while ((getline line < insfile) > 0) {
+            split(line, f, "\t")
+            if (f[1] == c[n]) at[f[2]] += f[3]
+        }
+        a = 0
+        for (x in at) atk[++a] = x
+        for (i = 2; i <= a; ++i) for (j = i; j > 1 && at[atk[j - 1]] < at[atk[j]]; --j) {
+            t = atk[j]; atk[j] = atk[j - 1]; atk[j - 1] = t }
+        printf "where %s'"'"'s samples landed most (function+offset, nanoseconds per packet-hop)\n", c[n]
+        for (i = 1; i <= a && i <= 15; ++i)
+            printf "%8.1f  %s\n", at[atk[i]] / hz / hops[c[n]] * 1e9,
+                (length(atk[i]) > 100 ? substr(atk[i], 1, 97) "..." : atk[i])
+    }' "$tmp/functions"
