@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Two builds of interconnect-bench compared in runs alternated one after the other, as the bench
-# table in doc/interconnect.rst (Performance) is measured: each round runs the cases on one build,
+# Two builds of interconnect-bench compared in runs alternated one after the other, as the
+# manual's build-to-build ratios are measured (doc/interconnect.rst, Performance; its bench table
+# is ./interconnect bench --repeat=5 on one build): each round runs the cases on one build,
 # then on the other (the base first in odd rounds, the new first in even ones), so that both see
 # the machine's slow and fast minutes alike. Prints, per case, the median packet-hops per
 # CPU-second of each build and the median and range of the rounds' ratios (new over base); then,

@@ -39,7 +39,8 @@ class ErrorModel;
  * The bytes stay the truth: a switch that rewrites a header (a CE mark) updates the fields
  * with it, and a frame whose header may change after it is queued (a mark at dequeue, a
  * trimmed or remapped frame) travels without fields, so that its next hop reads the bytes.
- * The frames a NIC or the Internet stack sends travel without fields too. At a k=16
+ * The frames the Internet stack sends travel without fields too; a RoCE NIC passes on the
+ * fields of the headers it wrote (RdmaNic::Transmit). At a k=16
  * fat-tree's scale the packet's buffer is out of cache when the frame reaches a switch, and
  * reading its header was among the largest costs of a hop (doc/interconnect.rst, Performance).
  */
