@@ -9,7 +9,8 @@
 # landed on most: on a machine without hardware counters (a virtual machine, as this project's)
 # the clock's sample lands on the instruction that waits, so that these are the loads (and
 # fetches) that miss. Figures are reported, never asserted; perf's own cost is in them (perm128's
-# CPU time 8% more at 499 samples a second, 35% at 4999: hence at most 1000). Samples whose call
+# CPU time 5% more at 499 samples a second, the median of ten runs alternated with ten without
+# perf; the cost grows with the rate: hence at most 1000). Samples whose call
 # chain perf could not follow back to the program's start (main, or the dynamic loader's for a
 # library's constructors) are not counted, in the loop or out of it, and are said apart; a case
 # with fewer than 100 samples in the loop is said to want more rounds, and one with none is an
@@ -18,14 +19,15 @@
 # usage: bench/profile.sh BUILD_DIR ROUNDS CASE [CASE ...]
 # BUILD_DIR is one that `cmake --build` made (bench/interconnect-bench, the module's library). perf
 # comes from Debian's linux-perf; a user may profile their own processes while
-# kernel.perf_event_paranoid is 2 or less (Debian's own kernels set 3: sysctl it to 2), and then the
-# kernel's share of the loop (zeroing the heap's new pages) goes unsampled, where root's samples
-# include it. Samples at INTERCONNECT_PROFILE_HZ per second (default 499, at most 1000); perf keeps
-# no copies of the binaries (-N), and copies 8 KB of the stack a sample (with 4 KB it could not
-# follow a fifth of perm128's samples back to the program's start). The programs run as started,
-# like bench/alternated.sh's: set GLIBC_TUNABLES=glibc.malloc.hugetlb=1 and LD_BIND_NOW=1 to profile
-# what ./interconnect bench measures. Functions of libraries without their symbol tables (Debian's
-# ns-3 keeps only the exported symbols) may be named after the exported function before them.
+# kernel.perf_event_paranoid is 2 or less (some distributions' kernels set 3 or more: sysctl it to
+# 2), and then the kernel's share of the loop (zeroing the heap's new pages) goes unsampled, where
+# root's samples include it. Samples at INTERCONNECT_PROFILE_HZ per second (default 499, at most
+# 1000); perf keeps no copies of the binaries (-N), and copies 8 KB of the stack a sample (with 4 KB
+# it could not follow a fifth of perm128's samples back to the program's start). The programs run as
+# started, like bench/alternated.sh's: set GLIBC_TUNABLES=glibc.malloc.hugetlb=1 and LD_BIND_NOW=1
+# to profile what ./interconnect bench measures. Functions of libraries without their symbol tables
+# (Debian's ns-3 keeps only the exported symbols) may be named after the exported function before
+# them.
 set -euo pipefail
 [ "$#" -ge 3 ] || {
     echo "usage: bench/profile.sh BUILD_DIR ROUNDS CASE [CASE ...]" >&2
