@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Two builds of interconnect-bench compared in runs alternated one after the other, as the
-# manual's build-to-build ratios are measured (doc/interconnect.rst, Performance; its bench table
-# is ./interconnect bench --repeat=5 on one build): each round runs the cases on one build,
-# then on the other (the base first in odd rounds, the new first in even ones), so that both see
-# the machine's slow and fast minutes alike. Prints, per case, the median packet-hops per
+# build-to-build ratios of doc/performance-log.rst are measured (the manual's bench table, in
+# doc/interconnect.rst, Performance, is ./interconnect bench --repeat=N on one build): each round
+# runs the cases on one build, then on the other (the base first in odd rounds, the new first in
+# even ones), so that both see the machine's slow and fast minutes alike. Prints, per case, the median packet-hops per
 # CPU-second of each build and the median and range of the rounds' ratios (new over base); then,
 # for every case after the first, its cost per packet-hop over the first case's, as the median
 # over the rounds of the ratio of the two speeds in one run (perm128 then perm1024: the growth

@@ -138,8 +138,8 @@ struct RingAllocator
  * packets, each kept a page of its own after it, beyond what address translation reaches at
  * k=16, and a ring that empties and fills again past a kilobyte, which grows again each time (by
  * half, as always), takes its room from its classes' blocks, not from the heap (perm1024's event
- * loop: 634 rings from the heap, 15 307 with classes up to 256 bytes) (doc/interconnect.rst,
- * Performance). Emptying a ring allocates nothing and does not throw.
+ * loop: 634 rings from the heap, 15 307 with classes up to 256 bytes; doc/performance-log.rst).
+ * Emptying a ring allocates nothing and does not throw.
  */
 template <typename T>
 class RingQueue : public boost::circular_buffer<T, RingAllocator<T>>

@@ -21,7 +21,7 @@ namespace ns3
  * The objects a packet-hop reads (a port, an event) are made as a fabric is set up, among the
  * thousands of other objects of its nodes (their Internet stacks, traces, callbacks): from the
  * heap, they lie among those objects, a page holding one or two of them, and at k=16 the pages
- * a hop touches were more than address translation reaches (doc/interconnect.rst, Performance).
+ * a hop touches were more than address translation reaches (doc/performance-log.rst).
  * From a SlotPool they share pages with each other only. A pool keeps its blocks until it is
  * destroyed (a network's next run reuses their slots); the process's pools (SlotPooled's, the
  * events' and the rings') are never destroyed, so that an object freed as the program exits still

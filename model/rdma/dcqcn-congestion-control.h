@@ -166,7 +166,7 @@ class DcqcnCongestionControl : public RdmaCongestionControl
 
     // What a send reads (OnSend, EnsureTimers), together after the object's header: at fabric
     // scale a queue pair's DCQCN state has left the cache when its next packet goes, and each
-    // line it spans is a miss that no hint names (doc/interconnect.rst, Performance).
+    // line it spans is a miss that no hint names (doc/performance-log.rst).
     Variant m_variant;           //!< which reaction point (attribute)
     bool m_idle;                 //!< idle: timers stopped, caught up on the next send
     bool m_increaseIsSim{false}; //!< m_increaseEvent was scheduled by Variant HpccSim

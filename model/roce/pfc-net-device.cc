@@ -429,7 +429,7 @@ PfcNetDevice::Enqueue(PacketRef packet,
     m_queueBytesTrace(priority, m_queueBytes[priority]);
     // A frame that TryTransmit would take straight back out (nothing else queued, the wire
     // free, the priority not paused) goes to the wire without passing through the queue: its
-    // ring's lines are out of cache at fabric scale (doc/interconnect.rst, Performance). The
+    // ring's lines are out of cache at fabric scale (doc/performance-log.rst). The
     // queue's byte count still rises and falls, as its trace tells.
     if (m_queuedMask == 0 && !m_controlQueued && !m_txBusy && m_scheduler == STRICT_PRIORITY &&
         (m_egressPausedMask & (1u << priority)) == 0 && m_channel)

@@ -42,7 +42,7 @@ class ErrorModel;
  * The frames the Internet stack sends travel without fields too; a RoCE NIC passes on the
  * fields of the headers it wrote (RdmaNic::Transmit). At a k=16
  * fat-tree's scale the packet's buffer is out of cache when the frame reaches a switch, and
- * reading its header was among the largest costs of a hop (doc/interconnect.rst, Performance).
+ * reading its header was among the largest costs of a hop (doc/performance-log.rst).
  */
 struct PfcFrameInfo
 {
@@ -769,7 +769,7 @@ class alignas(64) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevic
     /**
      * What PFC keeps per priority: made the first time the port sends or receives a pause
      * (Pfc()). Most ports of a fabric never do, and this was two fifths of a port's size
-     * (doc/interconnect.rst, Performance).
+     * (doc/performance-log.rst).
      */
     struct PfcState
     {
