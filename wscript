@@ -177,6 +177,7 @@ HEADERS = [
     'model/roce/roce-switch.h',
     'model/sharp/sharp-aggregation-node.h',
     'model/sharp/sharp-header.h',
+    'model/flagged-traced-callback.h',
     'model/interconnect-events.h',
     'model/interconnect-simulator-impl.h',
     'model/packet-ref.h',

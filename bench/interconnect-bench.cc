@@ -33,6 +33,7 @@
 // Cases (fat-trees of 100 Gb/s links with 1 us of delay, path MTU 4096, DCQCN, PFC, ECMP):
 //   incast64   k=8 fat-tree, 64 senders -> 1 host, 1 MB WRITE each
 //   perm128    k=8 fat-tree, a random permutation of the 128 hosts, 2 MB each
+//   a2a64      k=8 fat-tree, all-to-all of its first 64 hosts, 32 KiB per pair, all at once
 //   a2a128     k=8 fat-tree, all-to-all of the 128 hosts, 32 KiB per pair, all at once
 //   perm1024   k=16 fat-tree (1024 hosts), a random permutation, 2 MB each
 //   moe        k=8 fat-tree, one MoE dispatch + combine layer on 128 GPUs (512 tokens of

@@ -17,6 +17,9 @@
 
 #include <array>
 #include <gtest/gtest.h>
+#include <map>
+#include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -77,6 +80,90 @@ TEST_F(PfcNetDeviceTest, WireTimeCountsEveryPerFrameOverhead)
     Simulator::Run();
     // 986 + 14 Ethernet header = 1000-byte frame: 819.2 ns, then 1 us of cable.
     EXPECT_NEAR((arrival - MicroSeconds(5)).GetNanoSeconds(), 1819, 1);
+}
+
+TEST(FlaggedTracedCallback, ItsBitIsSetExactlyWhileSomeoneListens)
+{
+    // The bit of the owner's byte follows the list through every way to connect and disconnect,
+    // and leaves the byte's other bits alone.
+    uint8_t flags = 0x80;
+    FlaggedTracedCallback<uint32_t> trace;
+    trace.Bind(&flags, 0x04);
+    EXPECT_EQ(flags, 0x80);
+    uint32_t sum = 0;
+    const auto plain = MakeCallback(+[](uint32_t* s, uint32_t v) { *s += v; }).Bind(&sum);
+    const auto withContext =
+        MakeCallback(+[](uint32_t* s, std::string, uint32_t v) { *s += 10 * v; }).Bind(&sum);
+    trace.ConnectWithoutContext(plain);
+    EXPECT_EQ(flags, 0x84);
+    trace.Connect(withContext, "ctx");
+    trace.DisconnectWithoutContext(plain);
+    EXPECT_EQ(flags, 0x84); // one listener left
+    trace(1);
+    EXPECT_EQ(sum, 10u);
+    trace.Disconnect(withContext, "ctx");
+    EXPECT_EQ(flags, 0x80);
+    trace.Connect(withContext, "ctx");
+    EXPECT_EQ(flags, 0x84);
+    FlaggedTracedCallback<uint32_t> late; // connected before it is bound: Bind reads the list
+    late.ConnectWithoutContext(plain);
+    uint8_t other = 0;
+    late.Bind(&other, 0x01);
+    EXPECT_EQ(other, 0x01);
+}
+
+TEST_F(PfcNetDeviceTest, EachPerFrameTraceFiresWhileSomeoneListensAndNotAfter)
+{
+    // A frame's pass asks a bit, not the trace's list, whether anyone listens
+    // (FlaggedTracedCallback): every way to connect must set it and a disconnect must clear it
+    // only with the last listener gone. Two frames, at 1 and 20 us: one listener of each trace
+    // through Config (with its context), a second one of MacRx directly; at 10 us the Config
+    // listeners go, and MacRx keeps its second listener.
+    std::map<std::string, uint32_t> fired; // by the context each listener was given
+    const Callback<void, std::string, Ptr<const Packet>> onPacket =
+        MakeCallback(+[](std::map<std::string, uint32_t>* m, std::string path, Ptr<const Packet>) {
+            ++(*m)[path];
+        }).Bind(&fired);
+    const std::string pa = "/NodeList/" + std::to_string(na->GetId()) + "/DeviceList/" +
+                           std::to_string(a->GetIfIndex()) + "/$ns3::PfcNetDevice/";
+    const std::string pb = "/NodeList/" + std::to_string(nb->GetId()) + "/DeviceList/" +
+                           std::to_string(b->GetIfIndex()) + "/$ns3::PfcNetDevice/";
+    const std::vector<std::string> packetTraces = {pa + "MacTx",
+                                                   pa + "PhyTxBegin",
+                                                   pa + "Sniffer",
+                                                   pb + "Sniffer",
+                                                   pb + "MacRx"};
+    for (const auto& path : packetTraces)
+    {
+        Config::Connect(path, onPacket);
+    }
+    const Callback<void, std::string, uint8_t, uint32_t> onBytes =
+        MakeCallback(+[](std::map<std::string, uint32_t>* m, std::string path, uint8_t, uint32_t) {
+            ++(*m)[path];
+        }).Bind(&fired);
+    Config::Connect(pa + "QueueBytes", onBytes);
+    uint32_t direct = 0;
+    const auto onDirect = MakeCallback(+[](uint32_t* n, Ptr<const Packet>) { ++*n; }).Bind(&direct);
+    b->TraceConnectWithoutContext("MacRx", onDirect);
+
+    Simulator::Schedule(MicroSeconds(1), [this]() { a->Enqueue(Frame(986), 3, 0); });
+    Simulator::Schedule(MicroSeconds(10), [&]() {
+        for (const auto& path : packetTraces)
+        {
+            Config::Disconnect(path, onPacket);
+        }
+        Config::Disconnect(pa + "QueueBytes", onBytes);
+    });
+    Simulator::Schedule(MicroSeconds(20), [this]() { a->Enqueue(Frame(986), 3, 0); });
+    Simulator::Run();
+
+    for (const auto& path : packetTraces)
+    {
+        EXPECT_EQ(fired[path], 1u) << path; // the first frame only
+    }
+    // The queue's bytes rise and fall once for the first frame (sent straight to the wire).
+    EXPECT_EQ(fired[pa + "QueueBytes"], 2u);
+    EXPECT_EQ(direct, 2u); // MacRx still had a listener for the second frame
 }
 
 TEST_F(PfcNetDeviceTest, PauseStopsOnlyThatPriorityAndResumeRestarts)

@@ -26,6 +26,7 @@
 #include "ns3/uinteger.h"
 
 #include <sstream>
+#include <utility>
 
 namespace ns3
 {
@@ -217,12 +218,12 @@ PfcNetDevice::PfcNetDevice()
       m_txBytes(0),
       m_peerNodeId(0),
       m_peerIfIndex(0),
-      m_rate(DataRate("100Gbps")),
-      m_wireClock(m_rate),
+      m_wireClock(DataRate("100Gbps")),
       m_owner(nullptr),
       m_ownerPort(0),
       m_ifIndex(0),
       m_nodeId(0),
+      m_rate(DataRate("100Gbps")),
       m_address(Mac48Address::Allocate()),
       m_mtu(1500),
       m_pauseQuanta(0xFFFF),
@@ -234,13 +235,25 @@ PfcNetDevice::PfcNetDevice()
       m_watchdogRestoreTime(MilliSeconds(1))
 {
     NS_LOG_FUNCTION(this);
-    // The send lines end with the receive line (PrefetchSend, SendSpan): a member added before
-    // it moves it, and the span would then miss it.
+    // The send lines end with the receive fields, all on the last of them (PrefetchSend,
+    // SendSpan; the arrival names that line): a member added before them moves them, and the
+    // span or the line would then miss them.
     static_assert(alignof(PfcNetDevice) > CanonicalScheduler::SPAN_MASK, "a span starts aligned");
     static_assert(SEND_LINES <= CanonicalScheduler::SPAN_MASK + 1, "a span is at most 16 lines");
-    NS_ASSERT_MSG(reinterpret_cast<const char*>(&m_owner) - reinterpret_cast<const char*>(this) ==
-                      64 * (SEND_LINES - 1),
-                  "PfcNetDevice: the receive line is not the last of SEND_LINES");
+    const auto lineOf = [this](const void* field, std::size_t size) {
+        const auto offset = static_cast<std::size_t>(reinterpret_cast<const char*>(field) -
+                                                     reinterpret_cast<const char*>(this));
+        return std::make_pair(offset / 64, (offset + size - 1) / 64);
+    };
+    NS_ASSERT_MSG(lineOf(&m_owner, sizeof(m_owner)).first == SEND_LINES - 1 &&
+                      lineOf(&m_receiveErrorModel, sizeof(m_receiveErrorModel)).second ==
+                          SEND_LINES - 1,
+                  "PfcNetDevice: the receive fields are not on the last of SEND_LINES");
+    m_macTxTrace.Bind(&m_traced, TRACED_MAC_TX);
+    m_queueBytesTrace.Bind(&m_traced, TRACED_QUEUE_BYTES);
+    m_phyTxBeginTrace.Bind(&m_traced, TRACED_PHY_TX_BEGIN);
+    m_snifferTrace.Bind(&m_traced, TRACED_SNIFFER);
+    m_macRxTrace.Bind(&m_traced, TRACED_MAC_RX);
     m_dwrrWeight.fill(1);
     m_queueBytes.fill(0);
     m_deficit.fill(0);
@@ -421,12 +434,15 @@ PfcNetDevice::Enqueue(PacketRef packet,
         DropFrame(packet.Lend(), priority, tag);
         return false;
     }
-    if (!m_macTxTrace.IsEmpty())
+    if (m_traced & TRACED_MAC_TX)
     {
         m_macTxTrace(WithEthernetHeader(packet.Lend(), Ipv4L3Protocol::PROT_NUMBER, true));
     }
     m_queueBytes[priority] += bytes;
-    m_queueBytesTrace(priority, m_queueBytes[priority]);
+    if (m_traced & TRACED_QUEUE_BYTES)
+    {
+        m_queueBytesTrace(priority, m_queueBytes[priority]);
+    }
     // A frame that TryTransmit would take straight back out (nothing else queued, the wire
     // free, the priority not paused) goes to the wire without passing through the queue: its
     // ring's lines are out of cache at fabric scale (doc/performance-log.rst). The
@@ -438,7 +454,10 @@ PfcNetDevice::Enqueue(PacketRef packet,
         if (now >= m_busyUntil)
         {
             m_queueBytes[priority] -= bytes;
-            m_queueBytesTrace(priority, m_queueBytes[priority]);
+            if (m_traced & TRACED_QUEUE_BYTES)
+            {
+                m_queueBytesTrace(priority, m_queueBytes[priority]);
+            }
             Transmit(std::move(packet), bytes, priority, tag, info, now);
             return true;
         }
@@ -541,7 +560,10 @@ PfcNetDevice::TryTransmit()
         m_queuedMask &= ~(1u << p);
     }
     m_queueBytes[p] -= bytes;
-    m_queueBytesTrace(p, m_queueBytes[p]);
+    if (m_traced & TRACED_QUEUE_BYTES)
+    {
+        m_queueBytesTrace(p, m_queueBytes[p]);
+    }
     if (m_scheduler == DWRR &&
         (m_queue[p].empty() || m_deficit[p] < static_cast<int64_t>(m_queue[p].front().bytes)))
     {
@@ -617,7 +639,7 @@ PfcNetDevice::StartTransmission(PacketRef frame,
     const int64_t end = m_wireClock.Send(now, wireBytes);
     // No completion event per frame: one is scheduled only when a frame waits (ArmCompletion).
     m_busyUntil = end;
-    if (!m_phyTxBeginTrace.IsEmpty() || !m_snifferTrace.IsEmpty())
+    if (m_traced & (TRACED_PHY_TX_BEGIN | TRACED_SNIFFER))
     {
         Ptr<const Packet> seen = WithEthernetHeader(frame.Lend(), etherType, true);
         m_phyTxBeginTrace(seen);
@@ -915,7 +937,7 @@ PfcNetDevice::Receive(Ptr<Packet> packet, uint16_t type, const PfcFrameInfo& inf
             return;
         }
     }
-    if (!m_snifferTrace.IsEmpty())
+    if (m_traced & TRACED_SNIFFER)
     {
         m_snifferTrace(WithEthernetHeader(packet, type, false));
     }
@@ -924,7 +946,7 @@ PfcNetDevice::Receive(Ptr<Packet> packet, uint16_t type, const PfcFrameInfo& inf
         ReceivePfc(packet);
         return;
     }
-    if (!m_macRxTrace.IsEmpty())
+    if (m_traced & TRACED_MAC_RX)
     {
         m_macRxTrace(packet);
     }
@@ -1035,7 +1057,7 @@ PfcNetDevice::Arrive(Arriving& frame)
     // A data frame that nothing but the owner sees (no error model, sniffer or trace) goes to
     // it with its reference and size: a switch passes it on without reading the packet.
     if (m_owner && frame.etherType == Ipv4L3Protocol::PROT_NUMBER && !m_receiveErrorModel &&
-        m_snifferTrace.IsEmpty() && m_macRxTrace.IsEmpty())
+        (m_traced & (TRACED_SNIFFER | TRACED_MAC_RX)) == 0)
     {
         NS_LOG_FUNCTION(this << frame.packet.Peek() << frame.etherType);
         const bool consumed = m_owner->PortReceiveFrame(m_ownerPort,

@@ -10,6 +10,7 @@
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/flagged-traced-callback.h"
 #include "ns3/interconnect-events.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
@@ -258,9 +259,9 @@ class alignas(64) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevic
     /// Ethernet header size (destination, source, EtherType).
     static constexpr uint32_t ETHERNET_HEADER = 14;
     /// The lines of a port that a frame sent straight to the wire reads (PrefetchSend): the
-    /// send fields and the frames in flight on the cable, then the receive line, the tenth
-    /// (the members' order, below).
-    static constexpr uint32_t SEND_LINES = 10;
+    /// send fields and the frames in flight on the cable, then the receive fields, on the
+    /// eighth (the members' order, below).
+    static constexpr uint32_t SEND_LINES = 8;
 
     /// How the egress picks the next priority.
     enum Scheduler
@@ -323,7 +324,7 @@ class alignas(64) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevic
 
     /**
      * Start fetching the lines a frame's Enqueue reads when it goes straight to the wire: the
-     * send fields and the receive line (the owner, the sniffer's trace). A switch calls it
+     * send fields, the frames in flight and the receive fields (the owner). A switch calls it
      * as soon as it knows the egress port, so that the port's lines come in while the buffer
      * admits the frame: at fabric scale they have left the cache since the port's last frame.
      */
@@ -701,12 +702,23 @@ class alignas(64) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevic
     /// or null @param frame a frame on the cable, next to arrive
     const void* ArrivalHint(const Arriving& frame) const;
 
+    /// The bits of m_traced: which per-frame traces have listeners.
+    enum Traced : uint8_t
+    {
+        TRACED_MAC_TX = 1,       //!< m_macTxTrace
+        TRACED_QUEUE_BYTES = 2,  //!< m_queueBytesTrace
+        TRACED_PHY_TX_BEGIN = 4, //!< m_phyTxBeginTrace
+        TRACED_SNIFFER = 8,      //!< m_snifferTrace
+        TRACED_MAC_RX = 16,      //!< m_macRxTrace
+    };
+
     // The fields a data frame's pass touches come first and together, in the order the send
     // and the receive path read them, and the object starts on a cache line (alignas on the
     // class): at fabric scale a port's state is out of cache when its next frame comes, and
-    // each line it spans is a miss (doc/interconnect.rst, Performance). Every trace a frame's
-    // pass tests for listeners is here too; with strict priority and an owner (a switch, a NIC),
-    // no field the pass reads is among the rest.
+    // each line it spans is a miss (doc/interconnect.rst, Performance). A frame's pass tests its
+    // traces for listeners by their bits in m_traced (FlaggedTracedCallback), not by their lists;
+    // with strict priority and an owner (a switch, a NIC), no field the pass reads is among the
+    // rest.
     Ptr<PfcChannel> m_channel;  //!< attached cable
     int64_t m_busyUntil;        //!< the wire is busy until then (time step)
     uint32_t m_queueLimit;      //!< frames per priority queue before enqueue drops (0 = none)
@@ -717,6 +729,7 @@ class alignas(64) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevic
     bool m_txBusy;              //!< a frame is being started
     bool m_completionPending;   //!< TransmitComplete scheduled
     bool m_controlQueued;       //!< m_controlQueue holds frames (its line is then read)
+    uint8_t m_traced{0};        //!< a Traced bit per per-frame trace with listeners
     uint64_t m_framesSent;      //!< frames put on the wire
     uint64_t m_txBytes;         //!< wire bytes sent, overheads included
     std::array<uint32_t, N_PRIORITIES> m_queueBytes; //!< bytes per egress queue
@@ -724,11 +737,7 @@ class alignas(64) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevic
     uint32_t m_peerIfIndex;                          //!< the peer's interface index
     /// Runs TransmitComplete; its hints name what the dequeue reads first (ArmCompletion).
     ReusableEvent m_completionEvent;
-    DataRate m_rate;                                     //!< line rate
-    WireClock m_wireClock;                               //!< frame ends at m_rate, exact
-    TracedCallback<Ptr<const Packet>> m_macTxTrace;      //!< frame queued for transmission
-    TracedCallback<uint8_t, uint32_t> m_queueBytesTrace; //!< an egress queue's bytes changed
-    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace; //!< frame starts on the wire
+    WireClock m_wireClock;              //!< frame ends at m_rate, exact
     PfcNetDevice* m_cablePeer{nullptr}; //!< the far end of a plain cable (UseCable), or null
     int64_t m_cableDelay{0};            //!< its propagation delay (time steps)
     uint64_t m_cableSent{0};            //!< frames sent on it (their numbers on this direction)
@@ -737,25 +746,29 @@ class alignas(64) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevic
     /// with more, the oldest four).
     ArrivalQueue<PfcNetDevice, Arriving, &PfcNetDevice::Arrive, &PfcNetDevice::ArrivalHint, 4>
         m_departures;
-    // The receive line: every field a data frame's arrival reads, on one cache line of its
-    // own, which the arrival's event names to the scheduler to be fetched ahead (the frame
-    // passed three lines of the port before). The sender's pass reads the owner and the
-    // sniffer's trace too.
-    alignas(64) PfcPortOwner* m_owner;   //!< fast path for data frames
+    // The receive fields: every field a data frame's arrival reads, on one cache line, the last
+    // of the send lines, which the arrival's event names to the scheduler to be fetched ahead
+    // (the frame passed three lines of the port before). The sender's pass reads the owner too.
+    PfcPortOwner* m_owner;               //!< fast path for data frames
     uint32_t m_ownerPort;                //!< this port's index at the owner
     uint32_t m_ifIndex;                  //!< interface index
     Ptr<ErrorModel> m_receiveErrorModel; //!< drops received frames (tests, lossy links)
-    TracedCallback<Ptr<const Packet>> m_snifferTrace; //!< every frame sent or received
-    TracedCallback<Ptr<const Packet>> m_macRxTrace;   //!< data frame received
-    uint32_t m_nodeId;                                //!< the owning node's id (context)
+    uint32_t m_nodeId;                   //!< the owning node's id (context)
     ArrivalQueue<PfcNetDevice, Arriving, &PfcNetDevice::Arrive> m_arrivals; //!< frames coming in
     RingQueue<PacketRef> m_controlQueue;               //!< PFC frames to send next
     std::array<RingQueue<Item>, N_PRIORITIES> m_queue; //!< egress queues
 
-    // The rest: set up once, or on the paths of PFC frames and of the Internet stack.
-    Ptr<Node> m_node;       //!< owning node
-    Mac48Address m_address; //!< this port's MAC address
-    uint16_t m_mtu;         //!< largest IPv4 packet, bytes
+    // The rest: set up once, or on the paths of PFC frames and of the Internet stack, and the
+    // per-frame traces' lists (their bits above say whether anyone listens).
+    FlaggedTracedCallback<Ptr<const Packet>> m_macTxTrace;      //!< frame queued for transmission
+    FlaggedTracedCallback<uint8_t, uint32_t> m_queueBytesTrace; //!< an egress queue's bytes changed
+    FlaggedTracedCallback<Ptr<const Packet>> m_phyTxBeginTrace; //!< frame starts on the wire
+    FlaggedTracedCallback<Ptr<const Packet>> m_snifferTrace;    //!< every frame sent or received
+    FlaggedTracedCallback<Ptr<const Packet>> m_macRxTrace;      //!< data frame received
+    DataRate m_rate;                                            //!< line rate
+    Ptr<Node> m_node;                                           //!< owning node
+    Mac48Address m_address;                                     //!< this port's MAC address
+    uint16_t m_mtu;                                             //!< largest IPv4 packet, bytes
     uint16_t m_pauseQuanta; //!< quanta in the pause frames this port sends
     double m_pauseRefresh;  //!< refresh period as a fraction of the pause time
     std::array<uint32_t, N_PRIORITIES> m_dwrrWeight; //!< DWRR weights
