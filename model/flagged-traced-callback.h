@@ -21,21 +21,30 @@ namespace ns3
  *
  * A per-frame path asks each of its traces whether it has listeners before it builds what the
  * trace would get. TracedCallback::IsEmpty reads the callback list, 24 bytes of the owner each:
- * five such lists were two of a port's ten hot lines, which at k=16 are beyond what the caches
- * hold when the port's next frame comes (doc/interconnect.rst, Performance). With this class
- * the path tests a bit of one byte on a line it reads anyway, and the lists themselves live
- * among the owner's cold fields.
+ * a port's five such lists took 120 bytes of its hot lines, which at k=16 are beyond what the
+ * caches hold when the port's next frame comes (doc/interconnect.rst, Performance). With this
+ * class the path tests a bit of one byte on a line it reads anyway, and the lists themselves
+ * live among the owner's cold fields.
  *
  * Every way to connect and disconnect updates the bit: MakeTraceSourceAccessor's accessor
- * calls the connect and disconnect of the member's own type (these, which hide the base's), as
- * Config::Connect and TraceConnect do, and so does the owner's own code. Until Bind, the bit is
- * not kept: bind before anything can connect (in the owner's constructor).
+ * calls the connect and disconnect of the member's own type (these), as Config::Connect and
+ * TraceConnect do, and so does the owner's own code; the base is private, so that no
+ * TracedCallback reference can reach the list past them, and a copy (whose bit would be its
+ * original's) is not allowed. Bind before anything can connect (in the owner's constructor):
+ * Bind reads the list as it is.
  * @tparam Ts the trace's arguments
  */
 template <typename... Ts>
-class FlaggedTracedCallback : public TracedCallback<Ts...>
+class FlaggedTracedCallback : private TracedCallback<Ts...>
 {
   public:
+    FlaggedTracedCallback() = default;
+    FlaggedTracedCallback(const FlaggedTracedCallback&) = delete;
+    FlaggedTracedCallback& operator=(const FlaggedTracedCallback&) = delete;
+
+    using TracedCallback<Ts...>::operator();
+    using TracedCallback<Ts...>::IsEmpty;
+
     /**
      * Keep @p bit of @p flags set while the trace has listeners (and set it now as it is).
      * @param flags the owner's byte

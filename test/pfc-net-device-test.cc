@@ -116,12 +116,17 @@ TEST_F(PfcNetDeviceTest, EachPerFrameTraceFiresWhileSomeoneListensAndNotAfter)
 {
     // A frame's pass asks a bit, not the trace's list, whether anyone listens
     // (FlaggedTracedCallback): every way to connect must set it and a disconnect must clear it
-    // only with the last listener gone. Two frames, at 1 and 20 us: one listener of each trace
-    // through Config (with its context), a second one of MacRx directly; at 10 us the Config
-    // listeners go, and MacRx keeps its second listener.
+    // only with the last listener gone. One trace at a time listens through Config (with its
+    // context) while a frame goes from a to b, so that a trace whose bit is never set misses its
+    // frame even where the pass tests two bits at once; a last frame goes with none of them.
+    // MacRx has a second listener, connected directly, all along.
     std::map<std::string, uint32_t> fired; // by the context each listener was given
     const Callback<void, std::string, Ptr<const Packet>> onPacket =
         MakeCallback(+[](std::map<std::string, uint32_t>* m, std::string path, Ptr<const Packet>) {
+            ++(*m)[path];
+        }).Bind(&fired);
+    const Callback<void, std::string, uint8_t, uint32_t> onBytes =
+        MakeCallback(+[](std::map<std::string, uint32_t>* m, std::string path, uint8_t, uint32_t) {
             ++(*m)[path];
         }).Bind(&fired);
     const std::string pa = "/NodeList/" + std::to_string(na->GetId()) + "/DeviceList/" +
@@ -133,37 +138,39 @@ TEST_F(PfcNetDeviceTest, EachPerFrameTraceFiresWhileSomeoneListensAndNotAfter)
                                                    pa + "Sniffer",
                                                    pb + "Sniffer",
                                                    pb + "MacRx"};
+    uint32_t direct = 0;
+    b->TraceConnectWithoutContext("MacRx", MakeCallback(+[](uint32_t* n, Ptr<const Packet>) {
+                                               ++*n;
+                                           }).Bind(&direct));
+
+    uint32_t frames = 0;
+    const auto send = [this, &frames](Time at) {
+        ++frames;
+        Simulator::Schedule(at, [this]() { a->Enqueue(Frame(986), 3, 0); });
+    };
+    Time t = MicroSeconds(1);
     for (const auto& path : packetTraces)
     {
-        Config::Connect(path, onPacket);
+        Simulator::Schedule(t, [&onPacket, path]() { Config::Connect(path, onPacket); });
+        send(t + MicroSeconds(1));
+        Simulator::Schedule(t + MicroSeconds(8),
+                            [&onPacket, path]() { Config::Disconnect(path, onPacket); });
+        t += MicroSeconds(10);
     }
-    const Callback<void, std::string, uint8_t, uint32_t> onBytes =
-        MakeCallback(+[](std::map<std::string, uint32_t>* m, std::string path, uint8_t, uint32_t) {
-            ++(*m)[path];
-        }).Bind(&fired);
-    Config::Connect(pa + "QueueBytes", onBytes);
-    uint32_t direct = 0;
-    const auto onDirect = MakeCallback(+[](uint32_t* n, Ptr<const Packet>) { ++*n; }).Bind(&direct);
-    b->TraceConnectWithoutContext("MacRx", onDirect);
-
-    Simulator::Schedule(MicroSeconds(1), [this]() { a->Enqueue(Frame(986), 3, 0); });
-    Simulator::Schedule(MicroSeconds(10), [&]() {
-        for (const auto& path : packetTraces)
-        {
-            Config::Disconnect(path, onPacket);
-        }
-        Config::Disconnect(pa + "QueueBytes", onBytes);
-    });
-    Simulator::Schedule(MicroSeconds(20), [this]() { a->Enqueue(Frame(986), 3, 0); });
+    Simulator::Schedule(t, [&onBytes, pa]() { Config::Connect(pa + "QueueBytes", onBytes); });
+    send(t + MicroSeconds(1));
+    Simulator::Schedule(t + MicroSeconds(8),
+                        [&onBytes, pa]() { Config::Disconnect(pa + "QueueBytes", onBytes); });
+    send(t + MicroSeconds(10));
     Simulator::Run();
 
     for (const auto& path : packetTraces)
     {
-        EXPECT_EQ(fired[path], 1u) << path; // the first frame only
+        EXPECT_EQ(fired[path], 1u) << path; // its own frame only
     }
-    // The queue's bytes rise and fall once for the first frame (sent straight to the wire).
+    // The queue's bytes rise and fall once for its frame (sent straight to the wire).
     EXPECT_EQ(fired[pa + "QueueBytes"], 2u);
-    EXPECT_EQ(direct, 2u); // MacRx still had a listener for the second frame
+    EXPECT_EQ(direct, frames); // MacRx kept its second listener throughout
 }
 
 TEST_F(PfcNetDeviceTest, PauseStopsOnlyThatPriorityAndResumeRestarts)

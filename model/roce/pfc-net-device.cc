@@ -25,8 +25,8 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <cstddef>
 #include <sstream>
-#include <utility>
 
 namespace ns3
 {
@@ -223,7 +223,6 @@ PfcNetDevice::PfcNetDevice()
       m_ownerPort(0),
       m_ifIndex(0),
       m_nodeId(0),
-      m_rate(DataRate("100Gbps")),
       m_address(Mac48Address::Allocate()),
       m_mtu(1500),
       m_pauseQuanta(0xFFFF),
@@ -236,19 +235,19 @@ PfcNetDevice::PfcNetDevice()
 {
     NS_LOG_FUNCTION(this);
     // The send lines end with the receive fields, all on the last of them (PrefetchSend,
-    // SendSpan; the arrival names that line): a member added before them moves them, and the
-    // span or the line would then miss them.
-    static_assert(alignof(PfcNetDevice) > CanonicalScheduler::SPAN_MASK, "a span starts aligned");
+    // SendSpan; an arrival names that line): a member added before them moves them, and the
+    // span or the line would then miss them. Where they fall depends on ns-3's base classes.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof" // (no virtual base: GCC and Clang lay it out)
+    constexpr std::size_t receiveStart = offsetof(PfcNetDevice, m_owner);
+    constexpr std::size_t receiveEnd = offsetof(PfcNetDevice, m_traced) + sizeof(m_traced);
+#pragma GCC diagnostic pop
+    static_assert(receiveStart / 64 == (receiveEnd - 1) / 64,
+                  "PfcNetDevice: the receive fields are on one line");
+    static_assert(SEND_LINES == (receiveEnd + 63) / 64,
+                  "PfcNetDevice: SEND_LINES must end with the receive fields' line");
     static_assert(SEND_LINES <= CanonicalScheduler::SPAN_MASK + 1, "a span is at most 16 lines");
-    const auto lineOf = [this](const void* field, std::size_t size) {
-        const auto offset = static_cast<std::size_t>(reinterpret_cast<const char*>(field) -
-                                                     reinterpret_cast<const char*>(this));
-        return std::make_pair(offset / 64, (offset + size - 1) / 64);
-    };
-    NS_ASSERT_MSG(lineOf(&m_owner, sizeof(m_owner)).first == SEND_LINES - 1 &&
-                      lineOf(&m_receiveErrorModel, sizeof(m_receiveErrorModel)).second ==
-                          SEND_LINES - 1,
-                  "PfcNetDevice: the receive fields are not on the last of SEND_LINES");
+    static_assert(alignof(PfcNetDevice) > CanonicalScheduler::SPAN_MASK, "a span starts aligned");
     m_macTxTrace.Bind(&m_traced, TRACED_MAC_TX);
     m_queueBytesTrace.Bind(&m_traced, TRACED_QUEUE_BYTES);
     m_phyTxBeginTrace.Bind(&m_traced, TRACED_PHY_TX_BEGIN);
@@ -310,14 +309,13 @@ PfcNetDevice::SetDataRate(DataRate rate)
     {
         InterconnectConfigError("ns3::PfcNetDevice::DataRate", "0bps", "a rate above 0 bps");
     }
-    m_rate = rate;
     m_wireClock.SetRate(rate);
 }
 
 DataRate
 PfcNetDevice::GetDataRate() const
 {
-    return m_rate;
+    return m_wireClock.GetRate();
 }
 
 void
@@ -735,7 +733,7 @@ PfcNetDevice::RefreshPause(uint8_t priority)
     SendPfcFrame(priority, m_pauseQuanta);
     // The peer counts the pause from the frame's arrival; refreshing after a fraction of it
     // (measured from now, before this frame even left) keeps the pause continuous.
-    const Time period = PfcHeader::QuantaToTime(m_pauseQuanta, m_rate) * m_pauseRefresh;
+    const Time period = PfcHeader::QuantaToTime(m_pauseQuanta, GetDataRate()) * m_pauseRefresh;
     m_pfc->ingressRefreshEvent[priority] =
         Simulator::Schedule(period, &PfcNetDevice::RefreshPause, this, priority);
 }
@@ -800,10 +798,11 @@ PfcNetDevice::ReceivePfc(Ptr<Packet> packet)
                     Simulator::Schedule(m_watchdogTime, &PfcNetDevice::WatchdogCheck, this, p);
             }
         }
-        state.egressResumeEvent[p] = Simulator::Schedule(PfcHeader::QuantaToTime(quanta, m_rate),
-                                                         &PfcNetDevice::EndEgressPause,
-                                                         this,
-                                                         p);
+        state.egressResumeEvent[p] =
+            Simulator::Schedule(PfcHeader::QuantaToTime(quanta, GetDataRate()),
+                                &PfcNetDevice::EndEgressPause,
+                                this,
+                                p);
     }
 }
 

@@ -259,9 +259,11 @@ class alignas(64) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevic
     /// Ethernet header size (destination, source, EtherType).
     static constexpr uint32_t ETHERNET_HEADER = 14;
     /// The lines of a port that a frame sent straight to the wire reads (PrefetchSend): the
-    /// send fields and the frames in flight on the cable, then the receive fields, on the
-    /// eighth (the members' order, below).
-    static constexpr uint32_t SEND_LINES = 8;
+    /// send fields and the frames in flight on the cable, then the receive fields, on the last
+    /// of them (the members' order, below). Eight where ns-3's base classes take 32 bytes
+    /// (ns-3.37 to 3.41), nine where they take more (from ns-3.42 Object has 24 bytes more);
+    /// the constructor asserts the count at compile time.
+    static constexpr uint32_t SEND_LINES = sizeof(NetDevice) <= 32 ? 8 : 9;
 
     /// How the egress picks the next priority.
     enum Scheduler
@@ -729,7 +731,6 @@ class alignas(64) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevic
     bool m_txBusy;              //!< a frame is being started
     bool m_completionPending;   //!< TransmitComplete scheduled
     bool m_controlQueued;       //!< m_controlQueue holds frames (its line is then read)
-    uint8_t m_traced{0};        //!< a Traced bit per per-frame trace with listeners
     uint64_t m_framesSent;      //!< frames put on the wire
     uint64_t m_txBytes;         //!< wire bytes sent, overheads included
     std::array<uint32_t, N_PRIORITIES> m_queueBytes; //!< bytes per egress queue
@@ -737,7 +738,7 @@ class alignas(64) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevic
     uint32_t m_peerIfIndex;                          //!< the peer's interface index
     /// Runs TransmitComplete; its hints name what the dequeue reads first (ArmCompletion).
     ReusableEvent m_completionEvent;
-    WireClock m_wireClock;              //!< frame ends at m_rate, exact
+    WireClock m_wireClock;              //!< frame ends at the line rate, exact (and the rate)
     PfcNetDevice* m_cablePeer{nullptr}; //!< the far end of a plain cable (UseCable), or null
     int64_t m_cableDelay{0};            //!< its propagation delay (time steps)
     uint64_t m_cableSent{0};            //!< frames sent on it (their numbers on this direction)
@@ -748,12 +749,14 @@ class alignas(64) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevic
         m_departures;
     // The receive fields: every field a data frame's arrival reads, on one cache line, the last
     // of the send lines, which the arrival's event names to the scheduler to be fetched ahead
-    // (the frame passed three lines of the port before). The sender's pass reads the owner too.
-    PfcPortOwner* m_owner;               //!< fast path for data frames
+    // (the frame passed three lines of the port before); 32-byte aligned, so that they never
+    // straddle two. The sender's pass reads the owner and the traces' bits too.
+    alignas(32) PfcPortOwner* m_owner;   //!< fast path for data frames
     uint32_t m_ownerPort;                //!< this port's index at the owner
     uint32_t m_ifIndex;                  //!< interface index
     Ptr<ErrorModel> m_receiveErrorModel; //!< drops received frames (tests, lossy links)
     uint32_t m_nodeId;                   //!< the owning node's id (context)
+    uint8_t m_traced{0};                 //!< a Traced bit per per-frame trace with listeners
     ArrivalQueue<PfcNetDevice, Arriving, &PfcNetDevice::Arrive> m_arrivals; //!< frames coming in
     RingQueue<PacketRef> m_controlQueue;               //!< PFC frames to send next
     std::array<RingQueue<Item>, N_PRIORITIES> m_queue; //!< egress queues
@@ -765,7 +768,6 @@ class alignas(64) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevic
     FlaggedTracedCallback<Ptr<const Packet>> m_phyTxBeginTrace; //!< frame starts on the wire
     FlaggedTracedCallback<Ptr<const Packet>> m_snifferTrace;    //!< every frame sent or received
     FlaggedTracedCallback<Ptr<const Packet>> m_macRxTrace;      //!< data frame received
-    DataRate m_rate;                                            //!< line rate
     Ptr<Node> m_node;                                           //!< owning node
     Mac48Address m_address;                                     //!< this port's MAC address
     uint16_t m_mtu;                                             //!< largest IPv4 packet, bytes
