@@ -154,7 +154,7 @@ awk -v cases="${cases[*]}" -v hz="$hz" -v rounds="$rounds" -v hopsfile="$tmp/hop
         for (k = 1; k <= n; ++k)
             if (s[c[k], "(all, in the event loop)"] == 0) {
                 print "profile: no sample of case " c[k] " in the event loop (no call chain " \
-                      "through a simulator'"'"'s Run)" | "cat 1>&2"
+                      "through a simulator'"'"'s Run)" > "/dev/stderr"
                 failed = 1
             }
         if (failed) exit 1

@@ -437,10 +437,7 @@ PfcNetDevice::Enqueue(PacketRef packet,
         m_macTxTrace(WithEthernetHeader(packet.Lend(), Ipv4L3Protocol::PROT_NUMBER, true));
     }
     m_queueBytes[priority] += bytes;
-    if (m_traced & TRACED_QUEUE_BYTES)
-    {
-        m_queueBytesTrace(priority, m_queueBytes[priority]);
-    }
+    TraceQueueBytes(priority);
     // A frame that TryTransmit would take straight back out (nothing else queued, the wire
     // free, the priority not paused) goes to the wire without passing through the queue: its
     // ring's lines are out of cache at fabric scale (doc/performance-log.rst). The
@@ -452,10 +449,7 @@ PfcNetDevice::Enqueue(PacketRef packet,
         if (now >= m_busyUntil)
         {
             m_queueBytes[priority] -= bytes;
-            if (m_traced & TRACED_QUEUE_BYTES)
-            {
-                m_queueBytesTrace(priority, m_queueBytes[priority]);
-            }
+            TraceQueueBytes(priority);
             Transmit(std::move(packet), bytes, priority, tag, info, now);
             return true;
         }
@@ -558,10 +552,7 @@ PfcNetDevice::TryTransmit()
         m_queuedMask &= ~(1u << p);
     }
     m_queueBytes[p] -= bytes;
-    if (m_traced & TRACED_QUEUE_BYTES)
-    {
-        m_queueBytesTrace(p, m_queueBytes[p]);
-    }
+    TraceQueueBytes(p);
     if (m_scheduler == DWRR &&
         (m_queue[p].empty() || m_deficit[p] < static_cast<int64_t>(m_queue[p].front().bytes)))
     {
@@ -852,7 +843,7 @@ PfcNetDevice::WatchdogCheck(uint8_t priority)
     queued.swap(m_queue[priority]);
     m_queuedMask &= ~(1u << priority);
     m_queueBytes[priority] = 0;
-    m_queueBytesTrace(priority, 0);
+    TraceQueueBytes(priority);
     for (const Item& item : queued)
     {
         ++m_pfc->watchdogDrops;

@@ -691,6 +691,16 @@ class alignas(64) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevic
         }
     };
 
+    /// Tell the QueueBytes trace an egress queue's bytes, if anyone listens (a bit of the
+    /// receive line, not the trace's list). @param priority the queue
+    void TraceQueueBytes(uint8_t priority)
+    {
+        if (m_traced & TRACED_QUEUE_BYTES)
+        {
+            m_queueBytesTrace(priority, m_queueBytes[priority]);
+        }
+    }
+
     /// A frame from the cable arrives. @param frame the frame
     void Arrive(Arriving& frame);
     /**
