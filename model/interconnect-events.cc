@@ -28,14 +28,15 @@ struct Example
 SlotPool&
 ReusableEvent::Slots()
 {
-    static SlotPool& slots = *new SlotPool(OBJECT_SLOT, 512); // 64 KB a block, never destroyed
+    static SlotPool& slots = *new SlotPool(OBJECT_SLOT, 1024); // 64 KB a block, never destroyed
     return slots;
 }
 
 void*
 ReusableEvent::AllocateObject(std::size_t size)
 {
-    static_assert(sizeof(Member<Example>) <= OBJECT_SLOT, "an event object fits its slot");
+    static_assert(sizeof(Member<Example, &Example::Run>) <= OBJECT_SLOT,
+                  "an event object fits its slot: one cache line");
     return Slots().Allocate(size);
 }
 

@@ -18,6 +18,7 @@
 #include "ns3/string.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <gtest/gtest.h>
 #include <map>
@@ -486,7 +487,7 @@ TEST_F(CanonicalSchedulerTest, AReusableEventCancelledRunsNoMore)
         Simulator::SetScheduler(ObjectFactory(scheduler));
         Counter counter;
         ReusableEvent event;
-        event.Bind(&Counter::Hit, &counter);
+        event.Bind<&Counter::Hit>(&counter);
         for (int us = 1; us <= 3; ++us)
         {
             event.Schedule(MicroSeconds(us));
@@ -521,15 +522,50 @@ TEST_F(CanonicalSchedulerTest, ReusableEventObjectsLieSideBySide)
     {
         between.emplace_back(new char[1472]);
         events.push_back(std::make_unique<ReusableEvent>());
-        events.back()->Bind(&Target::Run, &target);
+        events.back()->Bind<&Target::Run>(&target);
         pages.insert(reinterpret_cast<uintptr_t>(events.back()->Hints().data()) / 4096);
     }
     EXPECT_LE(pages.size(), 40u);
     const void* last = events.back()->Hints().data();
     events.pop_back();
     ReusableEvent again;
-    again.Bind(&Target::Run, &target);
+    again.Bind<&Target::Run>(&target);
     EXPECT_EQ(again.Hints().data(), last);
+}
+
+// An event object is one cache line: its hints, which the scheduler fetches two events ahead,
+// and what its run reads (the object; the method is a template argument) on the line they start
+// on, and the next event object on the next line. With the method held as a pointer the object
+// took 88 bytes, two lines, and the run read the second, which no fetch named.
+TEST_F(CanonicalSchedulerTest, AReusableEventObjectIsOneCacheLine)
+{
+    struct Target
+    {
+        void Run()
+        {
+        }
+    };
+
+    Target target;
+    std::vector<std::unique_ptr<ReusableEvent>> events;
+    std::vector<uintptr_t> starts;
+    for (int i = 0; i < 256; ++i)
+    {
+        events.push_back(std::make_unique<ReusableEvent>());
+        events.back()->Bind<&Target::Run>(&target);
+        const auto hints = reinterpret_cast<uintptr_t>(events.back()->Hints().data());
+        const uintptr_t end = hints + sizeof(events.back()->Hints());
+        // (The hints, then the object's pointer, all on the line the object starts on.)
+        EXPECT_EQ(hints / 64, (end + sizeof(void*) - 1) / 64) << "event " << i;
+        starts.push_back(hints / 64 * 64);
+    }
+    std::sort(starts.begin(), starts.end());
+    uintptr_t closest = UINTPTR_MAX;
+    for (std::size_t i = 1; i < starts.size(); ++i)
+    {
+        closest = std::min(closest, starts[i] - starts[i - 1]);
+    }
+    EXPECT_EQ(closest, 64u); // side by side, a line each
 }
 
 // A timer restarted again and again within its delay (DCQCN's, on every CNP) has as many event

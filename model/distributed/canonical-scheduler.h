@@ -78,8 +78,10 @@ class CanonicalScheduler : public Scheduler
      */
     static void KeyNextEvent(uint32_t device, uint64_t sequence);
 
-    /// As many addresses as a hint names: five lines, then a span of lines (SpanHint).
-    static constexpr std::size_t HINTS = 6;
+    /// As many addresses as a hint names: four lines, then a span of lines (SpanHint). (Five
+    /// pointers after ns-3's EventImpl and before its object: a ReusableEvent's object on one
+    /// cache line.)
+    static constexpr std::size_t HINTS = 5;
     /// The low bits of a span hint, which count its lines after the first (up to 16 lines).
     static constexpr uintptr_t SPAN_MASK = 15;
 
@@ -204,8 +206,8 @@ class CanonicalScheduler : public Scheduler
                 if (after.hints != nullptr)
                 {
                     __builtin_prefetch(after.hints);
-                    // (Its last address too: the array's object is 16-byte aligned, so that
-                    // the six may straddle two lines.)
+                    // (Its last address too: an array in an object of the heap, 16-byte
+                    // aligned, may straddle two lines.)
                     __builtin_prefetch(after.hints + HINTS - 1);
                     m_fetched = after.impl;
                 }

@@ -256,7 +256,7 @@ PfcNetDevice::PfcNetDevice()
     m_dwrrWeight.fill(1);
     m_queueBytes.fill(0);
     m_deficit.fill(0);
-    m_completionEvent.Bind(&PfcNetDevice::TransmitComplete, this);
+    m_completionEvent.Bind<&PfcNetDevice::TransmitComplete>(this);
     m_arrivals.Bind(this, &m_owner); // (the receive line)
 }
 
