@@ -312,9 +312,10 @@ class ArrivalQueue
         auto& hints = m_event.Hints();
         hints[0] = &first; // ([1] to [3], the port, this and more, set by Bind)
         const void* touched = m_itemRead ? first.item.Touches() : nullptr;
-        // The span: the packet's first two lines, unless FirstArrives names the owner's (a
-        // switch's, which does not read the packet). An ns-3.37 Packet is 104 bytes and its tag
-        // list and metadata start 64 bytes in: on its second line, which a NIC reads as it
+        // The span: the packet's first two lines, for a port that reads it (a NIC's; a switch's
+        // checking its carried fields, CheckFrameInfo); for one that does not, what FirstArrives
+        // has the owner name (a switch: the egress port). An ns-3.37 Packet is 104 bytes and its
+        // tag list and metadata start 64 bytes in: on its second line, which a NIC reads as it
         // takes the frame apart.
         hints[CanonicalScheduler::HINTS - 1] =
             touched ? CanonicalScheduler::SpanHint(touched, 2) : nullptr;
@@ -333,10 +334,11 @@ class ArrivalQueue
         }
         (m_owner->*ARRIVE)(first.item);
         // The next frame's hint, once this one is through: the scheduler reads it only when
-        // that event comes near, and the look-ups it takes do not hold this frame up.
+        // that event comes near, and the look-ups it takes do not hold this frame up. (Not where
+        // the span names the frame's packet, which the arrival reads for certain.)
         if constexpr (NEXT_HINT != nullptr)
         {
-            if (!m_frames.empty())
+            if (!m_itemRead && !m_frames.empty())
             {
                 if (const void* span = (m_owner->*NEXT_HINT)(m_frames.front().item))
                 {

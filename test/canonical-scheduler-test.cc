@@ -503,7 +503,7 @@ TEST_F(CanonicalSchedulerTest, AReusableEventCancelledRunsNoMore)
 
 // Event objects lie side by side in blocks of their own, whatever is made between them (a fabric
 // makes each port's events among its other objects): a thousand of them, each made after a block
-// of a port's size, lie on some 32 pages of 4 KB, not on one each; and an event's room, once it
+// of a port's size, lie on some 16 pages of 4 KB, not on one each; and an event's room, once it
 // has gone, is the next one's.
 TEST_F(CanonicalSchedulerTest, ReusableEventObjectsLieSideBySide)
 {
@@ -632,12 +632,20 @@ class HintedPort
 
 TEST_F(CanonicalSchedulerTest, OnceAFrameArrivesItsQueueAsksAboutTheNextOne)
 {
-    // An arrival's fifth hint names what the next frame's arrival reads (a switch: its egress
+    // An arrival's last hint names what the next frame's arrival reads (a switch: its egress
     // port): it is asked for the frame next in line once the first is through, never for the
-    // frame that has just arrived, nor when none is left.
+    // frame that has just arrived, nor when none is left; and never by a port that reads its
+    // frames' packets, whose last hint stays the packet's span.
     HintedPort port;
     ArrivalQueue<HintedPort, NumberedFrame, &HintedPort::Arrive, &HintedPort::NextHint> queue;
-    queue.Bind(&port);
+    queue.Bind(&port, nullptr, nullptr, false); // (the packets not read, as a switch's)
+    HintedPort reader;
+    ArrivalQueue<HintedPort, NumberedFrame, &HintedPort::Arrive, &HintedPort::NextHint> reading;
+    reading.Bind(&reader);
+    for (int i = 0; i < 4; ++i)
+    {
+        reading.Push(NumberedFrame{i}, 0, 100 * (i + 1), i, 0, 1);
+    }
     for (int i = 0; i < 4; ++i)
     {
         queue.Push(NumberedFrame{i}, 0, 100 * (i + 1), i, 0, 0);
@@ -646,6 +654,8 @@ TEST_F(CanonicalSchedulerTest, OnceAFrameArrivesItsQueueAsksAboutTheNextOne)
     Simulator::Run();
     EXPECT_EQ(port.arrived, (std::vector<int>{0, 1, 2, 3}));
     EXPECT_EQ(port.asked, (std::vector<int>{1, 2, 3}));
+    EXPECT_EQ(reader.arrived, (std::vector<int>{0, 1, 2, 3}));
+    EXPECT_TRUE(reader.asked.empty());
     queue.Push(NumberedFrame{4}, Simulator::Now().GetTimeStep(), 100, 4, 0, 0); // after a pause
     Simulator::Run();
     EXPECT_EQ(port.asked, (std::vector<int>{1, 2, 3}));

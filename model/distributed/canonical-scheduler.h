@@ -206,8 +206,8 @@ class CanonicalScheduler : public Scheduler
                 if (after.hints != nullptr)
                 {
                     __builtin_prefetch(after.hints);
-                    // (Its last address too: an array in an object of the heap, 16-byte
-                    // aligned, may straddle two lines.)
+                    // (Its last address too: a caller's array that is not within one line
+                    // straddles two; a ReusableEvent's is within its object's one line.)
                     __builtin_prefetch(after.hints + HINTS - 1);
                     m_fetched = after.impl;
                 }

@@ -597,8 +597,8 @@ PfcNetDevice::ArmCompletion(int64_t now)
         m_completionPending = true;
         // What the completion's dequeue reads first, fetched while the events before it run
         // (CanonicalScheduler::HintNextEvent): the port, the queue it will serve, its head's
-        // slot and packet. Only a hint: a pause, a PFC frame or a frame of a higher priority
-        // may change the queue by then.
+        // slot (not the packet, which a switch's dequeue does not read). Only a hint: a pause,
+        // a PFC frame or a frame of a higher priority may change the queue by then.
         const uint32_t eligible = Eligible();
         if (eligible != 0 && m_scheduler == STRICT_PRIORITY)
         {
