@@ -132,11 +132,11 @@ RdmaChannelAdapter::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_wakeEvent.Cancel();
-    for (auto& qp : m_qps)
+    for (auto& entry : m_qps)
     {
-        if (qp)
+        if (entry.qp)
         {
-            qp->Dispose();
+            entry.qp->Dispose();
         }
     }
     for (auto& active : m_active)
@@ -196,12 +196,11 @@ RdmaChannelAdapter::AddQueuePair(Ptr<RdmaQueuePair> qp, uint8_t txClass)
     ObjectFactory ccFactory;
     ccFactory.SetTypeId(tid);
     qp->SetOwner(this, index, m_reportState);
-    m_qps.push_back(qp);
+    QpEntry entry;
+    entry.qp = qp;
+    entry.txClass = txClass;
+    m_qps.push_back(entry);
     m_liveQps.push_back(qp);
-    m_qpClass.push_back(txClass);
-    m_inActive.push_back(false);
-    m_lastCnp.push_back(Time(0));
-    m_cnpEver.push_back(false);
     qp->SetCongestionControl(ccFactory.Create<RdmaCongestionControl>());
 }
 
@@ -209,11 +208,7 @@ uint32_t
 RdmaChannelAdapter::ReserveQueuePair()
 {
     const uint32_t qpn = NextQpn();
-    m_qps.push_back(nullptr);
-    m_qpClass.push_back(0);
-    m_inActive.push_back(false);
-    m_lastCnp.push_back(Time(0));
-    m_cnpEver.push_back(false);
+    m_qps.emplace_back(); // (no queue pair)
     return qpn;
 }
 
@@ -231,7 +226,7 @@ Ptr<RdmaQueuePair>
 RdmaChannelAdapter::GetQueuePair(uint32_t qpn) const
 {
     const uint32_t i = IndexOf(qpn);
-    return i < m_qps.size() ? m_qps[i] : nullptr;
+    return i < m_qps.size() ? m_qps[i].qp : nullptr;
 }
 
 uint32_t
@@ -249,11 +244,12 @@ RdmaChannelAdapter::GetCnpOpcode() const
 void
 RdmaChannelAdapter::QueuePairWake(uint32_t index)
 {
-    if (!m_inActive[index])
+    QpEntry& entry = m_qps[index];
+    if (!entry.inActive)
     {
-        m_inActive[index] = true;
-        const uint8_t cls = m_qpClass[index];
-        m_active[cls].push_back({PeekPointer(m_qps[index]), index});
+        entry.inActive = true;
+        const uint8_t cls = entry.txClass;
+        m_active[cls].push_back({PeekPointer(entry.qp), index});
         m_busyClasses |= static_cast<uint16_t>(1U << cls);
     }
     TrySend();
@@ -325,7 +321,7 @@ RdmaChannelAdapter::TrySend()
                 RdmaQueuePair* const qp = next.qp; // (a Ptr only to build a packet)
                 if (!qp->HasPacketToSend())
                 {
-                    m_inActive[next.index] = false;
+                    m_qps[next.index].inActive = false;
                     continue;
                 }
                 if (qp->GetNextSendTime() > now)
@@ -448,16 +444,16 @@ RdmaChannelAdapter::SendAck(Ptr<RdmaQueuePair> qp,
 }
 
 void
-RdmaChannelAdapter::SendCnp(uint32_t index)
+RdmaChannelAdapter::SendCnp(QpEntry& entry)
 {
-    const Time now = TimeStep(InterconnectSimulatorImpl::NowStep());
-    if (m_cnpEver[index] && now - m_lastCnp[index] < m_cnpInterval)
+    const int64_t now = InterconnectSimulatorImpl::NowStep();
+    if (entry.cnpEver && now - entry.lastCnp < m_cnpInterval.GetTimeStep())
     {
         return;
     }
-    m_cnpEver[index] = true;
-    m_lastCnp[index] = now;
-    Ptr<RdmaQueuePair> qp = m_qps[index];
+    entry.cnpEver = true;
+    entry.lastCnp = now;
+    const Ptr<RdmaQueuePair>& qp = entry.qp; // (not read after the trace, whose sinks may add some)
     Ptr<Packet> p = NewTransportPacket(CNP_PAYLOAD);
     RdmaTransportHeaders cnp;
     cnp.bth.SetOpcode(m_cnpOpcode);
@@ -479,12 +475,13 @@ RdmaChannelAdapter::ReceiveTransport(const RdmaTransportHeaders& headers,
     const IbBth& bth = headers.bth;
     const uint8_t opcode = bth.GetOpcode();
     const uint32_t index = IndexOf(bth.GetDestQp());
-    if (index == m_qps.size() || !m_qps[index])
+    if (index == m_qps.size() || !m_qps[index].qp)
     {
         ++m_unknownQp;
         return;
     }
-    Ptr<RdmaQueuePair> qp = m_qps[index];
+    // (A copy: a completion on delivery may add queue pairs, and move the entries.)
+    Ptr<RdmaQueuePair> qp = m_qps[index].qp;
     if (opcode == m_cnpOpcode)
     {
         ++m_cnpsReceived;
@@ -510,7 +507,7 @@ RdmaChannelAdapter::ReceiveTransport(const RdmaTransportHeaders& headers,
         opcode != IbBthHeader::RC_ACKNOWLEDGE && !IbBthHeader::IsReadResponse(opcode);
     if (marked && opcode != IbBthHeader::RC_ACKNOWLEDGE)
     {
-        SendCnp(index);
+        SendCnp(m_qps[index]);
     }
     const RdmaDelivery got = DeliverRdmaPacket(qp,
                                                headers,
@@ -536,7 +533,7 @@ RdmaChannelAdapter::QueuePairCompleted(const RdmaCompletion& completion)
 void
 RdmaChannelAdapter::QueuePairStateChanged(uint32_t index)
 {
-    const Ptr<RdmaQueuePair>& qp = m_qps[index];
+    const Ptr<RdmaQueuePair>& qp = m_qps[index].qp;
     m_congestionStateTrace(qp->GetQpn(), qp->GetRate(), qp->GetWindow(), qp->GetInterPacketDelay());
 }
 
@@ -551,9 +548,9 @@ RdmaChannelAdapter::EnableCongestionStateTrace()
     m_reportState = true;
     for (uint32_t index = 0; index < m_qps.size(); ++index)
     {
-        if (m_qps[index]) // not a reserved number
+        if (m_qps[index].qp) // not a reserved number
         {
-            m_qps[index]->SetOwner(this, index, true);
+            m_qps[index].qp->SetOwner(this, index, true);
         }
     }
 }

@@ -298,8 +298,22 @@ class RdmaChannelAdapter : public Object, public RdmaQueuePairOwner
                   const RdmaTransportHeaders& headers,
                   Ptr<RdmaQueuePair> qp,
                   FrameKind kind) const;
-    /// Send a CNP to the sender of a marked packet (paced per queue pair).
-    void SendCnp(uint32_t index);
+
+    /// A queue pair as the adapter keeps it: all that a frame's arrival, a CNP and a wake read
+    /// of it in one entry (as five lists, one per field, they were up to five cache lines apart,
+    /// each a miss at k=16).
+    struct QpEntry
+    {
+        Ptr<RdmaQueuePair> qp; //!< the queue pair (null: a reserved QPN)
+        int64_t lastCnp{0};    //!< when the last CNP for it was sent (time step)
+        uint8_t txClass{0};    //!< its transmit class
+        bool inActive{false};  //!< in an active list
+        bool cnpEver{false};   //!< a CNP was ever sent for it
+    };
+
+    /// Send a CNP to the sender of a marked packet (paced per queue pair). @param entry the
+    /// queue pair's entry
+    void SendCnp(QpEntry& entry);
     /// A queue pair's message completed (RdmaQueuePairOwner).
     void QueuePairCompleted(const RdmaCompletion& completion) override;
     /// A queue pair's congestion-control state changed (RdmaQueuePairOwner). @param index its index
@@ -317,12 +331,8 @@ class RdmaChannelAdapter : public Object, public RdmaQueuePairOwner
     double m_hostReadDone;     //!< when the last payload read ends, seconds (exact)
     Time m_hostReadFree;       //!< that time rounded up: when the next payload can be read
 
-    std::vector<Ptr<RdmaQueuePair>> m_qps;     //!< by index (QPN - FIRST_QPN)
+    std::vector<QpEntry> m_qps;                //!< by index (QPN - FIRST_QPN)
     std::vector<Ptr<RdmaQueuePair>> m_liveQps; //!< the queue pairs, not the reserved QPNs
-    std::vector<uint8_t> m_qpClass;            //!< transmit class of each
-    std::vector<bool> m_inActive;              //!< in an active list
-    std::vector<Time> m_lastCnp;               //!< last CNP sent per queue pair
-    std::vector<bool> m_cnpEver;               //!< a CNP was ever sent for the queue pair
 
     /// A queue pair in an active list: its pointer (m_qps holds it) beside its index, so that a
     /// send does not read m_qps, whose line has left the cache at k=16.
