@@ -8,6 +8,7 @@
 
 #include "ns3/abort.h"
 
+#include <algorithm>
 #include <new>
 
 namespace ns3
@@ -16,7 +17,9 @@ namespace ns3
 SlotPool::SlotPool(std::size_t slotSize, std::size_t slotsPerBlock)
     : m_slotSize(slotSize),
       m_slotsPerBlock(slotsPerBlock),
-      m_blockAlign(slotSize <= 4096 && (slotSize & (slotSize - 1)) == 0 ? slotSize : 64)
+      // (The largest power of two that divides the slot, up to a page: every slot of a block
+      // so aligned is aligned as its first.)
+      m_blockAlign(std::min<std::size_t>(slotSize & (~slotSize + 1), 4096))
 {
     NS_ABORT_MSG_UNLESS(slotSize % 64 == 0 && slotSize > 0 && slotsPerBlock > 0 &&
                             slotsPerBlock <= (std::size_t{1} << 30) / slotSize,
@@ -38,7 +41,7 @@ SlotPool::Allocate(std::size_t size)
 {
     if (size > m_slotSize)
     {
-        return ::operator new(size, std::align_val_t(64));
+        return ::operator new(size, std::align_val_t(m_blockAlign));
     }
     if (m_free == nullptr)
     {
@@ -65,7 +68,7 @@ SlotPool::Free(void* object, std::size_t size)
 {
     if (size > m_slotSize)
     {
-        ::operator delete(object, std::align_val_t(64));
+        ::operator delete(object, std::align_val_t(m_blockAlign));
         return;
     }
     auto* slot = static_cast<FreeSlot*>(object);

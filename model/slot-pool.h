@@ -31,8 +31,8 @@ class SlotPool
 {
   public:
     /**
-     * @param slotSize a slot's bytes: a positive multiple of 64 (checked); a block is aligned on
-     *        a slot if that is a power of two up to 4096, else on a cache line
+     * @param slotSize a slot's bytes: a positive multiple of 64 (checked); a block, and so each
+     *        slot, is aligned on the largest power of two that divides it, up to 4096
      * @param slotsPerBlock slots in each block taken from the heap (at least 1)
      */
     SlotPool(std::size_t slotSize, std::size_t slotsPerBlock);
@@ -43,8 +43,8 @@ class SlotPool
 
     /**
      * @param size the object's size
-     * @return room for it, aligned on a cache line: a slot, or (larger than a slot) room from
-     *         the heap
+     * @return room for it, aligned as a slot is (on a cache line at least): a slot, or (larger
+     *         than a slot) room from the heap
      */
     void* Allocate(std::size_t size);
 
@@ -100,7 +100,8 @@ class SlotPooled
     static void operator delete(void* object, std::size_t size);
 
   private:
-    /// @return the class's slots: one a whole number of cache lines, of T's size
+    /// @return the class's slots: one a whole number of cache lines, of T's size, and of its
+    /// alignment when that is more than a line's
     static SlotPool& Slots();
 };
 
@@ -122,8 +123,10 @@ template <typename T, std::size_t SLOTS_PER_BLOCK>
 SlotPool&
 SlotPooled<T, SLOTS_PER_BLOCK>::Slots()
 {
-    static_assert(alignof(T) <= 64, "slots are aligned on a cache line");
-    static SlotPool& slots = *new SlotPool((sizeof(T) + 63) / 64 * 64, SLOTS_PER_BLOCK);
+    constexpr std::size_t align = alignof(T) > 64 ? alignof(T) : 64;
+    static_assert(align <= 4096, "slots are aligned on a page at most");
+    static SlotPool& slots =
+        *new SlotPool((sizeof(T) + align - 1) / align * align, SLOTS_PER_BLOCK);
     return slots;
 }
 

@@ -97,6 +97,26 @@ TEST(SlotPool, AnObjectLargerThanASlotGetsRoomOfItsOwn)
     pool.Free(slot, 128);
 }
 
+TEST(SlotPool, EachSlotIsAlignedOnTheLargestPowerOfTwoThatDividesIt)
+{
+    // 384 bytes: every slot on 128, though the size is no power of two (three 128-byte pairs
+    // of lines, as a core's adjacent-line prefetcher fetches them).
+    SlotPool pool(384, 8);
+    std::vector<void*> slots;
+    for (int i = 0; i < 20; ++i)
+    {
+        slots.push_back(pool.Allocate(300));
+        EXPECT_EQ(reinterpret_cast<uintptr_t>(slots.back()) % 128, 0u) << "slot " << i;
+    }
+    void* large = pool.Allocate(500); // (beyond a slot: from the heap, aligned the same)
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(large) % 128, 0u);
+    pool.Free(large, 500);
+    for (void* slot : slots)
+    {
+        pool.Free(slot, 300);
+    }
+}
+
 TEST(SlotPoolDeathTest, RefusesSlotsThatAreNotWholeCacheLines)
 {
     EXPECT_DEATH(SlotPool(100, 8), "slots of whole cache lines.*slot 100 bytes, 8 a block");
@@ -114,7 +134,8 @@ template <typename T>
 int
 ObjectsNotSideBySide(int count)
 {
-    const auto slot = static_cast<std::ptrdiff_t>((sizeof(T) + 63) / 64 * 64);
+    const std::size_t align = alignof(T) > 64 ? alignof(T) : 64;
+    const auto slot = static_cast<std::ptrdiff_t>((sizeof(T) + align - 1) / align * align);
     std::vector<Ptr<T>> objects;
     std::vector<std::unique_ptr<char[]>> between;
     int apart = 0;
@@ -122,6 +143,7 @@ ObjectsNotSideBySide(int count)
     {
         between.emplace_back(new char[8192]);
         objects.push_back(CreateObject<T>());
+        EXPECT_EQ(reinterpret_cast<uintptr_t>(PeekPointer(objects.back())) % alignof(T), 0u);
         EXPECT_EQ(reinterpret_cast<uintptr_t>(PeekPointer(objects.back())) % 64, 0u);
         if (i == 0)
         {
@@ -155,6 +177,25 @@ ObjectsNotSideBySide(int count)
 TEST(SlotPooled, PortsLieSideBySide)
 {
     EXPECT_LE(ObjectsNotSideBySide<PfcNetDevice>(100), 4);
+}
+
+// A port starts on a pair of lines (128 bytes), so that none of the frames in flight it keeps
+// (48 bytes each, four inline) straddles two pairs: the one line an arrival names for its frame
+// (the pair the hardware fetches with it) holds all of the frame.
+TEST(SlotPooled, APortStartsOnAPairOfLines)
+{
+    EXPECT_EQ(alignof(PfcNetDevice) % 128, 0u);
+    std::vector<Ptr<PfcNetDevice>> ports;
+    for (int i = 0; i < 40; ++i)
+    {
+        ports.push_back(CreateObject<PfcNetDevice>());
+        EXPECT_EQ(reinterpret_cast<uintptr_t>(PeekPointer(ports.back())) % 128, 0u) << i;
+    }
+    for (const auto& port : ports)
+    {
+        port->Dispose();
+    }
+    Simulator::Destroy();
 }
 
 } // namespace

@@ -245,9 +245,12 @@ class PfcPortOwner
  * refill).
  *
  * Ports are made side by side (SlotPooled): a packet-hop reads two or three of them, and a
- * fabric's thousands, made among their nodes' other objects, each took pages of their own.
+ * fabric's thousands, made among their nodes' other objects, each took pages of their own. A
+ * port starts on 128 bytes, the pair of lines that a core's adjacent-line prefetcher fetches
+ * together: the frames in flight that it keeps (48 bytes each) then never straddle two pairs,
+ * so that the line an arrival names for its frame is all of the frame.
  */
-class alignas(64) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevice, 32>
+class alignas(128) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevice, 32>
 {
   public:
     /// Number of priorities (IEEE 802.1Q traffic classes).
