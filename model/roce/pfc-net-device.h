@@ -247,8 +247,10 @@ class PfcPortOwner
  * Ports are made side by side (SlotPooled): a packet-hop reads two or three of them, and a
  * fabric's thousands, made among their nodes' other objects, each took pages of their own. A
  * port starts on 128 bytes, the pair of lines that a core's adjacent-line prefetcher fetches
- * together: the frames in flight that it keeps (48 bytes each) then never straddle two pairs,
- * so that the line an arrival names for its frame is all of the frame.
+ * together, so that where its fields fall in those pairs is the same for every port. On ns-3.37
+ * the four frames in flight that it keeps (48 bytes each) start 32 bytes into a pair and none
+ * straddles two, so that the line an arrival names for its frame is all of the frame; on
+ * ns-3.42 and later, whose Object is 24 bytes larger, the second of them straddles two.
  */
 class alignas(128) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevice, 32>
 {
