@@ -453,7 +453,9 @@ RdmaChannelAdapter::SendCnp(QpEntry& entry)
     }
     entry.cnpEver = true;
     entry.lastCnp = now;
-    const Ptr<RdmaQueuePair>& qp = entry.qp; // (not read after the trace, whose sinks may add some)
+    // (A reference into m_qps, read only up to the trace's argument: a sink of the trace could
+    // add queue pairs and so move the entries.)
+    const Ptr<RdmaQueuePair>& qp = entry.qp;
     Ptr<Packet> p = NewTransportPacket(CNP_PAYLOAD);
     RdmaTransportHeaders cnp;
     cnp.bth.SetOpcode(m_cnpOpcode);
