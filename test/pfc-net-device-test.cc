@@ -478,3 +478,82 @@ TEST(PfcNetDeviceCable, ADerivedCableSeesEveryFrame)
     EXPECT_EQ(received, 3u);
     Simulator::Destroy();
 }
+
+namespace
+{
+
+/// An owner that takes no frame and counts each time its port asks it to name its send lines.
+class SendLinesOwner : public PfcPortOwner
+{
+  public:
+    /// @param names whether it names them (PortNamesSendLines)
+    explicit SendLinesOwner(bool names)
+        : m_names(names)
+    {
+    }
+
+    bool PortReceive(uint32_t, const Ptr<Packet>&, uint16_t, const PfcFrameInfo&) override
+    {
+        return false;
+    }
+
+    void PortDequeue(uint32_t, const Ptr<Packet>&, uint8_t, uint32_t) override
+    {
+        ++dequeued;
+    }
+
+    void PortDrop(uint32_t, const Ptr<Packet>&, uint8_t, uint32_t) override
+    {
+    }
+
+    bool PortNamesSendLines(uint32_t) const override
+    {
+        return m_names;
+    }
+
+    void PortSendLines(uint32_t port, const void*& line, const void*& span) const override
+    {
+        asked.push_back(dequeued);
+        EXPECT_EQ(port, 7u);
+        line = &dequeued;
+        span = nullptr;
+    }
+
+    uint32_t dequeued{0};                //!< frames taken from the port's queues
+    mutable std::vector<uint32_t> asked; //!< frames dequeued by then, at each question
+
+  private:
+    bool m_names; //!< PortNamesSendLines
+};
+
+} // namespace
+
+TEST_F(PfcNetDeviceTest, AnOwnerThatNamesItsSendLinesIsAskedAsEachCompletionIsArmed)
+{
+    // The port asks its owner what it reads at the next dequeue as it arms the transmit
+    // completion that will dequeue it: once per frame that waits for the wire (not for the first
+    // of a burst, which goes at once), while the owner's state is in the cache; never an owner
+    // that does not name its lines.
+    for (const bool names : {true, false})
+    {
+        SendLinesOwner owner(names);
+        a->SetOwner(&owner, 7);
+        for (int i = 0; i < 4; ++i)
+        {
+            a->Enqueue(Frame(1000), 3, 0);
+        }
+        Simulator::Run();
+        EXPECT_EQ(owner.dequeued, 4u);
+        if (names)
+        {
+            // Armed as frames 1, 2 and 3 (not 4: none waits then) started: the first at once,
+            // as the first frame took the wire, the others from the completion before them.
+            EXPECT_EQ(owner.asked, (std::vector<uint32_t>{1, 2, 3}));
+        }
+        else
+        {
+            EXPECT_TRUE(owner.asked.empty());
+        }
+        a->SetOwner(nullptr, 0);
+    }
+}

@@ -435,3 +435,68 @@ TEST(RdmaPacketPool, ASizeThatComesOnceDoesNotKeepTheOthersOut)
     Simulator::Destroy();
     EXPECT_EQ(RdmaPacketPool::GetSize(), 0u);
 }
+
+TEST_F(RdmaNicTest, ItsPortIsToldItsHotLinesAndTheQueuePairWhoseTurnIsNext)
+{
+    // As its port arms a transmit completion, the NIC names the pair of lines that its sends
+    // and arrivals read (on 128 bytes, within the NIC) and the queue pair that the completion's
+    // refill will serve: with two queue pairs sending on one class, the one whose frame goes
+    // out two frames later (the next is in the port already), not the one just served.
+    RoceHelper h;
+    BuildPair(h);
+    Ptr<RdmaNic> nic = h.GetNic(0);
+    const PfcPortOwner& owner = *nic;
+    ASSERT_TRUE(owner.PortNamesSendLines(0));
+    const auto* start = reinterpret_cast<const char*>(PeekPointer(nic));
+    const auto* line = static_cast<const char*>(owner.PortReceiveLine(0));
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(line) % 128, 0u);
+    EXPECT_GE(line, start);
+    EXPECT_LE(line + 128, start + sizeof(RdmaNic));
+    const void* named = nullptr;
+    const void* span = line;
+    owner.PortSendLines(0, named, span);
+    EXPECT_EQ(named, line);
+    EXPECT_EQ(span, nullptr); // nothing to send
+    auto [q0, peer0] = RdmaNic::ConnectPair(nic, h.GetNic(1), 3);
+    auto [q1, peer1] = RdmaNic::ConnectPair(nic, h.GetNic(1), 3);
+    const std::map<const void*, uint32_t> spans = {
+        {RdmaQueuePair::SendLines(PeekPointer(q0)), peer0->GetQpn()},
+        {RdmaQueuePair::SendLines(PeekPointer(q1)), peer1->GetQpn()}};
+
+    struct Seen
+    {
+        const PfcPortOwner* owner;
+        std::vector<uint32_t> frames;   // each data frame's destination QPN, in order
+        std::vector<const void*> hints; // the span named as each started
+    } seen{&owner, {}, {}};
+
+    nic->GetDevice()->TraceConnectWithoutContext(
+        "PhyTxBegin",
+        MakeCallback(+[](Seen* s, Ptr<const Packet> frame) {
+            const std::string b = test::BytesOf(frame);
+            ASSERT_GT(b.size(), 14u + 28u + 8u); // Ethernet, IPv4, UDP, BTH
+            const auto at = [&b](std::size_t i) { return static_cast<uint8_t>(b[i]); };
+            const std::size_t bth = 14 + 28;
+            s->frames.push_back((at(bth + 5) << 16) | (at(bth + 6) << 8) | at(bth + 7));
+            const void* ignored = nullptr;
+            const void* next = nullptr;
+            s->owner->PortSendLines(0, ignored, next); // (as the port will ask, just after)
+            s->hints.push_back(next);
+        }).Bind(&seen));
+    q0->Post(RdmaVerb::WRITE, 40000, MakeNullCallback<void, const RdmaCompletion&>());
+    q1->Post(RdmaVerb::WRITE, 40000, MakeNullCallback<void, const RdmaCompletion&>());
+    Simulator::Run();
+    ASSERT_GT(seen.frames.size(), 40u);
+    uint32_t checked = 0;
+    for (std::size_t k = 0; k + 2 < seen.frames.size(); ++k)
+    {
+        if (seen.hints[k] == nullptr)
+        {
+            continue; // (the last frames, none left to serve)
+        }
+        ASSERT_EQ(spans.count(seen.hints[k]), 1u) << "frame " << k << ": not a queue pair's";
+        EXPECT_EQ(spans.at(seen.hints[k]), seen.frames[k + 2]) << "frame " << k;
+        ++checked;
+    }
+    EXPECT_GT(checked, 30u);
+}

@@ -73,7 +73,8 @@ RdmaChannelAdapter::GetTypeId()
                           "NicSendingRate). Data packets of all queue pairs together carry "
                           "payload no faster than this. 0 (default): no limit.",
                           DataRateValue(DataRate(0)),
-                          MakeDataRateAccessor(&RdmaChannelAdapter::m_hostReadRate),
+                          MakeDataRateAccessor(&RdmaChannelAdapter::SetHostReadRate,
+                                               &RdmaChannelAdapter::GetHostReadRate),
                           MakeDataRateChecker())
             .AddAttribute("QueuePairList",
                           "The adapter's queue pairs, by QPN (Config paths reach their "
@@ -105,25 +106,24 @@ RdmaChannelAdapter::GetTypeId()
 }
 
 RdmaChannelAdapter::RdmaChannelAdapter()
-    : m_cnpInterval(0),
-      m_classes(MAX_CLASSES),
-      m_portSlots(1),
-      m_cnpOpcode(IbBthHeader::IB_CNP),
-      m_cnpBecn(true),
-      m_ccTypeId("ns3::RdmaCongestionControl"),
+    : m_ccTypeId("ns3::RdmaCongestionControl"),
       m_hostReadRate(0),
       m_hostReadDone(0),
-      m_inTrySend(false),
-      m_trySendAgain(false),
       m_cnpsSent(0),
       m_cnpsReceived(0),
-      m_acksSent(0),
+      m_unknownQp(0),
+      m_inTrySend(false),
+      m_trySendAgain(false),
+      m_classes(MAX_CLASSES),
+      m_cnpOpcode(IbBthHeader::IB_CNP),
+      m_cnpBecn(true),
+      m_portSlots(1),
+      m_cnpInterval(0),
       m_dataSent(0),
-      m_unknownQp(0)
+      m_acksSent(0)
 {
     NS_LOG_FUNCTION(this);
     m_qpFactory.SetTypeId(RdmaQueuePair::GetTypeId());
-    m_dataInPort.fill(0);
     m_wakeEvent.Bind<RdmaChannelAdapter, &RdmaChannelAdapter::TrySend>(this);
 }
 
@@ -139,9 +139,9 @@ RdmaChannelAdapter::DoDispose()
             entry.qp->Dispose();
         }
     }
-    for (auto& active : m_active)
+    for (auto& tx : m_tx)
     {
-        active.clear(); // (their pointers are m_qps')
+        tx.active.clear(); // (their pointers are m_qps')
     }
     m_qps.clear();
     m_liveQps.clear();
@@ -242,6 +242,19 @@ RdmaChannelAdapter::GetCnpOpcode() const
 }
 
 void
+RdmaChannelAdapter::SetHostReadRate(DataRate rate)
+{
+    m_hostReadRate = rate;
+    m_readLimited = rate.GetBitRate() > 0;
+}
+
+DataRate
+RdmaChannelAdapter::GetHostReadRate() const
+{
+    return m_hostReadRate;
+}
+
+void
 RdmaChannelAdapter::QueuePairWake(uint32_t index)
 {
     QpEntry& entry = m_qps[index];
@@ -249,7 +262,7 @@ RdmaChannelAdapter::QueuePairWake(uint32_t index)
     {
         entry.inActive = true;
         const uint8_t cls = entry.txClass;
-        m_active[cls].push_back({PeekPointer(entry.qp), index});
+        m_tx[cls].active.push_back({PeekPointer(entry.qp), index});
         m_busyClasses |= static_cast<uint16_t>(1U << cls);
     }
     TrySend();
@@ -291,11 +304,11 @@ RdmaChannelAdapter::TrySend()
             if (m_datagramClasses & bit)
             {
                 auto& datagrams = m_datagrams[cls];
-                while (!datagrams.empty() && m_dataInPort[cls] < m_portSlots)
+                while (!datagrams.empty() && m_tx[cls].dataInPort < m_portSlots)
                 {
                     Ptr<Packet> p = datagrams.front();
                     datagrams.pop_front();
-                    ++m_dataInPort[cls];
+                    ++m_tx[cls].dataInPort;
                     Transmit(p, cls, true);
                 }
                 if (datagrams.empty())
@@ -303,11 +316,12 @@ RdmaChannelAdapter::TrySend()
                     m_datagramClasses &= static_cast<uint16_t>(~bit);
                 }
             }
-            auto& active = m_active[cls];
+            TxClass& tx = m_tx[cls];
+            auto& active = tx.active;
             // Visit each queue pair of this class at most once per pass.
             for (std::size_t n = active.size(); n > 0 && !active.empty(); --n)
             {
-                if (m_dataInPort[cls] >= m_portSlots)
+                if (tx.dataInPort >= m_portSlots)
                 {
                     break;
                 }
@@ -336,7 +350,7 @@ RdmaChannelAdapter::TrySend()
                 {
                     continue;
                 }
-                if (m_hostReadRate.GetBitRate() > 0 && d.payload > 0)
+                if (m_readLimited && d.payload > 0)
                 {
                     // Exact (fractional-nanosecond) read times, so that rounding to the
                     // scheduler's resolution does not accumulate over the packets of a burst.
@@ -349,7 +363,7 @@ RdmaChannelAdapter::TrySend()
                 Ptr<Packet> p = BuildPacket(qp, d);
                 qp->OnSent(GetWireBytes(p));
                 ++m_dataSent;
-                ++m_dataInPort[cls];
+                ++tx.dataInPort;
                 Transmit(p, cls, true);
             }
             if (active.empty() && !(m_datagramClasses & bit))
@@ -371,7 +385,7 @@ RdmaChannelAdapter::TrySend()
 void
 RdmaChannelAdapter::DataDequeued(uint8_t txClass)
 {
-    --m_dataInPort[txClass];
+    --m_tx[txClass].dataInPort;
     TrySend();
 }
 

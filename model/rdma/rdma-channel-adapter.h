@@ -189,6 +189,35 @@ class RdmaChannelAdapter : public Object, public RdmaQueuePairOwner
         }
     }
 
+    /**
+     * The pair of lines that a send and an arrival read of the adapter every time, the
+     * binding's own hot fields included (they follow the adapter's): for a binding to name in
+     * its port's hints (CanonicalScheduler::HintNextEvent), with an adjacent-line prefetcher
+     * fetching the second line with the first. Only a hint.
+     * @return its start, on 128 bytes
+     */
+    const void* SendLine() const
+    {
+        return &m_inTrySend;
+    }
+
+    /**
+     * The lines that the next send reads of the queue pair it serves (the round robin's next of
+     * the first class with queue pairs to send), for a binding to name where its port arms the
+     * transmit completion that calls for it: at k=16 the queue pair has left the cache since
+     * its last packet. Only a hint: by then an ACK or a wake may have changed the turn.
+     * @return a CanonicalScheduler::SpanHint, or null (nothing to send)
+     */
+    const void* NextSenderLines() const
+    {
+        if (m_busyClasses == 0)
+        {
+            return nullptr;
+        }
+        const RingQueue<Active>& active = m_tx[__builtin_ctz(m_busyClasses)].active;
+        return active.empty() ? nullptr : RdmaQueuePair::SendLines(active.front().qp);
+    }
+
     void DoDispose() override;
 
     /**
@@ -277,8 +306,6 @@ class RdmaChannelAdapter : public Object, public RdmaQueuePairOwner
      */
     virtual void Transmit(Ptr<Packet> packet, uint8_t txClass, bool data) = 0;
 
-    Time m_cnpInterval; //!< notification point pacing (each binding declares the attribute)
-
   private:
     /// Queue pair `index` has something new to send (RdmaQueuePairOwner).
     void QueuePairWake(uint32_t index) override;
@@ -321,18 +348,30 @@ class RdmaChannelAdapter : public Object, public RdmaQueuePairOwner
     /// @return the index of a QPN, or the number of queue pairs if none
     uint32_t IndexOf(uint32_t qpn) const;
 
-    uint8_t m_classes;         //!< transmit classes
-    uint32_t m_portSlots;      //!< data packets per class in the port
-    uint8_t m_cnpOpcode;       //!< the CNP's BTH opcode
-    bool m_cnpBecn;            //!< BECN in a CNP
-    ObjectFactory m_qpFactory; //!< creates queue pairs
-    std::string m_ccTypeId;    //!< congestion-control TypeId name
-    DataRate m_hostReadRate;   //!< payload DMA rate from memory (0: unlimited)
-    double m_hostReadDone;     //!< when the last payload read ends, seconds (exact)
-    Time m_hostReadFree;       //!< that time rounded up: when the next payload can be read
+    /// @param rate the HostReadRate attribute
+    void SetHostReadRate(DataRate rate);
+    /// @return the HostReadRate attribute
+    DataRate GetHostReadRate() const;
 
-    std::vector<QpEntry> m_qps;                //!< by index (QPN - FIRST_QPN)
+    // What a send and an arrival read only now and then (the hot fields are last, see
+    // SendLine).
+    ObjectFactory m_qpFactory;                 //!< creates queue pairs
+    std::string m_ccTypeId;                    //!< congestion-control TypeId name
+    DataRate m_hostReadRate;                   //!< payload DMA rate from memory (0: unlimited)
+    double m_hostReadDone;                     //!< when the last payload read ends, seconds (exact)
     std::vector<Ptr<RdmaQueuePair>> m_liveQps; //!< the queue pairs, not the reserved QPNs
+    std::array<RingQueue<Ptr<Packet>>, MAX_CLASSES> m_datagrams; //!< framed, no queue pair
+    ReusableTimer m_wakeEvent;                                   //!< next rate-limited send
+    uint64_t m_cnpsSent;                                         //!< CNPs sent
+    uint64_t m_cnpsReceived;                                     //!< CNPs received
+    uint64_t m_unknownQp;                                    //!< packets for unknown queue pairs
+    uint64_t m_trimmedReceived{0};                           //!< trimmed packets received
+    TracedCallback<const RdmaCompletion&> m_completionTrace; //!< any queue pair's completion
+    TracedCallback<uint32_t> m_cnpSentTrace;     //!< CNP sent: the local QPN it concerns
+    TracedCallback<uint32_t> m_cnpReceivedTrace; //!< CNP received: the local QPN
+    TracedCallback<uint32_t, DataRate, uint64_t, Time>
+        m_congestionStateTrace; //!< a queue pair's rate, window or gap changed
+    bool m_reportState{false};  //!< EnableCongestionStateTrace was called
 
     /// A queue pair in an active list: its pointer (m_qps holds it) beside its index, so that a
     /// send does not read m_qps, whose line has left the cache at k=16.
@@ -342,12 +381,20 @@ class RdmaChannelAdapter : public Object, public RdmaQueuePairOwner
         uint32_t index;    //!< its index
     };
 
-    std::array<RingQueue<Active>, MAX_CLASSES> m_active;         //!< round robin per class
-    std::array<RingQueue<Ptr<Packet>>, MAX_CLASSES> m_datagrams; //!< framed, no queue pair
-    std::array<uint32_t, MAX_CLASSES> m_dataInPort;              //!< data packets in the port
-    ReusableTimer m_wakeEvent;                                   //!< next rate-limited send
-    bool m_inTrySend;                                            //!< re-entrance guard
-    bool m_trySendAgain; //!< TrySend was asked for while running
+    /// A transmit class: its round robin and the data packets it has in the port, on one line.
+    struct alignas(64) TxClass
+    {
+        RingQueue<Active> active; //!< the queue pairs with something to send, in turn
+        uint32_t dataInPort{0};   //!< data packets in the port
+    };
+
+    std::array<TxClass, MAX_CLASSES> m_tx; //!< by class
+
+    // The fields that a send (TrySend) and an arrival (ReceiveTransport) read every time, on
+    // one pair of lines with the link binding's own (SendLine): at k=16 they were spread over
+    // seven lines, each a miss. (A binding's hot fields follow; see RdmaNic.)
+    alignas(128) bool m_inTrySend; //!< re-entrance guard
+    bool m_trySendAgain;           //!< TrySend was asked for while running
     /// Bit c is set when class c's active list or datagrams may be non-empty (it is cleared
     /// when TrySend leaves both empty): TrySend visits only those classes, without reading the
     /// lists of the others (two cache lines each; perm128 has one class in use of the NIC's 8).
@@ -355,20 +402,20 @@ class RdmaChannelAdapter : public Object, public RdmaQueuePairOwner
     /// Bit c is set when class c's datagrams may be non-empty: TrySend reads the ring only then.
     uint16_t m_datagramClasses{0};
     mutable int8_t m_packs{-1}; //!< PacksHeaders: -1 not asked yet, else 0 or 1
+    uint8_t m_classes;          //!< transmit classes
+    uint8_t m_cnpOpcode;        //!< the CNP's BTH opcode
+    bool m_cnpBecn;             //!< BECN in a CNP
+    bool m_readLimited{false};  //!< HostReadRate is above 0
+    uint32_t m_portSlots;       //!< data packets per class in the port
+    Time m_hostReadFree;        //!< the last payload read's end rounded up: the next may start
 
-    uint64_t m_cnpsSent;           //!< CNPs sent
-    uint64_t m_cnpsReceived;       //!< CNPs received
-    uint64_t m_acksSent;           //!< ACKs and NAKs sent
-    uint64_t m_dataSent;           //!< data packets sent
-    uint64_t m_unknownQp;          //!< packets for unknown queue pairs
-    uint64_t m_trimmedReceived{0}; //!< trimmed packets received
+  protected:
+    Time m_cnpInterval; //!< notification point pacing (each binding declares the attribute)
 
-    TracedCallback<const RdmaCompletion&> m_completionTrace; //!< any queue pair's completion
-    TracedCallback<uint32_t> m_cnpSentTrace;     //!< CNP sent: the local QPN it concerns
-    TracedCallback<uint32_t> m_cnpReceivedTrace; //!< CNP received: the local QPN
-    TracedCallback<uint32_t, DataRate, uint64_t, Time>
-        m_congestionStateTrace; //!< a queue pair's rate, window or gap changed
-    bool m_reportState{false};  //!< EnableCongestionStateTrace was called
+  private:
+    std::vector<QpEntry> m_qps; //!< by index (QPN - FIRST_QPN)
+    uint64_t m_dataSent;        //!< data packets sent
+    uint64_t m_acksSent;        //!< ACKs and NAKs sent
 };
 
 } // namespace ns3

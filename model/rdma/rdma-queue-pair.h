@@ -412,6 +412,22 @@ class RdmaQueuePair : public Object
     /// @param mtu the path MTU: 256, 512, 1024, 2048 or 4096
     void SetMtu(uint32_t mtu);
 
+    /**
+     * The lines a send reads of a queue pair (HasPacketToSend, NextPacket, OnSent and what
+     * framing the packet asks of it), for an adapter to name ahead of the send: its first
+     * SEND_LINES lines, where the fields from its QPNs to its congestion control and owner lie
+     * (the counters and traces after them are not read).
+     * @param qp the queue pair
+     * @return a CanonicalScheduler::SpanHint
+     */
+    static const void* SendLines(const RdmaQueuePair* qp)
+    {
+        return CanonicalScheduler::SpanHint(qp, SEND_LINES);
+    }
+
+    /// Lines of a queue pair that a send reads (SendLines): 512 bytes, up to m_ownerIndex.
+    static constexpr uint32_t SEND_LINES = 8;
+
   protected:
     void DoDispose() override;
 

@@ -597,8 +597,9 @@ PfcNetDevice::ArmCompletion(int64_t now)
         m_completionPending = true;
         // What the completion's dequeue reads first, fetched while the events before it run
         // (CanonicalScheduler::HintNextEvent): the port, the queue it will serve, its head's
-        // slot (not the packet, which a switch's dequeue does not read). Only a hint: a pause,
-        // a PFC frame or a frame of a higher priority may change the queue by then.
+        // slot (not the packet, which a switch's dequeue does not read), and what the owner
+        // names (a NIC: its hot fields and the queue pair that refills the port). Only a hint: a
+        // pause, a PFC frame or a frame of a higher priority may change the queue by then.
         const uint32_t eligible = Eligible();
         if (eligible != 0 && m_scheduler == STRICT_PRIORITY)
         {
@@ -606,6 +607,10 @@ PfcNetDevice::ArmCompletion(int64_t now)
             const Item& head = m_queue[p].front();
             auto& hints = m_completionEvent.Hints();
             hints = {this, &m_queue[p], &head, nullptr, nullptr};
+            if (m_ownerSendLines)
+            {
+                m_owner->PortSendLines(m_ownerPort, hints[3], hints[4]);
+            }
             CanonicalScheduler::HintNextEvent(hints.data());
         }
         m_completionEvent.Schedule(TimeStep(m_busyUntil - now));
@@ -1084,6 +1089,7 @@ PfcNetDevice::SetOwner(PfcPortOwner* owner, uint32_t port)
 {
     m_owner = owner;
     m_ownerPort = port;
+    m_ownerSendLines = owner != nullptr && owner->PortNamesSendLines(port);
 }
 
 void

@@ -204,6 +204,33 @@ class PfcPortOwner
     {
         return nullptr;
     }
+
+    /**
+     * @param port the port's index at the owner
+     * @return whether the owner names what it reads as the port sends a frame (PortSendLines);
+     *         asked once, by PfcNetDevice::SetOwner (no: the default, and a switch's, which the
+     *         port's own hints cover)
+     */
+    virtual bool PortNamesSendLines(uint32_t /* port */) const
+    {
+        return false;
+    }
+
+    /**
+     * What the owner will read when the port next takes a frame from its queues (PortDequeue),
+     * to be fetched with the port's own lines while the events before the transmit completion
+     * run (CanonicalScheduler::HintNextEvent): a NIC names its hot fields and the queue pair
+     * it serves next, which refill the port. Asked as the port arms the completion, while the
+     * owner's state is still in the cache. Only a hint.
+     * @param port the port's index at the owner
+     * @param line set to a line's address, or null
+     * @param span set to a CanonicalScheduler::SpanHint, or null
+     */
+    virtual void PortSendLines(uint32_t /* port */, const void*& line, const void*& span) const
+    {
+        line = nullptr;
+        span = nullptr;
+    }
 };
 
 /**
@@ -736,18 +763,19 @@ class alignas(128) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevi
     // traces for listeners by their bits in m_traced (FlaggedTracedCallback), not by their lists;
     // with strict priority and an owner (a switch, a NIC), no field the pass reads is among the
     // rest.
-    Ptr<PfcChannel> m_channel;  //!< attached cable
-    int64_t m_busyUntil;        //!< the wire is busy until then (time step)
-    uint32_t m_queueLimit;      //!< frames per priority queue before enqueue drops (0 = none)
-    Scheduler m_scheduler;      //!< egress scheduler
-    uint8_t m_queuedMask;       //!< bit p: egress queue p holds frames
-    uint8_t m_egressPausedMask; //!< bit p: priority p is paused by the peer
-    uint8_t m_watchdogMask;     //!< bit p: p is declared stormed
-    bool m_txBusy;              //!< a frame is being started
-    bool m_completionPending;   //!< TransmitComplete scheduled
-    bool m_controlQueued;       //!< m_controlQueue holds frames (its line is then read)
-    uint64_t m_framesSent;      //!< frames put on the wire
-    uint64_t m_txBytes;         //!< wire bytes sent, overheads included
+    Ptr<PfcChannel> m_channel;    //!< attached cable
+    int64_t m_busyUntil;          //!< the wire is busy until then (time step)
+    uint32_t m_queueLimit;        //!< frames per priority queue before enqueue drops (0 = none)
+    Scheduler m_scheduler;        //!< egress scheduler
+    uint8_t m_queuedMask;         //!< bit p: egress queue p holds frames
+    uint8_t m_egressPausedMask;   //!< bit p: priority p is paused by the peer
+    uint8_t m_watchdogMask;       //!< bit p: p is declared stormed
+    bool m_txBusy;                //!< a frame is being started
+    bool m_completionPending;     //!< TransmitComplete scheduled
+    bool m_controlQueued;         //!< m_controlQueue holds frames (its line is then read)
+    bool m_ownerSendLines{false}; //!< the owner names its send lines (PortNamesSendLines)
+    uint64_t m_framesSent;        //!< frames put on the wire
+    uint64_t m_txBytes;           //!< wire bytes sent, overheads included
     std::array<uint32_t, N_PRIORITIES> m_queueBytes; //!< bytes per egress queue
     uint32_t m_peerNodeId;                           //!< the peer's node (its frames' context)
     uint32_t m_peerIfIndex;                          //!< the peer's interface index

@@ -214,6 +214,25 @@ RdmaNic::PortDrop(uint32_t port, const Ptr<Packet>& frame, uint8_t priority, uin
     PortDequeue(port, frame, priority, tag); // the frame is lost; the transport recovers it
 }
 
+const void*
+RdmaNic::PortReceiveLine(uint32_t /* port */) const
+{
+    return SendLine();
+}
+
+bool
+RdmaNic::PortNamesSendLines(uint32_t /* port */) const
+{
+    return true;
+}
+
+void
+RdmaNic::PortSendLines(uint32_t /* port */, const void*& line, const void*& span) const
+{
+    line = SendLine();
+    span = NextSenderLines();
+}
+
 Ptr<Packet>
 RdmaNic::NewTransportPacket(uint32_t payload) const
 {

@@ -125,6 +125,12 @@ class RdmaNic : public RdmaChannelAdapter, public PfcPortOwner
                      uint32_t tag) override;
     /// A frame the device will not send (PfcPortOwner): its slot frees as on a dequeue.
     void PortDrop(uint32_t port, const Ptr<Packet>& frame, uint8_t priority, uint32_t tag) override;
+    /// The adapter's hot pair of lines (PfcPortOwner): what every arrival reads of it.
+    const void* PortReceiveLine(uint32_t port) const override;
+    /// Yes: PortSendLines names them (PfcPortOwner).
+    bool PortNamesSendLines(uint32_t port) const override;
+    /// The adapter's hot pair of lines and the next queue pair's send lines (PfcPortOwner).
+    void PortSendLines(uint32_t port, const void*& line, const void*& span) const override;
 
     Ptr<Packet> NewTransportPacket(uint32_t payload) const override;
     uint8_t AddLinkHeaders(Ptr<Packet> packet,
@@ -134,23 +140,27 @@ class RdmaNic : public RdmaChannelAdapter, public PfcPortOwner
     uint32_t GetWireBytes(Ptr<const Packet> packet) const override;
     void Transmit(Ptr<Packet> packet, uint8_t txClass, bool data) override;
 
-    Ptr<PfcNetDevice> m_device;                //!< the port
-    Ipv4Address m_address;                     //!< this NIC's address
-    uint32_t m_addressValue{0};                //!< m_address.Get()
-    Callback<void, Ptr<Packet>> m_aggregation; //!< aggregation packets' receiver
-    uint8_t m_dscp;                            //!< DSCP of data and ACKs (default 26)
-    uint8_t m_cnpDscp;                         //!< DSCP of CNPs (default 48)
-    uint8_t m_ackDscp;                         //!< DSCP of ACKs and NAKs (64: m_dscp)
-    uint8_t m_trimmedDscp;                     //!< DSCP of trimmed packets (default 56)
-    bool m_ect;                                //!< mark data ECN-capable
-    bool m_computeIcrc;                        //!< stamp the real ICRC (pcap fidelity)
-    bool m_reusePackets;                       //!< build frames on received ones' packets
+    /// What a send and an arrival read (the port's hints name it: SendLine) on the adapter's
+    /// hot pair of lines, where the adapter's hot fields end.
+    /// @{
+    Ptr<PfcNetDevice> m_device; //!< the port
+    uint32_t m_addressValue{0}; //!< m_address.Get()
+    uint8_t m_dscp;             //!< DSCP of data and ACKs (default 26)
+    uint8_t m_cnpDscp;          //!< DSCP of CNPs (default 48)
+    uint8_t m_ackDscp;          //!< DSCP of ACKs and NAKs (64: m_dscp)
+    uint8_t m_trimmedDscp;      //!< DSCP of trimmed packets (default 56)
+    bool m_ect;                 //!< mark data ECN-capable
+    bool m_computeIcrc;         //!< stamp the real ICRC (pcap fidelity)
+    bool m_reusePackets;        //!< build frames on received ones' packets
     /// The frame AddLinkHeaders packed last, until Transmit queues it, and its header fields,
     /// which go with it to the first switch (PfcFrameInfo) so that it does not read them back.
     /// (Held, not only named: a packet built and dropped, as a tool may with BuildPacket, would
     /// leave an address that the next packet could take.)
     mutable Ptr<Packet> m_framed;
     mutable PfcFrameInfo m_framedInfo; //!< its fields
+    /// @}
+    Ipv4Address m_address;                     //!< this NIC's address
+    Callback<void, Ptr<Packet>> m_aggregation; //!< aggregation packets' receiver
 };
 
 } // namespace ns3
