@@ -470,8 +470,11 @@ class ReusableTimer
      * Call the method after a delay, in the current context, cancelling the pending call if
      * any (as PendingEvent::Schedule).
      * @param delay the delay
+     * @param hints what the call will read first, for CanonicalScheduler::HintNextEvent: an
+     *        array of HINTS that the caller keeps readable for as long as the call is queued,
+     *        cancelled or not; null: none
      */
-    void Schedule(const Time& delay)
+    void Schedule(const Time& delay, const void* const* hints = nullptr)
     {
         Cancel();
         // The one that ran last, if not queued again since: at fabric scale the others (and
@@ -512,6 +515,10 @@ class ReusableTimer
         m_live = next;
         m_at = TimeStep(InterconnectSimulatorImpl::NowStep()) + delay;
         next->Ref(); // the simulator's reference: it drops it when the occurrence has run
+        if (hints != nullptr)
+        {
+            CanonicalScheduler::HintNextEvent(hints);
+        }
         InterconnectSimulatorImpl::ScheduleWithContextNow(InterconnectSimulatorImpl::ContextNow(),
                                                           delay,
                                                           next);

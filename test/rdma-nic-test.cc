@@ -17,6 +17,7 @@
 #include "ns3/roce-helper.h"
 #include "ns3/roce-transport.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <map>
 #include <set>
@@ -499,4 +500,68 @@ TEST_F(RdmaNicTest, ItsPortIsToldItsHotLinesAndTheQueuePairWhoseTurnIsNext)
         ++checked;
     }
     EXPECT_GT(checked, 30u);
+}
+
+TEST_F(RdmaNicTest, AWaitingSendsWakeNamesTheQueuePairWhoseTurnItIs)
+{
+    // With payload read from the host at a quarter of the line rate, each send waits for the
+    // read and is made by the adapter's wake: scheduled naming the NIC's hot lines, and the
+    // congestion control and send lines of the queue pair it will serve, which are those of the
+    // frame it then sends (two queue pairs in turn on one class).
+    RoceHelper h;
+    h.SetNicAttribute("HostReadRate", DataRateValue(DataRate("25Gbps")));
+    BuildPair(h);
+    Ptr<RdmaNic> nic = h.GetNic(0);
+    auto [q0, peer0] = RdmaNic::ConnectPair(nic, h.GetNic(1), 3);
+    auto [q1, peer1] = RdmaNic::ConnectPair(nic, h.GetNic(1), 3);
+    const std::map<const void*, uint32_t> spans = {
+        {RdmaQueuePair::SendLines(PeekPointer(q0)), peer0->GetQpn()},
+        {RdmaQueuePair::SendLines(PeekPointer(q1)), peer1->GetQpn()}};
+    const std::map<const void*, const void*> controls = {
+        {RdmaQueuePair::SendLines(PeekPointer(q0)), q0->PeekCongestionControl()},
+        {RdmaQueuePair::SendLines(PeekPointer(q1)), q1->PeekCongestionControl()}};
+    EXPECT_EQ(nic->GetWakeHints()[4], nullptr);
+
+    struct Seen
+    {
+        const RdmaNic* nic;
+        std::vector<uint32_t> frames;                  // destination QPNs, in order
+        std::vector<std::array<const void*, 5>> hints; // the wake's, as each started
+    } seen{PeekPointer(nic), {}, {}};
+
+    nic->GetDevice()->TraceConnectWithoutContext(
+        "PhyTxBegin",
+        MakeCallback(+[](Seen* s, Ptr<const Packet> frame) {
+            const std::string b = test::BytesOf(frame);
+            ASSERT_GT(b.size(), 14u + 28u + 8u); // Ethernet, IPv4, UDP, BTH
+            const auto at = [&b](std::size_t i) { return static_cast<uint8_t>(b[i]); };
+            const std::size_t bth = 14 + 28;
+            s->frames.push_back((at(bth + 5) << 16) | (at(bth + 6) << 8) | at(bth + 7));
+            const auto& w = s->nic->GetWakeHints();
+            s->hints.push_back({w[0], w[1], w[2], w[3], w[4]});
+        }).Bind(&seen));
+    q0->Post(RdmaVerb::WRITE, 40000, MakeNullCallback<void, const RdmaCompletion&>());
+    q1->Post(RdmaVerb::WRITE, 40000, MakeNullCallback<void, const RdmaCompletion&>());
+    Simulator::Run();
+    ASSERT_GT(seen.frames.size(), 40u);
+    const void* line = static_cast<const PfcPortOwner&>(*nic).PortReceiveLine(0);
+    // (The first frame goes at the post, before any wake.)
+    uint32_t checked = 0;
+    for (std::size_t k = 1; k < seen.frames.size(); ++k)
+    {
+        const auto& w = seen.hints[k];
+        ASSERT_EQ(spans.count(w[4]), 1u) << "frame " << k << ": not a queue pair's";
+        EXPECT_EQ(w[3], controls.at(w[4])) << "frame " << k;
+        const uint32_t named = spans.at(w[4]);
+        if (std::find(seen.frames.begin() + k, seen.frames.end(), named) == seen.frames.end())
+        {
+            continue; // (it had sent its last frame: the wake found nothing left of it to send)
+        }
+        EXPECT_EQ(named, seen.frames[k]) << "frame " << k;
+        ++checked;
+        EXPECT_EQ(w[0], line);
+        EXPECT_NE(w[1], nullptr);
+        EXPECT_NE(w[2], nullptr);
+    }
+    EXPECT_GT(checked, 60u);
 }

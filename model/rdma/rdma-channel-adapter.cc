@@ -289,6 +289,8 @@ RdmaChannelAdapter::TrySend()
     m_inTrySend = true;
     const Time now = TimeStep(InterconnectSimulatorImpl::NowStep());
     Time earliest = Time::Max();
+    const RdmaQueuePair* waiting = nullptr; // whose time is earliest
+    uint8_t waitingClass = 0;               // its class
     do
     {
         m_trySendAgain = false;
@@ -327,7 +329,12 @@ RdmaChannelAdapter::TrySend()
                 }
                 if (m_hostReadFree > now)
                 {
-                    earliest = std::min(earliest, m_hostReadFree); // payload still being read
+                    if (m_hostReadFree < earliest) // payload still being read
+                    {
+                        earliest = m_hostReadFree;
+                        waiting = active.front().qp;
+                        waitingClass = cls;
+                    }
                     break;
                 }
                 const Active next = active.front();
@@ -340,7 +347,12 @@ RdmaChannelAdapter::TrySend()
                 }
                 if (qp->GetNextSendTime() > now)
                 {
-                    earliest = std::min(earliest, qp->GetNextSendTime());
+                    if (qp->GetNextSendTime() < earliest)
+                    {
+                        earliest = qp->GetNextSendTime();
+                        waiting = qp;
+                        waitingClass = cls;
+                    }
                     active.push_back(next);
                     continue;
                 }
@@ -377,7 +389,12 @@ RdmaChannelAdapter::TrySend()
     {
         if (!m_wakeEvent.IsPending() || m_wakeEvent.GetTime() > earliest)
         {
-            m_wakeEvent.Schedule(earliest - now);
+            m_wakeHints = {SendLine(),
+                           &m_wakeEvent,
+                           &m_tx[waitingClass],
+                           waiting->PeekCongestionControl(),
+                           RdmaQueuePair::SendLines(waiting)};
+            m_wakeEvent.Schedule(earliest - now, m_wakeHints.data());
         }
     }
 }

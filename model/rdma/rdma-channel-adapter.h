@@ -158,6 +158,19 @@ class RdmaChannelAdapter : public Object, public RdmaQueuePairOwner
     /// @return the BTH opcode of this link's congestion notification packets
     uint8_t GetCnpOpcode() const;
 
+    /**
+     * What the wake of a send that waits (for its queue pair's rate, or for the host's read of
+     * payload) was last scheduled saying it reads first, for CanonicalScheduler::HintNextEvent:
+     * the adapter's hot pair of lines (SendLine), its timer, the class's round robin, and the
+     * congestion control and send lines (RdmaQueuePair::SendLines) of the queue pair whose time
+     * it is. Only hints; exposed for tests and tools.
+     * @return the addresses, null before any wake
+     */
+    const std::array<const void*, CanonicalScheduler::HINTS>& GetWakeHints() const
+    {
+        return m_wakeHints;
+    }
+
   protected:
     /// What a link binding frames.
     enum class FrameKind : uint8_t
@@ -362,8 +375,12 @@ class RdmaChannelAdapter : public Object, public RdmaQueuePairOwner
     std::vector<Ptr<RdmaQueuePair>> m_liveQps; //!< the queue pairs, not the reserved QPNs
     std::array<RingQueue<Ptr<Packet>>, MAX_CLASSES> m_datagrams; //!< framed, no queue pair
     ReusableTimer m_wakeEvent;                                   //!< next rate-limited send
-    uint64_t m_cnpsSent;                                         //!< CNPs sent
-    uint64_t m_cnpsReceived;                                     //!< CNPs received
+    /// What the wake reads first (ReusableTimer::Schedule): the hot pair, the timer, the class,
+    /// and the congestion control and send lines of the queue pair whose time it is. Most of a
+    /// k=16 fabric's sends are paced by DCQCN's rate, so come from the wake, not the port.
+    std::array<const void*, CanonicalScheduler::HINTS> m_wakeHints{};
+    uint64_t m_cnpsSent;                                     //!< CNPs sent
+    uint64_t m_cnpsReceived;                                 //!< CNPs received
     uint64_t m_unknownQp;                                    //!< packets for unknown queue pairs
     uint64_t m_trimmedReceived{0};                           //!< trimmed packets received
     TracedCallback<const RdmaCompletion&> m_completionTrace; //!< any queue pair's completion

@@ -356,6 +356,12 @@ class RdmaQueuePair : public Object
     /// @return the congestion-control object
     Ptr<RdmaCongestionControl> GetCongestionControl() const;
 
+    /// @return the congestion-control object, not referenced (only its address read: a hint)
+    const RdmaCongestionControl* PeekCongestionControl() const
+    {
+        return PeekPointer(m_cc);
+    }
+
     // Identity and state.
     /// @return local queue pair number
     uint32_t GetQpn() const;
