@@ -421,8 +421,8 @@ class RdmaQueuePair : public Object
     /**
      * The lines a send reads of a queue pair (HasPacketToSend, NextPacket, OnSent and what
      * framing the packet asks of it), for an adapter to name ahead of the send: its first
-     * SEND_LINES lines, where the fields from its QPNs to its congestion control and owner lie
-     * (the counters and traces after them are not read).
+     * SEND_LINES lines, where the fields from its QPNs to its retransmission timer lie (the
+     * responder's, and what is read only at setup, a post or a loss, come after them).
      * @param qp the queue pair
      * @return a CanonicalScheduler::SpanHint
      */
@@ -431,8 +431,10 @@ class RdmaQueuePair : public Object
         return CanonicalScheduler::SpanHint(qp, SEND_LINES);
     }
 
-    /// Lines of a queue pair that a send reads (SendLines): 512 bytes, up to m_ownerIndex.
-    static constexpr uint32_t SEND_LINES = 8;
+    /// Lines of a queue pair that a send reads (SendLines): the send and acknowledgement fields
+    /// end 372 bytes in on ns-3.37 (396 from ns-3.42, whose Object is 24 bytes larger), and an
+    /// object on 16 bytes that starts up to 48 bytes into a line ends them within seven.
+    static constexpr uint32_t SEND_LINES = 7;
 
   protected:
     void DoDispose() override;
@@ -545,57 +547,46 @@ class RdmaQueuePair : public Object
      */
     uint32_t FillRequest(Message& m, uint32_t psn, RdmaTxDescriptor& d) const;
 
-    // identity
+    // What a send, an acknowledgement and a request's arrival read, first and together (at k=16
+    // each of them finds the queue pair out of the cache): the send and acknowledgement fields
+    // on its first SEND_LINES lines, the responder's after them; what is read only at setup, a
+    // post, a loss or for statistics follows.
     uint32_t m_qpn;            //!< local QPN
     uint32_t m_peerQpn;        //!< peer QPN
-    Address m_local;           //!< local address
-    Address m_peer;            //!< peer address
     uint32_t m_peerIpv4{0};    //!< m_peer's value if an IPv4 address, else 0
     uint16_t m_entropy;        //!< path entropy (UET: of the packet last sent)
-    uint16_t m_baseEntropy{0}; //!< the entropy Setup gave
-    uint64_t m_sprayed{0};     //!< UET: packets given an entropy
     uint8_t m_priority;        //!< data priority
-    DataRate m_lineRate;       //!< NIC line rate
-
-    // attributes
-    uint32_t m_mtu;            //!< payload per packet
-    uint32_t m_initialPsn;     //!< first PSN
-    Time m_rto;                //!< retransmission timeout
-    bool m_outOfOrder;         //!< responder places packets that arrive out of order
     Transport m_transport;     //!< go-back-N or IRN
-    Time m_rtoLow;             //!< IRN's timeout with few packets in flight
-    uint32_t m_rtoLowPackets;  //!< at most this many in flight: m_rtoLow
+    uint32_t m_mtu;            //!< payload per packet
     uint32_t m_maxOutstanding; //!< PSNs in flight at most (0: no cap)
-    uint32_t m_sprayEntropies; //!< UET: entropy values cycled, one per packet
-    uint32_t m_lossThreshold;  //!< UET: SACKed this far above, a PSN is lost
 
     // requester
-    RingQueue<Message> m_messages; //!< posted, not completed, in PSN order
-    uint64_t m_nextMessageId;      //!< id of the next message
-    uint32_t m_nextPostPsn;        //!< first PSN of the next posted message
-    uint64_t m_streamBytes;        //!< data bytes posted so far
-    uint32_t m_sndNxt;             //!< next PSN to send
-    uint32_t m_sndUna;             //!< oldest unacknowledged PSN
-    uint32_t m_highestSent;        //!< one past the highest PSN ever sent
-    uint32_t m_ackHigh;            //!< highest cumulative acknowledgement seen (one past)
-    /// READ responses to send (the responder's: here, as every send asks whether there is one,
-    /// HasPacketToSend, on a line the send reads anyway)
-    RingQueue<ReadJob> m_readJobs;
-    uint64_t m_sackedBytes{0};       //!< UET: payload selectively acknowledged above sndUna
-    RingQueue<int64_t> m_sendTimes;  //!< last send time (time steps) of PSNs from sndUna on
-    DataRate m_rate;                 //!< current rate
-    WireClock m_pacer;               //!< frame ends at m_rate, rounded down
-    uint64_t m_window;               //!< window, bytes (0 = none)
-    Time m_nextSend;                 //!< earliest next transmission
-    Time m_interPacketDelay;         //!< gap after each packet (IB congestion control)
-    PendingEvent m_timer;            //!< retransmission timer's event (at or before the deadline)
-    Time m_rtoDeadline{Time::Max()}; //!< when the retransmission timer expires (Max: disarmed)
-    Ptr<RdmaCongestionControl> m_cc; //!< congestion control
-
+    uint32_t m_sndNxt;                    //!< next PSN to send
+    uint32_t m_sndUna;                    //!< oldest unacknowledged PSN
+    uint32_t m_nextPostPsn;               //!< first PSN of the next posted message
+    uint32_t m_highestSent;               //!< one past the highest PSN ever sent
+    uint32_t m_ackHigh;                   //!< highest cumulative acknowledgement seen (one past)
+    uint64_t m_window;                    //!< window, bytes (0 = none)
+    uint64_t m_sackedBytes{0};            //!< UET: payload selectively acknowledged above sndUna
+    Time m_nextSend;                      //!< earliest next transmission
+    Time m_interPacketDelay;              //!< gap after each packet (IB congestion control)
+    Ptr<RdmaCongestionControl> m_cc;      //!< congestion control
     std::unique_ptr<Recovery> m_recovery; //!< IRN: made at the first loss
     RdmaQueuePairOwner* m_owner{nullptr}; //!< the adapter (SetOwner)
     uint32_t m_ownerIndex{0};             //!< this queue pair's index there
     bool m_reportState{false};            //!< tell the owner of state changes
+    bool m_outOfOrder;                    //!< responder places packets that arrive out of order
+    RingQueue<Message> m_messages;        //!< posted, not completed, in PSN order
+    /// READ responses to send (the responder's: here, as every send asks whether there is one,
+    /// HasPacketToSend, on a line the send reads anyway)
+    RingQueue<ReadJob> m_readJobs;
+    RingQueue<int64_t> m_sendTimes;  //!< last send time (time steps) of PSNs from sndUna on
+    WireClock m_pacer;               //!< frame ends at m_rate, rounded down
+    PendingEvent m_timer;            //!< retransmission timer's event (at or before the deadline)
+    Time m_rtoDeadline{Time::Max()}; //!< when the retransmission timer expires (Max: disarmed)
+    Time m_rto;                      //!< retransmission timeout
+    Time m_rtoLow;                   //!< IRN's timeout with few packets in flight
+    uint32_t m_rtoLowPackets;        //!< at most this many in flight: m_rtoLow
 
     /// Tell the owner there is something new to send.
     void Wake()
@@ -625,7 +616,19 @@ class RdmaQueuePair : public Object
     bool m_ceSinceAck;              //!< CE-marked data received since the last ACK
     RingQueue<uint8_t> m_oooWindow; //!< PSNs from ePSN on: 0 missing, 1 held, 2 held and last
 
-    // statistics
+    // read at setup, a post, a loss or for statistics
+    Address m_local;           //!< local address
+    Address m_peer;            //!< peer address
+    uint16_t m_baseEntropy{0}; //!< the entropy Setup gave
+    uint64_t m_sprayed{0};     //!< UET: packets given an entropy
+    DataRate m_lineRate;       //!< NIC line rate
+    uint32_t m_initialPsn;     //!< first PSN
+    uint32_t m_sprayEntropies; //!< UET: entropy values cycled, one per packet
+    uint32_t m_lossThreshold;  //!< UET: SACKed this far above, a PSN is lost
+    uint64_t m_nextMessageId;  //!< id of the next message
+    uint64_t m_streamBytes;    //!< data bytes posted so far
+    DataRate m_rate;           //!< current rate
+
     uint64_t m_retransmitted;         //!< packets resent
     uint64_t m_retransmittedBytes{0}; //!< their payload bytes
     uint64_t m_duplicates{0};         //!< request packets received again (responder)
