@@ -439,7 +439,10 @@ class PendingEvent
  * the queue, inert, as ns-3's EventId::Cancel does: it runs, as a cancelled event does, and
  * calls nothing. So the events, their context, order and uids are those PendingEvent makes. An
  * inert occurrence touches only its own object, which the simulator keeps alive: the timer
- * (and its object) may be gone by then.
+ * (and its object) may be gone by then. A timer bound with BindHinted keeps, in each of its
+ * event objects, the addresses its next call reads first (Schedule's hints), for
+ * CanonicalScheduler::HintNextEvent: the scheduler reads them from the object, which outlives
+ * the timer as long as it is queued.
  */
 class ReusableTimer
 {
@@ -467,14 +470,29 @@ class ReusableTimer
     }
 
     /**
+     * Bind the timer to a method, its event objects made with room for hints (Schedule).
+     * @tparam T the object's class
+     * @tparam METHOD the method
+     * @param object the object it runs on; it must outlive the pending occurrence, or Cancel
+     */
+    template <typename T, void (T::*METHOD)()>
+    void BindHinted(T* object)
+    {
+        Bind<T, METHOD>(object);
+        m_hinted = true;
+    }
+
+    /// What a call reads first: CanonicalScheduler::HINTS addresses (HintNextEvent).
+    typedef std::array<const void*, CanonicalScheduler::HINTS> Hints;
+
+    /**
      * Call the method after a delay, in the current context, cancelling the pending call if
      * any (as PendingEvent::Schedule).
      * @param delay the delay
-     * @param hints what the call will read first, for CanonicalScheduler::HintNextEvent: an
-     *        array of HINTS that the caller keeps readable for as long as the call is queued,
-     *        cancelled or not; null: none
+     * @param hints what the call will read first, for CanonicalScheduler::HintNextEvent, copied
+     *        into the event object (a timer bound with BindHinted); null: none
      */
-    void Schedule(const Time& delay, const void* const* hints = nullptr)
+    void Schedule(const Time& delay, const Hints* hints = nullptr)
     {
         Cancel();
         // The one that ran last, if not queued again since: at fabric scale the others (and
@@ -508,7 +526,8 @@ class ReusableTimer
         }
         if (next == nullptr)
         {
-            m_occurrences.push_back(Create<Occurrence>(this));
+            m_occurrences.push_back(m_hinted ? Ptr<Occurrence>(Create<HintedOccurrence>(this))
+                                             : Create<Occurrence>(this));
             next = PeekPointer(m_occurrences.back());
         }
         next->m_live = true;
@@ -517,7 +536,10 @@ class ReusableTimer
         next->Ref(); // the simulator's reference: it drops it when the occurrence has run
         if (hints != nullptr)
         {
-            CanonicalScheduler::HintNextEvent(hints);
+            NS_ASSERT_MSG(m_hinted, "ReusableTimer: hints for a timer not bound with BindHinted");
+            auto* hinted = static_cast<HintedOccurrence*>(next);
+            hinted->hints = *hints;
+            CanonicalScheduler::HintNextEvent(hinted->hints.data());
         }
         InterconnectSimulatorImpl::ScheduleWithContextNow(InterconnectSimulatorImpl::ContextNow(),
                                                           delay,
@@ -580,12 +602,26 @@ class ReusableTimer
         ReusableTimer* m_timer; //!< its timer (read only while live)
     };
 
+    /// An event object of a timer bound with BindHinted: the hints of the call it makes.
+    class HintedOccurrence : public Occurrence
+    {
+      public:
+        /// @param timer its timer
+        explicit HintedOccurrence(ReusableTimer* timer)
+            : Occurrence(timer)
+        {
+        }
+
+        Hints hints{}; //!< what the call reads first (the scheduler reads them while queued)
+    };
+
     std::vector<Ptr<Occurrence>> m_occurrences; //!< the event objects it has had queued
     Occurrence* m_live{nullptr};                //!< the pending call's, or null
     Occurrence* m_free{nullptr};    //!< the one that ran last, if not queued since, or null
     Time m_at;                      //!< when it runs
     void* m_object{nullptr};        //!< the bound object
     void (*m_call)(void*){nullptr}; //!< calls the bound method on it
+    bool m_hinted{false};           //!< its event objects hold hints (BindHinted)
 };
 
 } // namespace ns3

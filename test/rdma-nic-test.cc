@@ -509,9 +509,10 @@ TEST_F(RdmaNicTest, AWaitingSendsWakeNamesTheQueuePairWhoseTurnItIs)
     // congestion control and send lines of the queue pair it will serve, which are those of the
     // frame it then sends (two queue pairs in turn on one class).
     RoceHelper h;
-    h.SetNicAttribute("HostReadRate", DataRateValue(DataRate("25Gbps")));
     BuildPair(h);
     Ptr<RdmaNic> nic = h.GetNic(0);
+    // (Set on the NIC made: the attribute's setter keeps the flag that a send reads.)
+    nic->SetAttribute("HostReadRate", DataRateValue(DataRate("25Gbps")));
     auto [q0, peer0] = RdmaNic::ConnectPair(nic, h.GetNic(1), 3);
     auto [q1, peer1] = RdmaNic::ConnectPair(nic, h.GetNic(1), 3);
     const std::map<const void*, uint32_t> spans = {

@@ -48,6 +48,10 @@ CanonicalScheduler::CanonicalScheduler()
 {
     NS_LOG_FUNCTION(this);
     ++s_instances;
+    // (A hint named while no CanonicalScheduler was installed, never taken by an insert, may
+    // name an array gone since: the first event inserted here must not take it.)
+    s_nextHints = nullptr;
+    s_nextDirect = false;
 }
 
 CanonicalScheduler::~CanonicalScheduler()

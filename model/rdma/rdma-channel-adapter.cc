@@ -124,7 +124,7 @@ RdmaChannelAdapter::RdmaChannelAdapter()
 {
     NS_LOG_FUNCTION(this);
     m_qpFactory.SetTypeId(RdmaQueuePair::GetTypeId());
-    m_wakeEvent.Bind<RdmaChannelAdapter, &RdmaChannelAdapter::TrySend>(this);
+    m_wakeEvent.BindHinted<RdmaChannelAdapter, &RdmaChannelAdapter::TrySend>(this);
 }
 
 void
@@ -132,6 +132,7 @@ RdmaChannelAdapter::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_wakeEvent.Cancel();
+    m_wakeHints = {};
     for (auto& entry : m_qps)
     {
         if (entry.qp)
@@ -394,7 +395,7 @@ RdmaChannelAdapter::TrySend()
                            &m_tx[waitingClass],
                            waiting->PeekCongestionControl(),
                            RdmaQueuePair::SendLines(waiting)};
-            m_wakeEvent.Schedule(earliest - now, m_wakeHints.data());
+            m_wakeEvent.Schedule(earliest - now, &m_wakeHints);
         }
     }
 }

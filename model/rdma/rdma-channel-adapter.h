@@ -166,7 +166,7 @@ class RdmaChannelAdapter : public Object, public RdmaQueuePairOwner
      * it is. Only hints; exposed for tests and tools.
      * @return the addresses, null before any wake
      */
-    const std::array<const void*, CanonicalScheduler::HINTS>& GetWakeHints() const
+    const ReusableTimer::Hints& GetWakeHints() const
     {
         return m_wakeHints;
     }
@@ -375,10 +375,11 @@ class RdmaChannelAdapter : public Object, public RdmaQueuePairOwner
     std::vector<Ptr<RdmaQueuePair>> m_liveQps; //!< the queue pairs, not the reserved QPNs
     std::array<RingQueue<Ptr<Packet>>, MAX_CLASSES> m_datagrams; //!< framed, no queue pair
     ReusableTimer m_wakeEvent;                                   //!< next rate-limited send
-    /// What the wake reads first (ReusableTimer::Schedule): the hot pair, the timer, the class,
-    /// and the congestion control and send lines of the queue pair whose time it is. Most of a
-    /// k=16 fabric's sends are paced by DCQCN's rate, so come from the wake, not the port.
-    std::array<const void*, CanonicalScheduler::HINTS> m_wakeHints{};
+    /// What the wake reads first, as it was last scheduled (ReusableTimer::Schedule copies it
+    /// into the event object): the hot pair, the timer, the class, and the congestion control
+    /// and send lines of the queue pair whose time it is. Most of a k=16 fabric's sends are
+    /// paced by DCQCN's rate, so come from the wake, not the port.
+    ReusableTimer::Hints m_wakeHints{};
     uint64_t m_cnpsSent;                                     //!< CNPs sent
     uint64_t m_cnpsReceived;                                 //!< CNPs received
     uint64_t m_unknownQp;                                    //!< packets for unknown queue pairs
@@ -414,7 +415,7 @@ class RdmaChannelAdapter : public Object, public RdmaQueuePairOwner
     bool m_trySendAgain;           //!< TrySend was asked for while running
     /// Bit c is set when class c's active list or datagrams may be non-empty (it is cleared
     /// when TrySend leaves both empty): TrySend visits only those classes, without reading the
-    /// lists of the others (two cache lines each; perm128 has one class in use of the NIC's 8).
+    /// lists of the others (a line each, TxClass; perm128 has one class in use of the NIC's 8).
     uint16_t m_busyClasses{0};
     /// Bit c is set when class c's datagrams may be non-empty: TrySend reads the ring only then.
     uint16_t m_datagramClasses{0};
@@ -426,6 +427,8 @@ class RdmaChannelAdapter : public Object, public RdmaQueuePairOwner
     uint32_t m_portSlots;       //!< data packets per class in the port
     Time m_hostReadFree;        //!< the last payload read's end rounded up: the next may start
 
+    // (Members lie in declaration order whatever their access: GCC and Clang have always laid
+    // them out so, and C++23 requires it.)
   protected:
     Time m_cnpInterval; //!< notification point pacing (each binding declares the attribute)
 

@@ -208,6 +208,11 @@ RdmaQueuePair::RdmaQueuePair()
       m_naks(0),
       m_cnps(0)
 {
+    // The send and acknowledgement fields end within SendLines wherever the object starts on
+    // 16 bytes (up to 48 into a line).
+    NS_ASSERT(reinterpret_cast<const char*>(&m_rtoLowPackets + 1) - reinterpret_cast<char*>(this) +
+                  48 <=
+              SEND_LINES * 64);
 }
 
 void

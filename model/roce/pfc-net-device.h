@@ -195,8 +195,9 @@ class PfcPortOwner
     /**
      * A line the owner reads for every frame that arrives on a port, the same for each of
      * them, to be fetched with the port's own (CanonicalScheduler::HintNextEvent): a switch
-     * names its buffer's accounting of the port as ingress. Asked once, when the port's
-     * first frame is sent to it. Only a hint.
+     * names its buffer's accounting of the port as ingress, a NIC its hot pair of lines
+     * (RdmaChannelAdapter::SendLine). Asked once, when the port's first frame is sent to it.
+     * Only a hint.
      * @param port the port's index at the owner
      * @return the line's address, or null (the default)
      */

@@ -119,6 +119,10 @@ RdmaNic::RdmaNic()
 {
     NS_LOG_FUNCTION(this);
     SetLink(PfcNetDevice::N_PRIORITIES, 1, IbBthHeader::ROCE_CNP, false);
+    // The hot fields end on the adapter's hot pair of lines (SendLine), which the port's hints
+    // name: a field added among them that pushes the last out must go with the cold ones.
+    NS_ASSERT(reinterpret_cast<const char*>(&m_framedInfo + 1) <=
+              static_cast<const char*>(SendLine()) + 128);
 }
 
 void
