@@ -462,6 +462,42 @@ TEST_F(CanonicalSchedulerTest, AReusableTimerMayGoWhileItsCallIsQueued)
     EXPECT_EQ(Simulator::GetEventCount(), 2u);
 }
 
+TEST_F(CanonicalSchedulerTest, AHintedTimersHintsGoWithItsEventObject)
+{
+    // A timer bound with BindHinted copies its call's hints into the event object, which the
+    // simulator keeps while the call is queued: the scheduler reads them as the call comes near
+    // (one event ahead), after the caller's array, the timer and its object have gone. Were it
+    // to keep the caller's array, AddressSanitizer (./interconnect test --sanitize) would report
+    // the read; here the calls around it run as they would without hints.
+    TimerRun run;
+    auto target = std::make_unique<TimerTarget>(TimerTarget{&run});
+    auto timer = std::make_unique<ReusableTimer>();
+    timer->BindHinted<TimerTarget, &TimerTarget::Fire>(target.get());
+    auto hints = std::make_unique<ReusableTimer::Hints>();
+    hints->fill(&run);
+    (*hints)[CanonicalScheduler::HINTS - 1] = nullptr; // (not a span)
+    timer->Schedule(MicroSeconds(2), hints.get());
+    hints.reset();
+    for (int i = 1; i <= 3; ++i)
+    {
+        Simulator::Schedule(NanoSeconds(2000 - i), [&run]() {
+            run.ran.emplace_back(Simulator::Now().GetNanoSeconds(), "before");
+        });
+        Simulator::Schedule(NanoSeconds(2000 + i), [&run]() {
+            run.ran.emplace_back(Simulator::Now().GetNanoSeconds(), "after");
+        });
+    }
+    Simulator::Schedule(MicroSeconds(1), [&]() {
+        timer.reset();
+        target.reset();
+    });
+    Simulator::Run();
+    ASSERT_EQ(run.ran.size(), 6u); // (the timer's call cancelled with it)
+    EXPECT_EQ(run.ran[2], (std::pair<int64_t, std::string>{1999, "before"}));
+    EXPECT_EQ(run.ran[3], (std::pair<int64_t, std::string>{2001, "after"}));
+    EXPECT_EQ(Simulator::GetEventCount(), 8u);
+}
+
 // A ReusableEvent's occurrences stop for good when it is cancelled, whether the simulator runs
 // them through EventImpl::Invoke (ns-3's simulator, or the module's with another scheduler) or
 // by its inline call (the module's with a CanonicalScheduler), and stay counted as events.
