@@ -36,6 +36,22 @@ class RdmaNicTest : public ::testing::Test
         Simulator::Destroy();
     }
 
+    /**
+     * @param frame a RoCEv2 frame as a port's PhyTxBegin sees it (Ethernet, IPv4, UDP, BTH)
+     * @return its BTH's destination QPN, or UINT32_MAX if it is too short for one
+     */
+    static uint32_t DestQpOf(const Ptr<const Packet>& frame)
+    {
+        const std::string b = test::BytesOf(frame);
+        const std::size_t bth = 14 + 20 + 8;
+        if (b.size() < bth + 12)
+        {
+            return UINT32_MAX;
+        }
+        const auto at = [&b](std::size_t i) { return static_cast<uint32_t>(uint8_t(b[i])); };
+        return (at(bth + 5) << 16) | (at(bth + 6) << 8) | at(bth + 7);
+    }
+
     /// Two hosts on one cable, finalized. @param h the helper
     static void BuildPair(RoceHelper& h)
     {
@@ -474,11 +490,9 @@ TEST_F(RdmaNicTest, ItsPortIsToldItsHotLinesAndTheQueuePairWhoseTurnIsNext)
     nic->GetDevice()->TraceConnectWithoutContext(
         "PhyTxBegin",
         MakeCallback(+[](Seen* s, Ptr<const Packet> frame) {
-            const std::string b = test::BytesOf(frame);
-            ASSERT_GT(b.size(), 14u + 28u + 8u); // Ethernet, IPv4, UDP, BTH
-            const auto at = [&b](std::size_t i) { return static_cast<uint8_t>(b[i]); };
-            const std::size_t bth = 14 + 28;
-            s->frames.push_back((at(bth + 5) << 16) | (at(bth + 6) << 8) | at(bth + 7));
+            const uint32_t qpn = DestQpOf(frame);
+            ASSERT_NE(qpn, UINT32_MAX) << "a frame too short for its BTH";
+            s->frames.push_back(qpn);
             const void* ignored = nullptr;
             const void* next = nullptr;
             s->owner->PortSendLines(0, ignored, next); // (as the port will ask, just after)
@@ -533,11 +547,9 @@ TEST_F(RdmaNicTest, AWaitingSendsWakeNamesTheQueuePairWhoseTurnItIs)
     nic->GetDevice()->TraceConnectWithoutContext(
         "PhyTxBegin",
         MakeCallback(+[](Seen* s, Ptr<const Packet> frame) {
-            const std::string b = test::BytesOf(frame);
-            ASSERT_GT(b.size(), 14u + 28u + 8u); // Ethernet, IPv4, UDP, BTH
-            const auto at = [&b](std::size_t i) { return static_cast<uint8_t>(b[i]); };
-            const std::size_t bth = 14 + 28;
-            s->frames.push_back((at(bth + 5) << 16) | (at(bth + 6) << 8) | at(bth + 7));
+            const uint32_t qpn = DestQpOf(frame);
+            ASSERT_NE(qpn, UINT32_MAX) << "a frame too short for its BTH";
+            s->frames.push_back(qpn);
             const auto& w = s->nic->GetWakeHints();
             s->hints.push_back({w[0], w[1], w[2], w[3], w[4]});
         }).Bind(&seen));
