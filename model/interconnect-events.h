@@ -67,6 +67,12 @@ class ReusableEvent
         return PeekPointer(m_impl)->hints;
     }
 
+    /// @return the array Hints gives (valid once bound)
+    const std::array<const void*, CanonicalScheduler::HINTS>& Hints() const
+    {
+        return PeekPointer(m_impl)->hints;
+    }
+
     /**
      * Run the method after a delay, in the current context (as Simulator::Schedule).
      * @param delay the delay
@@ -273,6 +279,22 @@ class ArrivalQueue
         if (m_frames.size() == 1)
         {
             ScheduleFirst(now);
+        }
+    }
+
+    /**
+     * @return where the frames kept inline start (null if none are): everything of the queue
+     *         before them is what an arrival and a push read of it, besides the frames
+     */
+    const void* InlineFrames() const
+    {
+        if constexpr (INLINE == 0)
+        {
+            return nullptr;
+        }
+        else
+        {
+            return m_frames.Slots();
         }
     }
 

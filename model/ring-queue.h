@@ -317,6 +317,12 @@ class InlineRingQueue
         }
     }
 
+    /// @return where its slots start, after its counts and the overflow's fields
+    const void* Slots() const
+    {
+        return m_slots.data();
+    }
+
     /// Remove the oldest element (it must not be empty); the oldest waiting takes a slot.
     void pop_front()
     {
@@ -329,6 +335,14 @@ class InlineRingQueue
                 T(std::move(m_overflow.front()));
             ++m_count;
             m_overflow.pop_front();
+            // The one the next pop moves in, fetched now: its line of the heap has left the
+            // cache since it was pushed, where the next pop comes soon enough to find it in.
+            // (perm1024: the move-in was a miss that no hint named, 0.19 M of its 5.9 M
+            // packet-hops; the slot is not named in the arrival's hints, which are full.)
+            if (!m_overflow.empty())
+            {
+                __builtin_prefetch(&m_overflow.front());
+            }
         }
     }
 

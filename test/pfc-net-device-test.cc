@@ -528,6 +528,46 @@ class SendLinesOwner : public PfcPortOwner
 
 } // namespace
 
+TEST_F(PfcNetDeviceTest, ACompletionArmedForAnOwnerThatNamesNothingNamesTheFramesInFlight)
+{
+    // An owner that names no send lines (a switch) still has its port's completion name what
+    // its dequeue reads past the port's first lines: the frames in flight (a line within the
+    // port) and the wire's clock (a span of two lines within it); an owner that names its
+    // lines has its own named instead.
+    const auto* port = reinterpret_cast<const char*>(PeekPointer(a));
+    const auto within = [port](const void* at) {
+        const auto* p = static_cast<const char*>(at);
+        return p >= port + 64 && p < port + sizeof(PfcNetDevice);
+    };
+    for (const bool names : {false, true})
+    {
+        SendLinesOwner owner(names);
+        a->SetOwner(&owner, 7);
+        for (int i = 0; i < 3; ++i)
+        {
+            a->Enqueue(Frame(1000), 3, 0); // (the first takes the wire; two wait)
+        }
+        const auto& hints = a->GetCompletionHints();
+        EXPECT_EQ(hints[0], static_cast<const void*>(port));
+        if (names)
+        {
+            EXPECT_EQ(hints[3], static_cast<const void*>(&owner.dequeued));
+            EXPECT_EQ(hints[4], nullptr);
+        }
+        else
+        {
+            EXPECT_TRUE(within(hints[3])) << hints[3];
+            const auto span = reinterpret_cast<uintptr_t>(hints[4]);
+            EXPECT_EQ(span & CanonicalScheduler::SPAN_MASK, 1u) << "two lines";
+            EXPECT_TRUE(
+                within(reinterpret_cast<const void*>(span & ~CanonicalScheduler::SPAN_MASK)));
+        }
+        Simulator::Run();
+        EXPECT_EQ(owner.dequeued, 3u);
+        a->SetOwner(nullptr, 0);
+    }
+}
+
 TEST_F(PfcNetDeviceTest, AnOwnerThatNamesItsSendLinesIsAskedAsEachCompletionIsArmed)
 {
     // The port asks its owner what it reads at the next dequeue as it arms the transmit

@@ -5,18 +5,41 @@
 # the machine code can tell (a fetch changes no result). Every function of the library that takes
 # events (InterconnectSimulatorImpl::Run, CanonicalScheduler::RemoveNext, where they hold any fetch
 # at all) must fetch at the offsets of a span's lines after its first: 64, 128, ... 960 bytes.
-# Run by ctest: span-fetch-test.sh LIBRARY
+# With "arrivals", the fetches the ports' arrivals issue themselves instead: a NIC's of the queue
+# pair that a frame is for (RdmaChannelAdapter::PrefetchQueuePair, deleted in the same way until
+# it was always inlined), and a switch's of the egress queue that a frame may wait in.
+# Run by ctest: span-fetch-test.sh LIBRARY [arrivals]
 set -euo pipefail
 lib="$1"
+mode="${2:-scheduler}"
 command -v objdump >/dev/null || { echo "SKIP: no objdump"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
 code=$(mktemp)
 trap 'rm -f "$code"' EXIT
 objdump -d --no-show-raw-insn -C "$lib" >"$code"
+# The instructions of function $1: from its label to the blank line that ends it.
+body_of() { awk -v fn="<$1>:" 'index($0, fn) { f = 1; next } f && /^$/ { exit } f' "$code"; }
+if [ "$mode" = arrivals ]; then
+    nic='ns3::RdmaNic::PortReceive(unsigned int, ns3::Ptr<ns3::Packet> const&, unsigned short, ns3::PfcFrameInfo const&)'
+    body=$(body_of "$nic")
+    [ -n "$body" ] || fail "no $nic in the library"
+    # An acknowledgement's queue pair: its send lines, 64 to 384 bytes in.
+    for offset in 0x40 0x80 0xc0 0x100 0x140 0x180; do
+        grep -Eq "prefetch[a-z0-9]*[[:space:]]+${offset}\(" <<<"$body" ||
+            fail "$nic does not fetch a queue pair's line at +$offset"
+    done
+    switch='ns3::RoceSwitch::PortReceiveFrame(unsigned int, ns3::PacketRef&, unsigned int, unsigned short, ns3::PfcFrameInfo const&)'
+    body=$(body_of "$switch")
+    [ -n "$body" ] || fail "no $switch in the library"
+    # The egress queue's ring: its first byte and its last (39 bytes on: 0x27), a line each.
+    grep -Eq "prefetch[a-z0-9]*[[:space:]]+0x27\(" <<<"$body" ||
+        fail "$switch does not fetch the end of an egress queue's ring"
+    echo "PASS: a NIC's arrival fetches the queue pair, a switch's the egress queue"
+    exit 0
+fi
 checked=0
 for fn in 'ns3::InterconnectSimulatorImpl::Run()' 'ns3::CanonicalScheduler::RemoveNext()'; do
-    # The function's instructions: from its label to the blank line that ends it.
-    body=$(awk -v fn="<$fn>:" 'index($0, fn) { f = 1; next } f && /^$/ { exit } f' "$code")
+    body=$(body_of "$fn")
     fetches=$(grep -c 'prefetch' <<<"$body" || true)
     [ "$fetches" -gt 0 ] || continue
     for offset in 0x40 0x80 0xc0 0x100 0x140 0x180 0x1c0 0x200 0x240 0x280 0x2c0 0x300 0x340 0x380 0x3c0; do

@@ -436,6 +436,37 @@ class RdmaQueuePair : public Object
     /// object on 16 bytes that starts up to 48 bytes into a line ends them within seven.
     static constexpr uint32_t SEND_LINES = 7;
 
+    /**
+     * Fetch the lines of a queue pair that a frame's arrival reads, for a link that has read
+     * the frame's destination QP and opcode: for an acknowledgement the send lines (SendLines:
+     * the requester's fields), for any other frame its first two (its ids, its owner) and the
+     * responder's fields. Only a hint. Always inlined, as CanonicalScheduler::FetchSpan is:
+     * GCC deletes a call whose only effect is __builtin_prefetch.
+     * @param qp the queue pair, or null
+     * @param acknowledgement whether the frame is an ACK or NAK
+     */
+    __attribute__((always_inline)) static void PrefetchArrival(const RdmaQueuePair* qp,
+                                                               bool acknowledgement)
+    {
+        if (qp == nullptr)
+        {
+            return;
+        }
+        const auto* at = reinterpret_cast<const char*>(qp);
+        if (acknowledgement)
+        {
+            for (uint32_t line = 0; line < SEND_LINES; ++line)
+            {
+                __builtin_prefetch(at + 64 * line);
+            }
+            return;
+        }
+        __builtin_prefetch(at);
+        __builtin_prefetch(at + 64);
+        __builtin_prefetch(&qp->m_ePsn);
+        __builtin_prefetch(reinterpret_cast<const char*>(&qp->m_oooWindow + 1) - 1);
+    }
+
   protected:
     void DoDispose() override;
 

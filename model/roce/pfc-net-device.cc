@@ -248,6 +248,13 @@ PfcNetDevice::PfcNetDevice()
                   "PfcNetDevice: SEND_LINES must end with the receive fields' line");
     static_assert(SEND_LINES <= CanonicalScheduler::SPAN_MASK + 1, "a span is at most 16 lines");
     static_assert(alignof(PfcNetDevice) > CanonicalScheduler::SPAN_MASK, "a span starts aligned");
+    // The departures' fields and their frames' counts on one pair of lines (what their arrival
+    // event's hint names of them: the queue's start), the port being on 128 bytes at least.
+    [[maybe_unused]] const auto offset = [this](const void* at) {
+        return reinterpret_cast<uintptr_t>(at) - reinterpret_cast<uintptr_t>(this);
+    };
+    NS_ASSERT_MSG(offset(&m_departures) / 128 == (offset(m_departures.InlineFrames()) - 1) / 128,
+                  "PfcNetDevice: the departures' fields straddle two pairs of lines");
     m_macTxTrace.Bind(&m_traced, TRACED_MAC_TX);
     m_queueBytesTrace.Bind(&m_traced, TRACED_QUEUE_BYTES);
     m_phyTxBeginTrace.Bind(&m_traced, TRACED_PHY_TX_BEGIN);
@@ -610,6 +617,16 @@ PfcNetDevice::ArmCompletion(int64_t now)
             if (m_ownerSendLines)
             {
                 m_owner->PortSendLines(m_ownerPort, hints[3], hints[4]);
+            }
+            else
+            {
+                // (A switch's port: its owner names nothing.) The frames in flight, which the
+                // frame joins, and the wire's clock with the receive fields (the owner's).
+                hints[3] = &m_departures;
+                hints[4] = CanonicalScheduler::SpanHint(
+                    reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(&m_wireClock) &
+                                                  ~CanonicalScheduler::SPAN_MASK),
+                    2);
             }
             CanonicalScheduler::HintNextEvent(hints.data());
         }

@@ -372,6 +372,37 @@ class alignas(128) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevi
         }
     }
 
+    /**
+     * Start fetching the egress queue of a priority (its ring's own fields, not its frames)
+     * if a frame would wait there, the wire being busy or frames queued: a switch calls it
+     * with PrefetchSend (and reads the port's first line, which that fetches, to decide).
+     * perm1024: the queue's fields were a miss at 0.76 M of its 5.9 M packet-hops.
+     * @param priority the frame's priority, 0..7
+     */
+    void PrefetchQueue(uint8_t priority) const
+    {
+        if (m_queuedMask == 0 && InterconnectSimulatorImpl::NowStep() >= m_busyUntil)
+        {
+            return; // (it goes straight to the wire, unless paused)
+        }
+        const auto* queue = reinterpret_cast<const char*>(&m_queue[priority]);
+        __builtin_prefetch(queue);
+        __builtin_prefetch(queue + sizeof(m_queue[priority]) - 1); // (it may straddle two lines)
+    }
+
+    /**
+     * What the transmit completion was last armed saying its dequeue reads first, for
+     * CanonicalScheduler::HintNextEvent: the port, the queue it serves next and that queue's
+     * head, then what the owner names (PfcPortOwner::PortSendLines) or, for an owner that
+     * names nothing (a switch), the frames in flight and the wire's clock. Only hints; exposed
+     * for tests and tools.
+     * @return the addresses (null before a completion is armed with a frame waiting)
+     */
+    const std::array<const void*, CanonicalScheduler::HINTS>& GetCompletionHints() const
+    {
+        return m_completionEvent.Hints();
+    }
+
     /// @return the lines PrefetchSend fetches, as a CanonicalScheduler::SpanHint
     const void* SendSpan() const
     {
@@ -782,15 +813,20 @@ class alignas(128) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevi
     uint32_t m_peerIfIndex;                          //!< the peer's interface index
     /// Runs TransmitComplete; its hints name what the dequeue reads first (ArmCompletion).
     ReusableEvent m_completionEvent;
+    /// Frames this port sent, in flight to the peer (ScheduleDeparture): the first four in the
+    /// port itself (a 1 us cable at 100 Gb/s holds three or four data frames of a 4096-byte MTU;
+    /// with more, the oldest four). Its own fields and its frames' counts, which each arrival
+    /// reads, lie on one pair of lines (the second, which the arrival's event names: the
+    /// constructor asserts it); the send's fields below follow the frames, on the receive
+    /// fields' pair, which a send reads too (its owner). perm1024: the overflow's fields were on
+    /// the third pair, a miss at an arrival where the frame's slot did not name it (0.32 M of
+    /// its 5.9 M packet-hops).
+    ArrivalQueue<PfcNetDevice, Arriving, &PfcNetDevice::Arrive, &PfcNetDevice::ArrivalHint, 4>
+        m_departures;
     WireClock m_wireClock;              //!< frame ends at the line rate, exact (and the rate)
     PfcNetDevice* m_cablePeer{nullptr}; //!< the far end of a plain cable (UseCable), or null
     int64_t m_cableDelay{0};            //!< its propagation delay (time steps)
     uint64_t m_cableSent{0};            //!< frames sent on it (their numbers on this direction)
-    /// Frames this port sent, in flight to the peer (ScheduleDeparture): the first four in the
-    /// port itself (a 1 us cable at 100 Gb/s holds three or four data frames of a 4096-byte MTU;
-    /// with more, the oldest four).
-    ArrivalQueue<PfcNetDevice, Arriving, &PfcNetDevice::Arrive, &PfcNetDevice::ArrivalHint, 4>
-        m_departures;
     // The receive fields: every field a data frame's arrival reads, on one cache line, the last
     // of the send lines, which the arrival's event names to the scheduler to be fetched ahead
     // (the frame passed three lines of the port before); 32-byte aligned, so that they never

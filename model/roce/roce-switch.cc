@@ -567,6 +567,7 @@ RoceSwitch::PortReceiveFrame(uint32_t inPort,
     }
     PeekPointer(m_mmu)->PrefetchEgress(outPort);
     PeekPointer(m_ports[outPort])->PrefetchSend();
+    PeekPointer(m_ports[outPort])->PrefetchQueue(priority);
     if (!m_remap.empty())
     {
         const uint8_t outPriority =
