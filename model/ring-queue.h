@@ -337,8 +337,7 @@ class InlineRingQueue
             m_overflow.pop_front();
             // The one the next pop moves in, fetched now: its line of the heap has left the
             // cache since it was pushed, where the next pop comes soon enough to find it in.
-            // (perm1024: the move-in was a miss that no hint named, 0.19 M of its 5.9 M
-            // packet-hops; the slot is not named in the arrival's hints, which are full.)
+            // (The arrival's hints, which are full, do not name it.)
             if (!m_overflow.empty())
             {
                 __builtin_prefetch(&m_overflow.front());
