@@ -199,14 +199,15 @@ class RdmaChannelAdapter : public Object, public RdmaQueuePairOwner
      * that the frame's arrival reads are fetched (RdmaQueuePair::PrefetchArrival). Always
      * inlined (see there).
      * @param qpn the destination QPN
-     * @param acknowledgement whether the frame is an ACK or NAK (else a request or a response)
+     * @param toRequester whether the frame is for the requester (an ACK, a NAK, a READ
+     *        response), else a request
      */
-    __attribute__((always_inline)) void PrefetchQueuePair(uint32_t qpn, bool acknowledgement) const
+    __attribute__((always_inline)) void PrefetchQueuePair(uint32_t qpn, bool toRequester) const
     {
         const uint32_t i = qpn - FIRST_QPN; // (wraps for a QPN below FIRST_QPN)
         if (i < m_qps.size())
         {
-            RdmaQueuePair::PrefetchArrival(PeekPointer(m_qps[i].qp), acknowledgement);
+            RdmaQueuePair::PrefetchArrival(PeekPointer(m_qps[i].qp), toRequester);
         }
     }
 

@@ -438,22 +438,23 @@ class RdmaQueuePair : public Object
 
     /**
      * Fetch the lines of a queue pair that a frame's arrival reads, for a link that has read
-     * the frame's destination QP and opcode: for an acknowledgement the send lines (SendLines:
-     * the requester's fields), for any other frame its first two (its ids, its owner) and the
-     * responder's fields. Only a hint. Always inlined, as CanonicalScheduler::FetchSpan is:
-     * GCC deletes a call whose only effect is __builtin_prefetch.
+     * the frame's destination QP and opcode: for a frame to the requester (an ACK, a NAK, a READ
+     * response) the send lines (SendLines: the requester's fields), for a request its first two
+     * lines (its QPNs, its transport and MTU) and the responder's fields. Only a hint. Always
+     * inlined, as CanonicalScheduler::FetchSpan is: GCC deletes a call whose only effect is
+     * __builtin_prefetch.
      * @param qp the queue pair, or null
-     * @param acknowledgement whether the frame is an ACK or NAK
+     * @param toRequester whether the frame is for the requester
      */
     __attribute__((always_inline)) static void PrefetchArrival(const RdmaQueuePair* qp,
-                                                               bool acknowledgement)
+                                                               bool toRequester)
     {
         if (qp == nullptr)
         {
             return;
         }
         const auto* at = reinterpret_cast<const char*>(qp);
-        if (acknowledgement)
+        if (toRequester)
         {
             for (uint32_t line = 0; line < SEND_LINES; ++line)
             {

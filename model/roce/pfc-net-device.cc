@@ -621,12 +621,13 @@ PfcNetDevice::ArmCompletion(int64_t now)
             else
             {
                 // (A switch's port: its owner names nothing.) The frames in flight, which the
-                // frame joins, and the wire's clock with the receive fields (the owner's).
+                // frame joins, and the lines from the wire's clock to the receive fields (the
+                // owner's): two on ns-3.37, three from ns-3.42.
                 hints[3] = &m_departures;
-                hints[4] = CanonicalScheduler::SpanHint(
-                    reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(&m_wireClock) &
-                                                  ~CanonicalScheduler::SPAN_MASK),
-                    2);
+                const auto clock = reinterpret_cast<uintptr_t>(&m_wireClock) & ~uintptr_t{63};
+                const auto receiveEnd = reinterpret_cast<uintptr_t>(&m_traced);
+                hints[4] = CanonicalScheduler::SpanHint(reinterpret_cast<const void*>(clock),
+                                                        (receiveEnd - clock) / 64 + 1);
             }
             CanonicalScheduler::HintNextEvent(hints.data());
         }

@@ -275,10 +275,12 @@ class PfcPortOwner
  * Ports are made side by side (SlotPooled): a packet-hop reads two or three of them, and a
  * fabric's thousands, made among their nodes' other objects, each took pages of their own. A
  * port starts on 128 bytes, the pair of lines that a core's adjacent-line prefetcher fetches
- * together, so that where its fields fall in those pairs is the same for every port. On ns-3.37
- * the four frames in flight that it keeps (48 bytes each) start 32 bytes into a pair and none
- * straddles two, so that the line an arrival names for its frame is all of the frame; on
- * ns-3.42 and later, whose Object is 24 bytes larger, the second of them straddles two.
+ * together, so that where its fields fall in those pairs is the same for every port. The frames
+ * in flight that it keeps follow their queue's fields and counts, which share the second pair
+ * (m_departures); on ns-3.37 the four frames (48 bytes each) start 88 bytes into it, and the first
+ * and the last straddle two pairs, so that the line an arrival names for them is not all of them
+ * (at perm1024 the fields' pair gained more than the frames' ends cost: doc/performance-log.rst,
+ * the round of 2026-12-06, 10:13 UTC).
  */
 class alignas(128) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevice, 32>
 {
@@ -396,7 +398,8 @@ class alignas(128) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevi
      * head, then what the owner names (PfcPortOwner::PortSendLines) or, for an owner that
      * names nothing (a switch), the frames in flight and the wire's clock. Only hints; exposed
      * for tests and tools.
-     * @return the addresses (null before a completion is armed with a frame waiting)
+     * @return the addresses as last set (null before a completion is first armed with a frame
+     *         waiting, and never set under DWRR; they stay after the completion has run)
      */
     const std::array<const void*, CanonicalScheduler::HINTS>& GetCompletionHints() const
     {
@@ -817,8 +820,8 @@ class alignas(128) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevi
     /// port itself (a 1 us cable at 100 Gb/s holds three or four data frames of a 4096-byte MTU;
     /// with more, the oldest four). Its own fields and its frames' counts, which each arrival
     /// reads, lie on one pair of lines (the second, which the arrival's event names: the
-    /// constructor asserts it); the send's fields below follow the frames, on the receive
-    /// fields' pair, which a send reads too (its owner). perm1024: the overflow's fields were on
+    /// constructor asserts it); the send's fields below follow the frames, before the receive
+    /// fields, which a send reads too (its owner). perm1024: the overflow's fields were on
     /// the third pair, a miss at an arrival where the frame's slot did not name it (0.36 M of
     /// its 5.9 M packet-hops, callgrind with prefetches as loads).
     ArrivalQueue<PfcNetDevice, Arriving, &PfcNetDevice::Arrive, &PfcNetDevice::ArrivalHint, 4>

@@ -463,7 +463,8 @@ RdmaNic::PortReceive(uint32_t /* port */,
     if (copied >= 40)
     {
         PrefetchQueuePair((uint32_t(b[33]) << 16) | (uint32_t(b[34]) << 8) | b[35], // BTH DestQP
-                          b[28] == IbBthHeader::RC_ACKNOWLEDGE);
+                          b[28] == IbBthHeader::RC_ACKNOWLEDGE ||
+                              IbBthHeader::IsReadResponse(b[28]));
     }
     const bool ce = (b[1] & 0x03) == Ipv4Header::ECN_CE;
     RdmaTransportHeaders headers;
