@@ -557,14 +557,13 @@ TEST_F(PfcNetDeviceTest, ACompletionArmedForAnOwnerThatNamesNothingNamesTheFrame
         else
         {
             EXPECT_TRUE(within(hints[3])) << hints[3];
-            // The span ends on the port's last send line, where its receive fields are.
-            const auto last =
-                (reinterpret_cast<uintptr_t>(hints[4]) & ~CanonicalScheduler::SPAN_MASK) / 64 +
-                (reinterpret_cast<uintptr_t>(hints[4]) & CanonicalScheduler::SPAN_MASK);
-            EXPECT_EQ(last, reinterpret_cast<uintptr_t>(port) / 64 + PfcNetDevice::SEND_LINES - 1);
+            // The span starts within the port and ends on its last send line, where its
+            // receive fields are.
             const auto span = reinterpret_cast<uintptr_t>(hints[4]);
-            EXPECT_TRUE(
-                within(reinterpret_cast<const void*>(span & ~CanonicalScheduler::SPAN_MASK)));
+            const auto start = span & ~CanonicalScheduler::SPAN_MASK;
+            EXPECT_TRUE(within(reinterpret_cast<const void*>(start)));
+            EXPECT_EQ(start / 64 + (span & CanonicalScheduler::SPAN_MASK),
+                      reinterpret_cast<uintptr_t>(port) / 64 + PfcNetDevice::SEND_LINES - 1);
         }
         Simulator::Run();
         EXPECT_EQ(owner.dequeued, 3u);

@@ -108,11 +108,10 @@ class CanonicalScheduler : public Scheduler
      * keeps up to date and readable for as long as the event is queued, cancelled or not (the
      * event object's own: ReusableEvent::Hints, as an ArrivalQueue and a port's transmit
      * completion use it, or a hinted ReusableTimer's, which the simulator keeps while it is
-     * queued); it is itself fetched two
-     * events ahead and read one event ahead, so that the entry stays small (a pointer, not HINTS of
-     * them: a2a128 holds some 10^5 pending timers). Only a hint: an address may be stale, or null,
-     * and no event's result depends on it. It has no effect unless a CanonicalScheduler is
-     * installed.
+     * queued); it is itself fetched two events ahead and read one event ahead, so that the entry
+     * stays small (a pointer, not HINTS of them: a2a128 holds some 10^5 pending timers). Only a
+     * hint: an address may be stale, or null, and no event's result depends on it. It has no effect
+     * unless a CanonicalScheduler is installed.
      * @param hints the addresses
      */
     static void HintNextEvent(const void* const* hints)
