@@ -201,7 +201,9 @@ class ReusableEvent
  * that a send touches only the sender's state; InfiniBand ports and remote links keep the
  * frames coming to them.
  * @tparam Owner the port
- * @tparam Item what a frame is to it
+ * @tparam Item what a frame is to it: movable, with Touches() (what its arrival reads first, to
+ *         be fetched ahead) and FetchBytes() (fetch the bytes its arrival reads, which Touches
+ *         leads to: called for the next frame as one arrives, where the port reads its frames)
  * @tparam ARRIVE the port's method that takes an arriving frame
  * @tparam NEXT_HINT the port's method that names, for the frame next in line once one has
  *         arrived, the span of lines its arrival will read after the port's own
@@ -353,8 +355,20 @@ class ArrivalQueue
         if (!m_frames.empty())
         {
             ScheduleFirst(first.arrival); // this event runs at the frame's arrival
+            if (m_itemRead)
+            {
+                __builtin_prefetch(m_frames.front().item.Touches()); // (for FetchBytes, below)
+            }
         }
         (m_owner->*ARRIVE)(first.item);
+        // The next frame's bytes, whose address its packet holds: that packet's line, fetched
+        // above, came in as this frame's arrival ran, and the bytes (which no hint can name,
+        // their address not known before) come in long before that frame's own arrival. (The
+        // arrival may have pushed frames or cleared the queue; the queue outlives it, as below.)
+        if (m_itemRead && !m_frames.empty())
+        {
+            m_frames.front().item.FetchBytes();
+        }
         // The next frame's hint, once this one is through: the scheduler reads it only when
         // that event comes near, and the look-ups it takes do not hold this frame up. (Not where
         // the span names the frame's packet, which the arrival reads for certain.)

@@ -634,12 +634,22 @@ namespace
 /// A frame of the test's queue: its number.
 struct NumberedFrame
 {
-    int number; //!< the frame's number
+    int number;                             //!< the frame's number
+    std::vector<std::string>* log{nullptr}; //!< where its arrival and fetch are told, or null
 
     /// @return nothing to fetch (ArrivalQueue's hint)
     const void* Touches() const
     {
         return nullptr;
+    }
+
+    /// Tell the log that its bytes are fetched (ArrivalQueue's Item::FetchBytes)
+    void FetchBytes() const
+    {
+        if (log)
+        {
+            log->push_back("fetch " + std::to_string(number));
+        }
     }
 };
 
@@ -651,6 +661,10 @@ class HintedPort
     void Arrive(NumberedFrame& frame)
     {
         arrived.push_back(frame.number);
+        if (frame.log)
+        {
+            frame.log->push_back("arrive " + std::to_string(frame.number));
+        }
     }
 
     /// @param frame the frame next in line @return no hint
@@ -696,4 +710,33 @@ TEST_F(CanonicalSchedulerTest, OnceAFrameArrivesItsQueueAsksAboutTheNextOne)
     Simulator::Run();
     EXPECT_EQ(port.asked, (std::vector<int>{1, 2, 3}));
     EXPECT_EQ(port.arrived.back(), 4);
+}
+
+TEST_F(CanonicalSchedulerTest, OnceAFrameArrivesItsQueueFetchesTheNextOnesBytes)
+{
+    // A port that reads its frames (a NIC's) has the bytes of the frame next in line fetched
+    // once a frame has arrived (their address is in that frame's packet, fetched as the arrival
+    // began): after each arrival, the next frame's, none after the last, none for a frame that
+    // has arrived; a port that does not read its frames (a switch's) has none fetched.
+    std::vector<std::string> nicLog;
+    HintedPort reader;
+    ArrivalQueue<HintedPort, NumberedFrame, &HintedPort::Arrive, &HintedPort::NextHint> reading;
+    reading.Bind(&reader);
+    std::vector<std::string> switchLog;
+    HintedPort port;
+    ArrivalQueue<HintedPort, NumberedFrame, &HintedPort::Arrive, &HintedPort::NextHint> queue;
+    queue.Bind(&port, nullptr, nullptr, false);
+    for (int i = 0; i < 3; ++i)
+    {
+        reading.Push(NumberedFrame{i, &nicLog}, 0, 100 * (i + 1), i, 0, 0);
+        queue.Push(NumberedFrame{i, &switchLog}, 0, 100 * (i + 1), i, 0, 1);
+    }
+    Simulator::Run();
+    EXPECT_EQ(nicLog,
+              (std::vector<std::string>{"arrive 0", "fetch 1", "arrive 1", "fetch 2", "arrive 2"}));
+    EXPECT_EQ(switchLog, (std::vector<std::string>{"arrive 0", "arrive 1", "arrive 2"}));
+    reading.Push(NumberedFrame{3, &nicLog}, Simulator::Now().GetTimeStep(), 100, 3, 0, 0);
+    Simulator::Run(); // (alone in flight: nothing fetched ahead of it)
+    EXPECT_EQ(nicLog.back(), "arrive 3");
+    EXPECT_EQ(nicLog.size(), 6u);
 }

@@ -15,12 +15,15 @@
 #include "ns3/ib-bth-header.h"
 #include "ns3/ib-channel.h"
 #include "ns3/ib-host-adapter.h"
+#include "ns3/ipv4-header.h"
 #include "ns3/network-module.h"
+#include "ns3/packet-byte-address.h"
 #include "ns3/pfc-net-device.h"
 #include "ns3/rdma-transport.h"
 #include "ns3/roce-helper.h"
 #include "ns3/roce-transport.h"
 
+#include <cstring>
 #include <gtest/gtest.h>
 #include <set>
 #include <vector>
@@ -166,4 +169,41 @@ TEST(PackedFrame, RoceAndInfinibandFramesAreTheHeaderObjectsBytes)
     {
         ASSERT_EQ(packedIb[i], objectsIb[i]) << "InfiniBand frame " << i;
     }
+}
+
+// PacketBytesAddress names where a packet keeps its first byte, for the fetch of a frame's
+// headers ahead of its arrival: the bytes there are those CopyData gives, as the packet is
+// made of bytes, has headers taken off it (also a copy that shares its bytes), and has headers
+// put on a payload of zeros (as a NIC builds a frame, its payload not stored).
+TEST(PackedFrame, ThePacketsByteAddressHoldsItsFirstBytes)
+{
+    std::vector<uint8_t> bytes(100);
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+    {
+        bytes[i] = static_cast<uint8_t>(7 * i + 1);
+    }
+    Ptr<Packet> made = Create<Packet>(bytes.data(), static_cast<uint32_t>(bytes.size()));
+    EXPECT_EQ(std::memcmp(PacketBytesAddress(*made), bytes.data(), bytes.size()), 0);
+    made->RemoveAtStart(28);
+    EXPECT_EQ(std::memcmp(PacketBytesAddress(*made), bytes.data() + 28, bytes.size() - 28), 0);
+    Ptr<Packet> copy = made->Copy(); // (the same block, shared)
+    copy->RemoveAtStart(12);
+    EXPECT_EQ(std::memcmp(PacketBytesAddress(*copy), bytes.data() + 40, bytes.size() - 40), 0);
+    EXPECT_EQ(std::memcmp(PacketBytesAddress(*made), bytes.data() + 28, bytes.size() - 28), 0);
+
+    Ptr<Packet> frame = Create<Packet>(4096); // (zeros, not stored)
+    IbBthHeader bth;
+    bth.SetOpcode(IbBthHeader::RC_SEND_ONLY);
+    bth.SetDestQp(0x123456);
+    bth.SetPsn(0xABCDE);
+    frame->AddHeader(bth);
+    Ipv4Header ip;
+    ip.SetSource(Ipv4Address("10.0.0.1"));
+    ip.SetDestination(Ipv4Address("10.0.1.2"));
+    ip.SetPayloadSize(frame->GetSize());
+    frame->AddHeader(ip);
+    const uint32_t headers = ip.GetSerializedSize() + bth.GetSerializedSize();
+    std::vector<uint8_t> copied(headers);
+    ASSERT_EQ(frame->CopyData(copied.data(), headers), headers);
+    EXPECT_EQ(std::memcmp(PacketBytesAddress(*frame), copied.data(), headers), 0);
 }

@@ -7,7 +7,8 @@
 # at all) must fetch at the offsets of a span's lines after its first: 64, 128, ... 960 bytes.
 # With "arrivals", the fetches the ports' arrivals issue themselves instead: a NIC's of the queue
 # pair that a frame is for (RdmaChannelAdapter::PrefetchQueuePair, deleted in the same way until
-# it was always inlined), and a switch's of the egress queue that a frame may wait in.
+# it was always inlined), a switch's of the egress queue that a frame may wait in, and a port's
+# of the bytes of the frame next in line (ArrivalQueue::FirstArrives, FetchFirstBytes).
 # Run by ctest: span-fetch-test.sh LIBRARY [arrivals]
 set -euo pipefail
 lib="$1"
@@ -42,7 +43,22 @@ if [ "$mode" = arrivals ]; then
     # may fold the member's offset in, and the test then fails with the fetches there.)
     grep -Eq "prefetch[a-z0-9]*[[:space:]]+0x27\(" <<<"$body" ||
         fail "$switch does not fetch the end of an egress queue's ring"
-    echo "PASS: a NIC's arrival fetches the queue pair, a switch's the egress queue"
+    # A port's frames in flight: as one arrives, the next one's bytes (its first 56, two
+    # lines: the call that finds them, then the fetches of their first byte and their 56th,
+    # 55 = 0x37 on). (Reads the arrival's event with FirstArrives inlined into it, as GCC 12
+    # builds it.)
+    label='ns3::ArrivalQueue<ns3::PfcNetDevice, ns3::PfcNetDevice::Arriving, &ns3::PfcNetDevice::Arrive, &(ns3::PfcNetDevice::ArrivalHint'
+    body=$(awk -v a="$label" 'index($0, a) && index($0, "FirstArrives>::Notify()>:") { f = 1; next }
+                              f && /^$/ { exit } f' "$code")
+    [ -n "$body" ] || fail "no arrival event of a port's frames in flight in the library"
+    grep -Eq 'call.*<ns3::PacketBytesAddress\(ns3::Packet const&\)(@plt)?>' <<<"$body" ||
+        fail "a port's arrival does not find the next frame's bytes"
+    grep -Eq "prefetch[a-z0-9]*[[:space:]]+\(%" <<<"$body" ||
+        fail "a port's arrival does not fetch the next frame's first byte"
+    grep -Eq "prefetch[a-z0-9]*[[:space:]]+0x37\(" <<<"$body" ||
+        fail "a port's arrival does not fetch the next frame's 56th byte"
+    echo "PASS: a NIC's arrival fetches the queue pair, a switch's the egress queue, a port's"
+    echo "      arrival the next frame's bytes"
     exit 0
 fi
 checked=0

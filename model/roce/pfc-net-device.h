@@ -15,6 +15,7 @@
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
+#include "ns3/packet-byte-address.h"
 #include "ns3/packet-ref.h"
 #include "ns3/packet.h"
 #include "ns3/slot-pool.h"
@@ -293,6 +294,10 @@ class alignas(128) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevi
     static constexpr uint32_t MIN_FRAME = 60;
     /// Ethernet header size (destination, source, EtherType).
     static constexpr uint32_t ETHERNET_HEADER = 14;
+    /// The bytes of a frame's headers a NIC reads as it arrives (RdmaNic::PortReceive): IPv4
+    /// 20, UDP 8, BTH 12 and a RETH's 16; fetched ahead for the next frame in flight as one
+    /// arrives (ArrivalQueue::FirstArrives).
+    static constexpr uint32_t ARRIVAL_READ_BYTES = 56;
     /// The lines of a port that a frame sent straight to the wire reads (PrefetchSend): the
     /// send fields and the frames in flight on the cable, then the receive fields, on the last
     /// of them (the members' order, below). Eight where ns-3's base classes take 32 bytes
@@ -756,6 +761,13 @@ class alignas(128) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevi
         const void* Touches() const
         {
             return packet.Peek();
+        }
+
+        /// Fetch the headers a NIC reads (ARRIVAL_READ_BYTES, which may straddle two lines),
+        /// once the packet's line is in (ArrivalQueue::FirstArrives)
+        void FetchBytes() const
+        {
+            FetchFirstBytes<ARRIVAL_READ_BYTES>(packet.Peek());
         }
     };
 

@@ -438,7 +438,7 @@ RdmaNic::PortReceive(uint32_t /* port */,
     PrefetchQueuePairs(); // (while the headers are copied)
     // Claim only UDP to 4791 for this address: the headers read in place, at once (IPv4 20,
     // UDP 8, BTH 12 and a RETH's 16).
-    uint8_t b[56];
+    uint8_t b[PfcNetDevice::ARRIVAL_READ_BYTES];
     const uint32_t copied = packet->CopyData(b, sizeof(b));
     if (copied < 28 || b[9] != 17 || (b[0] & 0x0F) != 5)
     {

@@ -1,0 +1,62 @@
+/*
+ * Copyright (c) 2026 ns3-interconnect authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef INTERCONNECT_PACKET_BYTE_ADDRESS_H
+#define INTERCONNECT_PACKET_BYTE_ADDRESS_H
+
+#include "ns3/packet.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * @ingroup interconnect
+ * Where a packet keeps its first byte: the start of its headers in its buffer's data block
+ * (ns-3's Buffer, "Real byte buffer" part), so that the code about to read the headers can
+ * fetch their lines ahead.
+ *
+ * A NIC reads a frame's headers where the sending NIC wrote them, microseconds and thousands of
+ * events before: at fabric scale the block has left the cache, and nothing else reaches it, as
+ * ns-3's Packet gives no address of its bytes (CopyData copies them). ArrivalQueue fetches them
+ * for the next frame as one arrives (Item::FetchBytes), once that frame's Packet, fetched first,
+ * is in.
+ *
+ * For fetches only: the bytes are the buffer's, as Packet::CopyData would copy them only up to
+ * the end of what the buffer stores (a packet of virtual, zero-filled payload stores its
+ * headers, then its trailers; the address is valid but may hold nothing of the packet's if it
+ * stores no byte). Reads Packet's and Buffer's private members (m_buffer; m_data, m_start),
+ * which ns-3 has kept since its first releases and through ns-3.48.
+ * @param packet the packet
+ * @return the address of its first stored byte
+ */
+const uint8_t* PacketBytesAddress(const Packet& packet);
+
+/**
+ * @ingroup interconnect
+ * Fetch the lines of a packet's first stored bytes (PacketBytesAddress): the line of the first
+ * and the line of the last, so that they are at most 65. Always inlined: GCC deletes a call whose
+ * only effect is a prefetch.
+ * @tparam BYTES how many, 1 to 65
+ * @param packet the packet, or null (nothing is fetched)
+ */
+template <uint32_t BYTES>
+__attribute__((always_inline)) inline void
+FetchFirstBytes(const Packet* packet)
+{
+    static_assert(BYTES >= 1 && BYTES <= 65, "the first and the last byte's lines: 65 at most");
+    if (packet != nullptr)
+    {
+        const uint8_t* first = PacketBytesAddress(*packet);
+        __builtin_prefetch(first);
+        __builtin_prefetch(first + BYTES - 1);
+    }
+}
+
+} // namespace ns3
+
+#endif // INTERCONNECT_PACKET_BYTE_ADDRESS_H
