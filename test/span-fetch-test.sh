@@ -43,19 +43,20 @@ if [ "$mode" = arrivals ]; then
     # may fold the member's offset in, and the test then fails with the fetches there.)
     grep -Eq "prefetch[a-z0-9]*[[:space:]]+0x27\(" <<<"$body" ||
         fail "$switch does not fetch the end of an egress queue's ring"
-    # A port's frames in flight: as one arrives, the next one's bytes (its first 56, two
-    # lines: the call that finds them, then the fetches of their first byte and their 56th,
-    # 55 = 0x37 on). (Reads the arrival's event with FirstArrives inlined into it, as GCC 12
-    # builds it.)
+    # A port's frames in flight: as one arrives, the next one's bytes (its first
+    # PfcNetDevice::ARRIVAL_READ_BYTES, 56, two lines: the call that finds them, then, on the
+    # address it returns, the fetches of their first byte and their 56th, 55 = 0x37 on). (Reads
+    # the arrival's event with FirstArrives inlined into it, as GCC 12 builds it.)
     label='ns3::ArrivalQueue<ns3::PfcNetDevice, ns3::PfcNetDevice::Arriving, &ns3::PfcNetDevice::Arrive, &(ns3::PfcNetDevice::ArrivalHint'
     body=$(awk -v a="$label" 'index($0, a) && index($0, "FirstArrives>::Notify()>:") { f = 1; next }
                               f && /^$/ { exit } f' "$code")
     [ -n "$body" ] || fail "no arrival event of a port's frames in flight in the library"
     grep -Eq 'call.*<ns3::PacketBytesAddress\(ns3::Packet const&\)(@plt)?>' <<<"$body" ||
         fail "a port's arrival does not find the next frame's bytes"
-    grep -Eq "prefetch[a-z0-9]*[[:space:]]+\(%" <<<"$body" ||
+    after=$(sed -n '/call.*<ns3::PacketBytesAddress/,$p' <<<"$body" | head -6)
+    grep -Eq "prefetch[a-z0-9]*[[:space:]]+\(%rax\)" <<<"$after" ||
         fail "a port's arrival does not fetch the next frame's first byte"
-    grep -Eq "prefetch[a-z0-9]*[[:space:]]+0x37\(" <<<"$body" ||
+    grep -Eq "prefetch[a-z0-9]*[[:space:]]+0x37\(%rax\)" <<<"$after" ||
         fail "a port's arrival does not fetch the next frame's 56th byte"
     echo "PASS: a NIC's arrival fetches the queue pair, a switch's the egress queue, a port's"
     echo "      arrival the next frame's bytes"

@@ -10,6 +10,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/ib-bth-header.h"
+#include "ns3/ib-reth-header.h"
 #include "ns3/interconnect-config-error.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-l3-protocol.h"
@@ -438,6 +439,8 @@ RdmaNic::PortReceive(uint32_t /* port */,
     PrefetchQueuePairs(); // (while the headers are copied)
     // Claim only UDP to 4791 for this address: the headers read in place, at once (IPv4 20,
     // UDP 8, BTH 12 and a RETH's 16).
+    static_assert(PfcNetDevice::ARRIVAL_READ_BYTES >= 28 + IbBthHeader::SIZE + IbRethHeader::SIZE,
+                  "the headers read at once (and fetched ahead for the next frame)");
     uint8_t b[PfcNetDevice::ARRIVAL_READ_BYTES];
     const uint32_t copied = packet->CopyData(b, sizeof(b));
     if (copied < 28 || b[9] != 17 || (b[0] & 0x0F) != 5)
