@@ -202,8 +202,9 @@ class ReusableEvent
  * frames coming to them.
  * @tparam Owner the port
  * @tparam Item what a frame is to it: movable, with Touches() (what its arrival reads first, to
- *         be fetched ahead) and FetchBytes() (fetch the bytes its arrival reads, which Touches
- *         leads to: called for the next frame as one arrives, where the port reads its frames)
+ *         be fetched ahead) and FETCHES_BYTES; if that is true, FetchBytes() (fetch the bytes
+ *         its arrival reads, which Touches leads to: called for the next frame as one arrives,
+ *         where the port reads its frames, Touches fetched as the arrival began)
  * @tparam ARRIVE the port's method that takes an arriving frame
  * @tparam NEXT_HINT the port's method that names, for the frame next in line once one has
  *         arrived, the span of lines its arrival will read after the port's own
@@ -355,9 +356,12 @@ class ArrivalQueue
         if (!m_frames.empty())
         {
             ScheduleFirst(first.arrival); // this event runs at the frame's arrival
-            if (m_itemRead)
+            if constexpr (Item::FETCHES_BYTES)
             {
-                __builtin_prefetch(m_frames.front().item.Touches()); // (for FetchBytes, below)
+                if (m_itemRead)
+                {
+                    __builtin_prefetch(m_frames.front().item.Touches()); // (for FetchBytes)
+                }
             }
         }
         (m_owner->*ARRIVE)(first.item);
@@ -365,9 +369,12 @@ class ArrivalQueue
         // above, came in as this frame's arrival ran, and the bytes (which no hint can name,
         // their address not known before) come in long before that frame's own arrival. (The
         // arrival may have pushed frames or cleared the queue; the queue outlives it, as below.)
-        if (m_itemRead && !m_frames.empty())
+        if constexpr (Item::FETCHES_BYTES)
         {
-            m_frames.front().item.FetchBytes();
+            if (m_itemRead && !m_frames.empty())
+            {
+                m_frames.front().item.FetchBytes();
+            }
         }
         // The next frame's hint, once this one is through: the scheduler reads it only when
         // that event comes near, and the look-ups it takes do not hold this frame up. (Not where

@@ -643,6 +643,9 @@ struct NumberedFrame
         return nullptr;
     }
 
+    /// Its bytes are fetched as the frame before it arrives (ArrivalQueue's Item::FetchBytes)
+    static constexpr bool FETCHES_BYTES = true;
+
     /// Tell the log that its bytes are fetched (ArrivalQueue's Item::FetchBytes)
     void FetchBytes() const
     {

@@ -53,7 +53,8 @@ if [ "$mode" = arrivals ]; then
     [ -n "$body" ] || fail "no arrival event of a port's frames in flight in the library"
     grep -Eq 'call.*<ns3::PacketBytesAddress\(ns3::Packet const&\)(@plt)?>' <<<"$body" ||
         fail "a port's arrival does not find the next frame's bytes"
-    after=$(sed -n '/call.*<ns3::PacketBytesAddress/,$p' <<<"$body" | head -6)
+    # (awk alone: a pipe into head could end sed with SIGPIPE, which pipefail makes a failure)
+    after=$(awk '/call.*<ns3::PacketBytesAddress/ { f = 1 } f && n++ < 6' <<<"$body")
     grep -Eq "prefetch[a-z0-9]*[[:space:]]+\(%rax\)" <<<"$after" ||
         fail "a port's arrival does not fetch the next frame's first byte"
     grep -Eq "prefetch[a-z0-9]*[[:space:]]+0x37\(%rax\)" <<<"$after" ||

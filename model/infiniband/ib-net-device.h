@@ -367,12 +367,10 @@ class IbNetDevice : public NetDevice
             return PeekPointer(packet);
         }
 
-        /// Nothing (ArrivalQueue's Item::FetchBytes): fetching an InfiniBand packet's first
-        /// bytes as a RoCE port fetches a frame's did not change perm128-ib's speed (1.004 in 12
-        /// alternated rounds; doc/performance-log.rst)
-        void FetchBytes() const
-        {
-        }
+        /// No fetch of the next packet's bytes (ArrivalQueue): fetching an InfiniBand packet's
+        /// first bytes as a RoCE port fetches a frame's did not change perm128-ib's speed (1.004
+        /// in 12 alternated rounds; doc/performance-log.rst)
+        static constexpr bool FETCHES_BYTES = false;
     };
 
     /// A packet from the link arrives. @param packet the packet

@@ -763,6 +763,9 @@ class alignas(128) PfcNetDevice : public NetDevice, public SlotPooled<PfcNetDevi
             return packet.Peek();
         }
 
+        /// The next frame's headers are fetched as one arrives (ArrivalQueue::FirstArrives)
+        static constexpr bool FETCHES_BYTES = true;
+
         /// Fetch the headers a NIC reads (ARRIVAL_READ_BYTES, which may straddle two lines),
         /// once the packet's line is in (ArrivalQueue::FirstArrives)
         void FetchBytes() const
