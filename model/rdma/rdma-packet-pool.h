@@ -107,8 +107,16 @@ class RdmaPacketPool
 
     /// Payload sizes kept at once: RoCE's data packets, ACKs and CNPs, InfiniBand's flow control.
     static constexpr std::size_t CLASSES = 4;
-    /// Packets kept per size at most (some 1.5 MB of them).
-    static constexpr std::size_t CAPACITY = 4096;
+    /**
+     * Packets kept per size at most: 2^18, more than a k=16 fat-tree's permutation has in
+     * flight at its peak (some 146 000). A packet given was in flight, and one is taken before
+     * a new one is made, so that the pool never holds more than the most packets that were in
+     * flight at once: their memory, which the run's peak took anyway. What the bound saves is
+     * the freeing: with 4 096, perm1024 freed some 100 000 packets after its first burst, and
+     * glibc then merged their blocks (malloc_consolidate, 4.5 ns a packet-hop of its 395) before
+     * making them again (doc/performance-log.rst, the round of 2026-12-06, 15:20 UTC).
+     */
+    static constexpr std::size_t CAPACITY = std::size_t{1} << 18;
 
   private:
     /// Have Simulator::Destroy call Clear, once.
