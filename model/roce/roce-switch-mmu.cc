@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 
 namespace ns3
 {
@@ -105,25 +106,16 @@ RoceSwitchMmu::GetTypeId()
 }
 
 RoceSwitchMmu::RoceSwitchMmu()
-    : m_bufferSize(12000000),
-      m_headroomOverride(0),
-      m_losslessMask(0x08),
-      m_pfcEnabled(true),
-      m_pfcAlpha(0.125),
-      m_xonOffset(3000),
-      m_lossyAlpha(1.0),
-      m_ecnEnabled(true),
-      m_kmin(5000),
-      m_kmax(200000),
-      m_pmax(0.01),
-      m_sharedSize(0),
-      m_sharedUsed(0),
-      m_headroomUsedTotal(0),
-      m_peakUsed(0),
-      m_headroomOverflows(0),
+    : m_headroomOverflows(0),
       m_bufferDrops(0)
 {
     NS_LOG_FUNCTION(this);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof" // (no virtual base: GCC and Clang lay it out)
+    static_assert(offsetof(RoceSwitchMmu, m_uniform) + sizeof(m_uniform) <= FRAME_LINES * 64,
+                  "RoceSwitchMmu: the per-frame fields end within FRAME_LINES lines");
+#pragma GCC diagnostic pop
+    static_assert(alignof(RoceSwitchMmu) >= 64, "RoceSwitchMmu: the object starts on a line");
     m_uniform = CreateObject<UniformRandomVariable>();
 }
 

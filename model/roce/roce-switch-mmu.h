@@ -43,7 +43,7 @@ namespace ns3
  * + the 802.1Qbb response allowance of 3840 bit times, unless Headroom overrides it. The owner
  * (RoceSwitch) calls Admit() when a frame arrives and Release() when it leaves its egress queue.
  */
-class RoceSwitchMmu : public Object
+class alignas(64) RoceSwitchMmu : public Object
 {
   public:
     /// Which pool a frame was charged to; returned by Admit(), given back to Release().
@@ -228,25 +228,6 @@ class RoceSwitchMmu : public Object
     /// Check whether an ingress should resume its upstream.
     void MaybeResume(uint32_t inPort, uint8_t priority);
 
-    uint64_t m_bufferSize;       //!< total buffer, bytes
-    uint32_t m_headroomOverride; //!< per (port, lossless priority), bytes; 0 = computed
-    uint8_t m_losslessMask;      //!< lossless priorities, bit i = priority i
-    bool m_pfcEnabled;           //!< PFC on
-    double m_pfcAlpha;           //!< dynamic threshold factor for XOFF
-    uint32_t m_xonOffset;        //!< hysteresis, bytes
-    double m_lossyAlpha;         //!< dynamic threshold factor for lossy drop
-    bool m_ecnEnabled;           //!< RED/ECN marking on
-    uint32_t m_kmin;             //!< RED Kmin, bytes
-    uint32_t m_kmax;             //!< RED Kmax, bytes
-    double m_pmax;               //!< RED Pmax
-
-    uint64_t m_sharedSize;           //!< buffer minus all headroom
-    uint64_t m_sharedUsed;           //!< bytes in the shared pool
-    uint64_t m_headroomUsedTotal;    //!< bytes in all headrooms (and overflow)
-    uint64_t m_peakUsed;             //!< peak occupancy
-    uint64_t m_peakHeadroom{0};      //!< most headroom bytes one (port, priority) held
-    double m_peakHeadroomPercent{0}; //!< of its port's reserve
-
     /**
      * What the admission and release of every frame read of its ingress port, on one cache
      * line: at fabric scale a port's counters are out of cache when its next frame comes, and
@@ -260,12 +241,38 @@ class RoceSwitchMmu : public Object
         uint32_t headroom{0};             //!< the headroom reserved per lossless priority
     };
 
-    std::vector<Ingress> m_ingress;                          //!< per port
+    /// The lines of the buffer manager that every frame's admission, release and marking read
+    /// (the members from m_losslessMask to m_uniform, after ns-3's Object): three.
+    static constexpr std::size_t FRAME_LINES = 3;
+
+    // What every frame's admission, release and marking read, first and together (the
+    // constructor asserts where they end): at k=16 a switch's lines have left the core's
+    // second-level cache by its next frame, and these were spread over four lines.
+    uint8_t m_losslessMask{0x08};                       //!< lossless priorities, bit i = priority i
+    bool m_pfcEnabled{true};                            //!< PFC on
+    bool m_ecnEnabled{true};                            //!< RED/ECN marking on
+    uint32_t m_kmin{5000};                              //!< RED Kmin, bytes
+    uint32_t m_kmax{200000};                            //!< RED Kmax, bytes
+    uint32_t m_xonOffset{3000};                         //!< hysteresis, bytes
+    double m_pfcAlpha{0.125};                           //!< dynamic threshold factor for XOFF
+    double m_lossyAlpha{1.0};                           //!< dynamic threshold factor for lossy drop
+    uint64_t m_sharedSize{0};                           //!< buffer minus all headroom
+    uint64_t m_sharedUsed{0};                           //!< bytes in the shared pool
+    uint64_t m_headroomUsedTotal{0};                    //!< bytes in all headrooms (and overflow)
+    uint64_t m_peakUsed{0};                             //!< peak occupancy
+    std::vector<Ingress> m_ingress;                     //!< per port
+    std::vector<std::array<uint32_t, 8>> m_egressBytes; //!< (port, prio) queued bytes
+    double m_pmax{0.01};                                //!< RED Pmax
+    Ptr<UniformRandomVariable> m_uniform;               //!< ECN marking draws
+
+    uint64_t m_bufferSize{12000000}; //!< total buffer, bytes
+    uint32_t m_headroomOverride{0};  //!< per (port, lossless priority), bytes; 0 = computed
+    uint64_t m_peakHeadroom{0};      //!< most headroom bytes one (port, priority) held
+    double m_peakHeadroomPercent{0}; //!< of its port's reserve
+
     std::vector<std::array<uint32_t, 8>> m_ingressHeadroom;  //!< (port, prio) headroom bytes
-    std::vector<std::array<uint32_t, 8>> m_egressBytes;      //!< (port, prio) queued bytes
     uint64_t m_headroomOverflows;                            //!< lossless frames beyond headroom
     uint64_t m_bufferDrops;                                  //!< lossy drops
-    Ptr<UniformRandomVariable> m_uniform;                    //!< ECN marking draws
     Callback<void, uint32_t, uint8_t, bool> m_pauseCallback; //!< XOFF/XON to the port
 
     TracedCallback<uint32_t, uint8_t, bool> m_pauseTrace; //!< XOFF/XON decisions

@@ -26,6 +26,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cstddef>
 
 namespace ns3
 {
@@ -142,17 +143,18 @@ RoceSwitch::GetTypeId()
 }
 
 RoceSwitch::RoceSwitch()
-    : m_routeBase(0),
-      m_ecmpMode(FLOW_HASH),
-      m_seed(0),
-      m_ecnAtDequeue(false),
-      m_intEnabled(true),
-      m_initialized(false),
-      m_ecnMarks(0),
-      m_forwarded(0),
+    : m_initialized(false),
       m_remapped(0)
 {
     NS_LOG_FUNCTION(this);
+    // What forwarding reads ends within the object's first FORWARD_LINES lines (a member added
+    // among or before them moves it); the object starts on a line.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof" // (no virtual base: GCC and Clang lay it out)
+    static_assert(offsetof(RoceSwitch, m_sharp) + sizeof(m_sharp) <= FORWARD_LINES * 64,
+                  "RoceSwitch: the forwarding fields end within FORWARD_LINES lines");
+#pragma GCC diagnostic pop
+    static_assert(alignof(RoceSwitch) >= 64, "RoceSwitch: the object starts on a line");
     m_mmu = CreateObject<RoceSwitchMmu>();
     m_drops.fill(0);
 }

@@ -37,7 +37,7 @@ class Node;
  * (RoceSwitchMmu), which may pause the ingress upstream (PFC), drop a lossy frame or ask for an
  * ECN mark, and queued on the egress port. Everything that is not IPv4 is dropped and counted.
  */
-class RoceSwitch : public Object, public PfcPortOwner
+class alignas(64) RoceSwitch : public Object, public PfcPortOwner
 {
   public:
     /// Why a frame was dropped.
@@ -357,21 +357,40 @@ class RoceSwitch : public Object, public PfcPortOwner
                          uint8_t outPriority,
                          uint8_t tos);
 
+    /// The lines of the switch that every frame's forwarding reads (the members from m_ports
+    /// to m_sharp, after ns-3's Object and the port owner's table): four where Object takes 32
+    /// bytes (ns-3.37 to 3.41), five where it takes more (from ns-3.42 it has 24 bytes more).
+    static constexpr std::size_t FORWARD_LINES = sizeof(Object) <= 32 ? 4 : 5;
+
+    // What every frame's forwarding reads of the switch (PortReceiveFrame, SelectPortOf), first
+    // and together: with ns-3's bases, the object's first FORWARD_LINES lines (two pairs on
+    // ns-3.37), then the port sets. Spread over the object as they were declared, a hop read
+    // eleven of its lines: at k=16 a switch's lines have left the core's second-level cache by
+    // its next frame (doc/performance-log.rst, the round of 2026-12-06, 15:20 UTC). The
+    // constructor asserts where they end.
     std::vector<Ptr<PfcNetDevice>> m_ports; //!< ports by index
     Ptr<RoceSwitchMmu> m_mmu;               //!< buffer manager
-    /// The routes. A fabric's many destinations share a few port sets (on a fat-tree's edge
-    /// switch: one per host below, and the uplinks for all the others), so each set is kept
-    /// once and a destination's slot names it: the forwarding path reads a 2-byte slot and a
-    /// set that stays in cache, not a table of hosts x switches of vectors.
-    /// The set of a destination is m_portSpans[m_routeSlot[address - m_routeBase] - 1] (slot 0:
-    /// none), its members in m_portData (a set of one: its port, in the span); m_portSets keeps
-    /// each set whole for GetRoute and for building. Host addresses are dense, so this is an array
-    /// lookup, not a hash. (The slots of a k=16 fat-tree's 320 switches for its 1 024 hosts take
-    /// 660 kB; they took twice that as 4-byte slots, and the route was a tenth of that fabric's
-    /// run.) The forwarding path reads them in blocks (m_blockSlot, below), GetRoute here.
-    std::vector<std::vector<uint32_t>> m_portSets;
-    std::map<std::vector<uint32_t>, uint32_t> m_portSetIndex; //!< set -> index (building only)
-    std::vector<uint16_t> m_routeSlot; //!< address - m_routeBase -> port set index + 1
+    std::vector<uint16_t> m_routeSlot;      //!< address - m_routeBase -> port set index + 1
+    uint32_t m_routeBase{0};                //!< the lowest address m_routeSlot covers
+    uint32_t m_blockShift{0};               //!< log2 of the destinations per block
+    std::vector<uint16_t> m_blockSlot;      //!< per block: its slot, or a split block's reference
+    std::vector<uint16_t> m_splitSlots;     //!< the split blocks' slots, block after block
+    EcmpMode m_ecmpMode{FLOW_HASH};         //!< member selection
+    uint32_t m_seed{0};                     //!< ECMP hash seed
+    bool m_routesChanged{true};             //!< SetRoute since CompactRoutes
+    bool m_ecnAtDequeue{false};             //!< mark at dequeue instead of enqueue
+    bool m_checkFrameInfo{false};      //!< read every frame's bytes and compare the carried fields
+    bool m_intEnabled{true};           //!< stamp INT hops on packets that carry an RdmaIntTag
+    bool m_trimming{false};            //!< trim RoCEv2 data instead of dropping it
+    uint8_t m_trimDscp{56};            //!< DSCP of trimmed packets
+    uint32_t m_trimThreshold{0};       //!< trim above this egress queue (bytes; 0: only on a drop)
+    uint32_t m_sharpAddress{0};        //!< the aggregation node's address (0: none; no host has it)
+    Time m_latency;                    //!< forwarding latency
+    uint64_t m_frameInfoCarried{0};    //!< frames whose header fields came with them
+    uint64_t m_forwarded{0};           //!< frames forwarded
+    uint64_t m_ecnMarks{0};            //!< CE marks
+    std::vector<uint8_t> m_remap;      //!< (in, out, priority) -> priority; empty: no rules
+    Ptr<SharpAggregationNode> m_sharp; //!< aggregation node, or nullptr
 
     /// A port set as the forwarding path reads it: its port, or its members in m_portData.
     struct PortSpan
@@ -389,8 +408,21 @@ class RoceSwitch : public Object, public PfcPortOwner
     // their own (a second cache miss per hop at k=16).
     boost::container::small_vector<PortSpan, 16> m_portSpans; //!< per port set: its members
     boost::container::small_vector<uint32_t, 32> m_portData;  //!< the sets' members in turn
+
+    /// The routes. A fabric's many destinations share a few port sets (on a fat-tree's edge
+    /// switch: one per host below, and the uplinks for all the others), so each set is kept
+    /// once and a destination's slot names it: the forwarding path reads a 2-byte slot and a
+    /// set that stays in cache, not a table of hosts x switches of vectors.
+    /// The set of a destination is m_portSpans[m_routeSlot[address - m_routeBase] - 1] (slot 0:
+    /// none), its members in m_portData (a set of one: its port, in the span); m_portSets keeps
+    /// each set whole for GetRoute and for building. Host addresses are dense, so this is an array
+    /// lookup, not a hash. (The slots of a k=16 fat-tree's 320 switches for its 1 024 hosts take
+    /// 660 kB; they took twice that as 4-byte slots, and the route was a tenth of that fabric's
+    /// run.) The forwarding path reads them in blocks (m_blockSlot, below), GetRoute here.
+    std::vector<std::vector<uint32_t>> m_portSets;
+    std::map<std::vector<uint32_t>, uint32_t> m_portSetIndex; //!< set -> index (building only)
+
     std::vector<uint32_t> m_sprayNext; //!< address - m_routeBase -> next member (PacketSpray)
-    uint32_t m_routeBase;              //!< the lowest address m_routeSlot covers
 
     // The slots as the forwarding path reads them (CompactRoutes): the destinations in aligned
     // blocks of 2^m_blockShift, a block whose destinations share one slot kept as that slot,
@@ -402,10 +434,6 @@ class RoceSwitch : public Object, public PfcPortOwner
     // split (260-510 B a switch; 0.12 MB for the fabric's 320 switches, where the slots took
     // 0.66 MB).
     static constexpr uint16_t ROUTE_BLOCK_SPLIT = 0x8000; //!< first reference to a split block
-    std::vector<uint16_t> m_blockSlot;  //!< per block: its slot, or a split block's reference
-    std::vector<uint16_t> m_splitSlots; //!< the split blocks' slots, block after block
-    uint32_t m_blockShift{0};           //!< log2 of the destinations per block
-    bool m_routesChanged{true};         //!< SetRoute since CompactRoutes
 
     /// Build m_blockSlot and m_splitSlots from m_routeSlot, at the block size that takes the
     /// fewest bytes.
@@ -486,32 +514,17 @@ class RoceSwitch : public Object, public PfcPortOwner
         return offset;
     }
 
-    EcmpMode m_ecmpMode;          //!< member selection
-    uint32_t m_seed;              //!< ECMP hash seed
-    bool m_ecnAtDequeue;          //!< mark at dequeue instead of enqueue
-    bool m_checkFrameInfo{false}; //!< read every frame's bytes and compare the carried fields
     /// Whether ns-3 records packet metadata: -1 not asked yet (AskPacketModes).
     int8_t m_metadata{-1};
     bool m_checksums{false};           //!< ns-3's IPv4 checksums are on (Node::ChecksumEnabled)
-    uint64_t m_frameInfoCarried{0};    //!< frames whose header fields came with them
     uint64_t m_frameInfoMismatches{0}; //!< of those (when checked), fields unlike the bytes
-    bool m_intEnabled;                 //!< stamp INT hops on packets that carry an RdmaIntTag
-    Time m_latency;                    //!< forwarding latency
-    bool m_trimming{false};            //!< trim RoCEv2 data instead of dropping it
-    uint8_t m_trimDscp{56};            //!< DSCP of trimmed packets
-    uint32_t m_trimThreshold{0};       //!< trim above this egress queue (bytes; 0: only on a drop)
     uint64_t m_trimmed{0};             //!< packets trimmed
     bool m_initialized;                //!< Initialize() done
     std::array<uint64_t, DROP_CAUSE_COUNT> m_drops; //!< drops per cause
     std::array<uint64_t, 8> m_dropsByPriority{};    //!< buffer and no-route drops per priority
-    uint64_t m_ecnMarks;                            //!< CE marks
-    uint64_t m_forwarded;                           //!< frames forwarded
-    std::vector<uint8_t> m_remap; //!< (in, out, priority) -> priority; empty: no rules
-    uint64_t m_remapped;          //!< frames moved to another priority
+    uint64_t m_remapped;                            //!< frames moved to another priority
 
-    Ptr<SharpAggregationNode> m_sharp; //!< aggregation node, or nullptr
-    uint32_t m_sharpAddress{0};        //!< its address (0: none; no host has it)
-    uint64_t m_sharpDrops{0};          //!< its packets an egress refused
+    uint64_t m_sharpDrops{0};                               //!< its packets an egress refused
     TracedCallback<Ptr<const Packet>, uint8_t> m_dropTrace; //!< drops
     TracedCallback<Ptr<const Packet>> m_trimTrace;          //!< trims (the packet before)
 };
