@@ -456,17 +456,30 @@ TEST(RdmaPacketPool, ASizeThatComesOnceDoesNotKeepTheOthersOut)
 
 TEST(RdmaPacketPool, ABurstsPacketsAreKeptForTheNextBurst)
 {
-    // A k=8 fabric's first burst has some 18 000 frames in flight at once, a k=16 one's some
-    // 146 000: once received, each is kept for a frame to come, none freed (a pool of 4 096 freed
-    // the rest, and glibc merged their blocks before they were made again), and every one is
-    // taken again, the last given first.
+    // A k=16 fabric's first burst has some 146 000 frames in flight at once (a pool that kept
+    // 4 096 freed the rest, and glibc merged their blocks before they were made again). Here a
+    // burst of 20 000 packets of one size, made as the pool had none (Take found the class
+    // empty), is given back as its frames are received: each is kept for the next burst, none
+    // freed, and every one is taken again, the last given first.
+    static_assert(RdmaPacketPool::MAX_CAPACITY > 146000, "a k=16 burst's packets fit");
     const std::size_t burst = 20000;
-    std::vector<const Packet*> given;
+    ASSERT_TRUE(RdmaPacketPool::Give(Create<Packet>(1000))); // (the size's class)
+    ASSERT_TRUE(RdmaPacketPool::Take(1000));
+    std::vector<Ptr<Packet>> inFlight;
     for (std::size_t i = 0; i < burst; ++i)
     {
-        Ptr<Packet> p = Create<Packet>(1000);
+        Ptr<Packet> p = RdmaPacketPool::Take(1000);
+        ASSERT_FALSE(p) << "the pool had none left";
+        inFlight.push_back(Create<Packet>(1000)); // (what a NIC does then)
+    }
+    std::vector<const Packet*> given;
+    for (auto& p : inFlight)
+    {
         given.push_back(PeekPointer(p));
-        ASSERT_TRUE(RdmaPacketPool::Give(p)) << "packet " << i << " of the burst was not kept";
+        Ptr<Packet> received = p;
+        p = nullptr; // (the receiving NIC's reference the only one)
+        EXPECT_TRUE(RdmaPacketPool::Give(received))
+            << "packet " << given.size() << " of the burst was not kept";
     }
     EXPECT_EQ(RdmaPacketPool::GetSize(), burst);
     for (std::size_t i = burst; i-- > 0;)
@@ -475,7 +488,23 @@ TEST(RdmaPacketPool, ABurstsPacketsAreKeptForTheNextBurst)
         ASSERT_TRUE(taken);
         EXPECT_EQ(PeekPointer(taken), given[i]);
     }
-    EXPECT_FALSE(RdmaPacketPool::Take(1000));
+    Simulator::Destroy();
+    EXPECT_EQ(RdmaPacketPool::GetSize(), 0u);
+}
+
+TEST(RdmaPacketPool, PacketsItDidNotMakeAreKeptToItsBaseCapacity)
+{
+    // A process given packets it did not make (a rank that receives what another sends, or a
+    // NIC whose peer does not reuse its packets) keeps CAPACITY of a size, as before: a stream
+    // it only receives does not grow the pool to MAX_CAPACITY.
+    const std::size_t stream = RdmaPacketPool::CAPACITY + 1000;
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < stream; ++i)
+    {
+        kept += RdmaPacketPool::Give(Create<Packet>(1000)) ? 1 : 0;
+    }
+    EXPECT_EQ(kept, RdmaPacketPool::CAPACITY);
+    EXPECT_EQ(RdmaPacketPool::GetSize(), RdmaPacketPool::CAPACITY);
     Simulator::Destroy();
     EXPECT_EQ(RdmaPacketPool::GetSize(), 0u);
 }

@@ -8,6 +8,8 @@
 
 #include "ns3/simulator.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -48,8 +50,10 @@ RdmaPacketPool::Give(const Ptr<Packet>& packet)
         }
         into->packets.clear();
         into->size = size;
+        into->made = 0;
     }
-    if (into->packets.size() >= CAPACITY)
+    if (into->packets.size() >=
+        std::min<uint64_t>(MAX_CAPACITY, std::max<uint64_t>(CAPACITY, into->made)))
     {
         return false;
     }
@@ -84,6 +88,7 @@ RdmaPacketPool::Clear()
         c.packets.clear();
         c.size = 0;
         c.used = 0;
+        c.made = 0;
     }
     s_clearScheduled = false;
     s_stampedTails = false;

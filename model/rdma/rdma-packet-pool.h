@@ -49,14 +49,20 @@ class RdmaPacketPool
   public:
     /**
      * @param size bytes of zero-filled payload
-     * @return a packet of exactly that, without tags, or null when none is kept
+     * @return a packet of exactly that, without tags, or null when none is kept (the caller
+     *         then makes one: counted as made, for that size's bound, if the size has a class)
      */
     static Ptr<Packet> Take(uint32_t size)
     {
         for (auto& c : s_classes)
         {
-            if (c.size == size && !c.packets.empty())
+            if (c.size == size)
             {
+                if (c.packets.empty())
+                {
+                    ++c.made;
+                    return nullptr;
+                }
                 Packet* p = c.packets.back();
                 c.packets.pop_back();
                 c.used = ++s_clock;
@@ -107,16 +113,19 @@ class RdmaPacketPool
 
     /// Payload sizes kept at once: RoCE's data packets, ACKs and CNPs, InfiniBand's flow control.
     static constexpr std::size_t CLASSES = 4;
+    /// Packets kept per size however few this process made of it (some 1.5 MB of them).
+    static constexpr std::size_t CAPACITY = 4096;
     /**
-     * Packets kept per size at most: 2^18, more than a k=16 fat-tree's permutation has in
-     * flight at its peak (some 146 000). A packet given was in flight, and one is taken before
-     * a new one is made, so that the pool never holds more than the most packets that were in
-     * flight at once: their memory, which the run's peak took anyway. What the bound saves is
-     * the freeing: with 4 096, perm1024 freed some 100 000 packets after its first burst, and
-     * glibc then merged their blocks (malloc_consolidate, 4.5 ns a packet-hop of its 395) before
-     * making them again (doc/performance-log.rst, the round of 2026-12-06, 15:20 UTC).
+     * Packets kept per size at most: 2^18, more than a k=16 fat-tree's permutation has in flight
+     * at its peak (some 146 000). Beyond CAPACITY a size keeps as many as the process made of it
+     * after finding none kept (Take): the frames of a burst are taken again for the next one,
+     * not freed. With 4 096 at most, perm1024 freed some 100 000 packets after its first burst,
+     * and glibc merged their blocks (malloc_consolidate, 4.5 ns a packet-hop of its 395) before
+     * making them again (doc/performance-log.rst, the round of 2026-12-06, 15:20 UTC). A process
+     * that is given packets it did not make (a rank receiving from another, a NIC receiving from
+     * one that does not reuse them) keeps CAPACITY of a size, as before.
      */
-    static constexpr std::size_t CAPACITY = std::size_t{1} << 18;
+    static constexpr std::size_t MAX_CAPACITY = std::size_t{1} << 18;
 
   private:
     /// Have Simulator::Destroy call Clear, once.
@@ -127,6 +136,7 @@ class RdmaPacketPool
     {
         uint32_t size{0};             //!< their payload bytes
         uint64_t used{0};             //!< s_clock when last given to or taken from
+        uint64_t made{0};             //!< Take found none of the size since it took the class
         std::vector<Packet*> packets; //!< each with one reference, the pool's
     };
 

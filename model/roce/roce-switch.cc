@@ -148,13 +148,13 @@ RoceSwitch::RoceSwitch()
 {
     NS_LOG_FUNCTION(this);
     // What forwarding reads ends within the object's first FORWARD_LINES lines (a member added
-    // among or before them moves it); the object starts on a line.
+    // among or before them moves it); the object starts on a pair of lines.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winvalid-offsetof" // (no virtual base: GCC and Clang lay it out)
     static_assert(offsetof(RoceSwitch, m_sharp) + sizeof(m_sharp) <= FORWARD_LINES * 64,
                   "RoceSwitch: the forwarding fields end within FORWARD_LINES lines");
 #pragma GCC diagnostic pop
-    static_assert(alignof(RoceSwitch) >= 64, "RoceSwitch: the object starts on a line");
+    static_assert(alignof(RoceSwitch) >= 128, "RoceSwitch: the object starts on a pair of lines");
     m_mmu = CreateObject<RoceSwitchMmu>();
     m_drops.fill(0);
 }

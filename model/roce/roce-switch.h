@@ -37,7 +37,7 @@ class Node;
  * (RoceSwitchMmu), which may pause the ingress upstream (PFC), drop a lossy frame or ask for an
  * ECN mark, and queued on the egress port. Everything that is not IPv4 is dropped and counted.
  */
-class alignas(64) RoceSwitch : public Object, public PfcPortOwner
+class alignas(128) RoceSwitch : public Object, public PfcPortOwner
 {
   public:
     /// Why a frame was dropped.
@@ -363,11 +363,13 @@ class alignas(64) RoceSwitch : public Object, public PfcPortOwner
     static constexpr std::size_t FORWARD_LINES = sizeof(Object) <= 32 ? 4 : 5;
 
     // What every frame's forwarding reads of the switch (PortReceiveFrame, SelectPortOf), first
-    // and together: with ns-3's bases, the object's first FORWARD_LINES lines (two pairs on
-    // ns-3.37), then the port sets. Spread over the object as they were declared, a hop read
-    // eleven of its lines: at k=16 a switch's lines have left the core's second-level cache by
-    // its next frame (doc/performance-log.rst, the round of 2026-12-06, 15:20 UTC). The
-    // constructor asserts where they end.
+    // and together: with ns-3's bases, the object's first FORWARD_LINES lines (the object on
+    // 128 bytes: two pairs of lines on ns-3.37), then the port sets, of which a hop reads one or
+    // three lines more (a set of one port, or ECMP's). Spread over the object as they were
+    // declared, the fields and sets took nine lines a hop, ten or eleven with ECMP: at k=16 a
+    // switch's lines have left the core's second-level cache by its next frame
+    // (doc/performance-log.rst, the round of 2026-12-06, 15:20 UTC). The constructor asserts
+    // where the fields end.
     std::vector<Ptr<PfcNetDevice>> m_ports; //!< ports by index
     Ptr<RoceSwitchMmu> m_mmu;               //!< buffer manager
     std::vector<uint16_t> m_routeSlot;      //!< address - m_routeBase -> port set index + 1
@@ -403,9 +405,9 @@ class alignas(64) RoceSwitch : public Object, public PfcPortOwner
         uint32_t count; //!< its members
     };
 
-    // In the switch object while they are few (Boost's small_vector), so that the forwarding
-    // path finds them on the lines of the switch it has just read, not in an allocation of
-    // their own (a second cache miss per hop at k=16).
+    // In the switch object while they are few (Boost's small_vector), right after the fields
+    // forwarding reads, so that it finds them on the switch's next lines, not in an allocation
+    // of their own (a second cache miss per hop at k=16).
     boost::container::small_vector<PortSpan, 16> m_portSpans; //!< per port set: its members
     boost::container::small_vector<uint32_t, 32> m_portData;  //!< the sets' members in turn
 
@@ -418,13 +420,14 @@ class alignas(64) RoceSwitch : public Object, public PfcPortOwner
     /// each set whole for GetRoute and for building. Host addresses are dense, so this is an array
     /// lookup, not a hash. (The slots of a k=16 fat-tree's 320 switches for its 1 024 hosts take
     /// 660 kB; they took twice that as 4-byte slots, and the route was a tenth of that fabric's
-    /// run.) The forwarding path reads them in blocks (m_blockSlot, below), GetRoute here.
+    /// run.) The forwarding path reads them in blocks (m_blockSlot, above), GetRoute here.
     std::vector<std::vector<uint32_t>> m_portSets;
     std::map<std::vector<uint32_t>, uint32_t> m_portSetIndex; //!< set -> index (building only)
 
     std::vector<uint32_t> m_sprayNext; //!< address - m_routeBase -> next member (PacketSpray)
 
-    // The slots as the forwarding path reads them (CompactRoutes): the destinations in aligned
+    // The slots as the forwarding path reads them (CompactRoutes; m_blockSlot, m_splitSlots and
+    // m_blockShift, with the forwarding fields above): the destinations in aligned
     // blocks of 2^m_blockShift, a block whose destinations share one slot kept as that slot,
     // any other as a reference (ROUTE_BLOCK_SPLIT + i) to its slots, block i of m_splitSlots.
     // A fat-tree numbers its hosts edge by edge, so that most blocks of a switch's hosts go
@@ -517,14 +520,14 @@ class alignas(64) RoceSwitch : public Object, public PfcPortOwner
     /// Whether ns-3 records packet metadata: -1 not asked yet (AskPacketModes).
     int8_t m_metadata{-1};
     bool m_checksums{false};           //!< ns-3's IPv4 checksums are on (Node::ChecksumEnabled)
-    uint64_t m_frameInfoMismatches{0}; //!< of those (when checked), fields unlike the bytes
+    uint64_t m_frameInfoMismatches{0}; //!< frames whose carried fields were unlike their bytes
     uint64_t m_trimmed{0};             //!< packets trimmed
     bool m_initialized;                //!< Initialize() done
     std::array<uint64_t, DROP_CAUSE_COUNT> m_drops; //!< drops per cause
     std::array<uint64_t, 8> m_dropsByPriority{};    //!< buffer and no-route drops per priority
     uint64_t m_remapped;                            //!< frames moved to another priority
 
-    uint64_t m_sharpDrops{0};                               //!< its packets an egress refused
+    uint64_t m_sharpDrops{0}; //!< the aggregation node's packets an egress refused
     TracedCallback<Ptr<const Packet>, uint8_t> m_dropTrace; //!< drops
     TracedCallback<Ptr<const Packet>> m_trimTrace;          //!< trims (the packet before)
 };
