@@ -17,6 +17,7 @@
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-int-tag.h"
+#include "ns3/rdma-packet-pool.h"
 #include "ns3/simulator.h"
 
 namespace ns3
@@ -73,7 +74,8 @@ void
 IbRemoteChannel::Receive(Ptr<IbNetDevice> device, Ptr<Packet> packet)
 {
     const RemoteLinkTag tag = TakeRemoteLinkTag(packet);
-    RdmaIntTag::NoteMayBeCarried(); // (another rank's adapters may add INT to their packets)
+    RdmaIntTag::NoteMayBeCarried();   // (another rank's adapters may add INT to their packets)
+    RdmaPacketPool::NoteOtherRanks(); // (its flow-control packets are not this rank's)
     ScheduleArrival(device,
                     TimeStep(tag.remaining),
                     tag.sequence,

@@ -71,6 +71,7 @@ PfcRemoteChannel::Receive(Ptr<PfcNetDevice> device, Ptr<Packet> packet)
 {
     const RemoteLinkTag tag = TakeRemoteLinkTag(packet);
     RdmaPacketPool::NoteStampedTails(); // (another rank's NICs may stamp their ICRCs)
+    RdmaPacketPool::NoteOtherRanks();   // (and the frames are not this rank's packets)
     RdmaIntTag::NoteMayBeCarried();     // (and add INT to their packets)
     ScheduleArrival(device,
                     Simulator::Now().GetTimeStep(),

@@ -16,6 +16,7 @@ namespace ns3
 std::array<RdmaPacketPool::SizeClass, RdmaPacketPool::CLASSES> RdmaPacketPool::s_classes;
 bool RdmaPacketPool::s_clearScheduled = false;
 bool RdmaPacketPool::s_stampedTails = false;
+bool RdmaPacketPool::s_otherRanks = false;
 uint64_t RdmaPacketPool::s_clock = 0;
 uint64_t RdmaPacketPool::s_taken = 0;
 
@@ -36,10 +37,9 @@ RdmaPacketPool::Give(const Ptr<Packet>& packet)
             into = &c;
             break;
         }
-        if (into == nullptr ||
-            (!into->packets.empty() && (c.packets.empty() || c.used < into->used)))
+        if (into == nullptr || c.used < into->used)
         {
-            into = &c; // (an empty class, else the least recently used, unless one has the size)
+            into = &c; // (one not claimed, used 0, else the least recently used)
         }
     }
     if (into->size != size)
@@ -52,8 +52,10 @@ RdmaPacketPool::Give(const Ptr<Packet>& packet)
         into->size = size;
         into->made = 0;
     }
-    if (into->packets.size() >=
-        std::min<uint64_t>(MAX_CAPACITY, std::max<uint64_t>(CAPACITY, into->made)))
+    const uint64_t bound =
+        s_otherRanks ? CAPACITY
+                     : std::min<uint64_t>(MAX_CAPACITY, std::max<uint64_t>(CAPACITY, into->made));
+    if (into->packets.size() >= bound)
     {
         return false;
     }
@@ -92,6 +94,7 @@ RdmaPacketPool::Clear()
     }
     s_clearScheduled = false;
     s_stampedTails = false;
+    s_otherRanks = false;
 }
 
 std::size_t

@@ -60,7 +60,11 @@ class RdmaPacketPool
             {
                 if (c.packets.empty())
                 {
-                    ++c.made;
+                    if (c.used != 0) // (a class a Give has claimed: not a fresh pool's size 0)
+                    {
+                        ++c.made;
+                        c.used = ++s_clock; // (in use, though none is kept now)
+                    }
                     return nullptr;
                 }
                 Packet* p = c.packets.back();
@@ -75,9 +79,11 @@ class RdmaPacketPool
 
     /**
      * Keep a packet for a frame to come, without its tags, unless it has a Nix-vector, something
-     * else holds it, or its size's class is full. A size without a class takes an empty one, or
-     * else the one used least recently, whose packets are let go: sizes that come once (a
-     * message's last packet) do not keep the sizes of every frame out.
+     * else holds it, or its size's class is full. A size without a class takes one not yet
+     * claimed, or else the one used least recently (given to, or taken from, or found empty by
+     * Take), whose packets are let go: sizes that come once (a message's last packet) do not
+     * keep the sizes of every frame out, nor take the class of a size whose packets are all in
+     * flight.
      * @param packet zero bytes, the payload left of a frame
      * @return whether it was kept
      */
@@ -99,6 +105,18 @@ class RdmaPacketPool
         return s_stampedTails;
     }
 
+    /// Frames come from other ranks from now until Clear: a size then keeps CAPACITY packets,
+    /// not as many as this process made of it (what it made it may have sent away, and what it
+    /// is given it may not have made). Called by the remote channels as frames come in.
+    static void NoteOtherRanks()
+    {
+        if (!s_otherRanks)
+        {
+            s_otherRanks = true;
+            ClearAtDestroy();
+        }
+    }
+
     /// Drop every packet kept (at Simulator::Destroy, and for tests).
     static void Clear();
 
@@ -113,17 +131,21 @@ class RdmaPacketPool
 
     /// Payload sizes kept at once: RoCE's data packets, ACKs and CNPs, InfiniBand's flow control.
     static constexpr std::size_t CLASSES = 4;
-    /// Packets kept per size however few this process made of it (some 1.5 MB of them).
+    /// Packets a size keeps even if this process made none of them (some 1.5 MB of them).
     static constexpr std::size_t CAPACITY = 4096;
     /**
      * Packets kept per size at most: 2^18, more than a k=16 fat-tree's permutation has in flight
-     * at its peak (some 146 000). Beyond CAPACITY a size keeps as many as the process made of it
-     * after finding none kept (Take): the frames of a burst are taken again for the next one,
-     * not freed. With 4 096 at most, perm1024 freed some 100 000 packets after its first burst,
-     * and glibc merged their blocks (malloc_consolidate, 4.5 ns a packet-hop of its 395) before
-     * making them again (doc/performance-log.rst, the round of 2026-12-06, 15:20 UTC). A process
-     * that is given packets it did not make (a rank receiving from another, a NIC receiving from
-     * one that does not reuse them) keeps CAPACITY of a size, as before.
+     * at its peak (some 146 000). Beyond CAPACITY a size keeps as many as Take found none kept
+     * since the size took its class (each time, its caller made one): the frames of a burst are
+     * taken again for the next one, not freed. With 4 096 at most, perm1024 freed some 100 000
+     * packets after its first burst, and glibc merged their blocks (malloc_consolidate, 4.5 ns a
+     * packet-hop of its 395) before making them again (doc/performance-log.rst, the round of
+     * 2026-12-06, 15:20 UTC). Within one process a packet is made only when none is kept, so
+     * that the pool never holds more than were made; the frames a size makes before its first
+     * is given back are not counted. Once frames come from other ranks (NoteOtherRanks), where
+     * what a process makes it may send away and what it is given it may not have made, a size
+     * keeps CAPACITY, as before; so does a size that a NIC receives from a peer that makes each
+     * frame anew (ReusePackets off), which Take never finds empty.
      */
     static constexpr std::size_t MAX_CAPACITY = std::size_t{1} << 18;
 
@@ -136,13 +158,14 @@ class RdmaPacketPool
     {
         uint32_t size{0};             //!< their payload bytes
         uint64_t used{0};             //!< s_clock when last given to or taken from
-        uint64_t made{0};             //!< Take found none of the size since it took the class
+        uint64_t made{0};             //!< times Take found none kept (the caller made one)
         std::vector<Packet*> packets; //!< each with one reference, the pool's
     };
 
     static std::array<SizeClass, CLASSES> s_classes; //!< the kept packets
     static bool s_clearScheduled;                    //!< Clear is due at Simulator::Destroy
     static bool s_stampedTails;                      //!< see NoteStampedTails
+    static bool s_otherRanks;                        //!< see NoteOtherRanks
     static uint64_t s_clock;                         //!< gives and takes so far
     static uint64_t s_taken;                         //!< see GetTaken
 };

@@ -364,8 +364,8 @@ class alignas(128) RoceSwitch : public Object, public PfcPortOwner
 
     // What every frame's forwarding reads of the switch (PortReceiveFrame, SelectPortOf), first
     // and together: with ns-3's bases, the object's first FORWARD_LINES lines (the object on
-    // 128 bytes: two pairs of lines on ns-3.37), then the port sets, of which a hop reads one or
-    // three lines more (a set of one port, or ECMP's). Spread over the object as they were
+    // 128 bytes: two pairs of lines on ns-3.37), then the port sets, of which a hop reads one line
+    // more for a set of one port, two or three for ECMP's. Spread over the object as they were
     // declared, the fields and sets took nine lines a hop, ten or eleven with ECMP: at k=16 a
     // switch's lines have left the core's second-level cache by its next frame
     // (doc/performance-log.rst, the round of 2026-12-06, 15:20 UTC). The constructor asserts
@@ -426,10 +426,10 @@ class alignas(128) RoceSwitch : public Object, public PfcPortOwner
 
     std::vector<uint32_t> m_sprayNext; //!< address - m_routeBase -> next member (PacketSpray)
 
-    // The slots as the forwarding path reads them (CompactRoutes; m_blockSlot, m_splitSlots and
-    // m_blockShift, with the forwarding fields above): the destinations in aligned
-    // blocks of 2^m_blockShift, a block whose destinations share one slot kept as that slot,
-    // any other as a reference (ROUTE_BLOCK_SPLIT + i) to its slots, block i of m_splitSlots.
+    // The slots as the forwarding path reads them (CompactRoutes: m_blockSlot, m_splitSlots and
+    // m_blockShift, among the forwarding fields above): the destinations in aligned blocks of
+    // 2^m_blockShift, a block whose destinations share one slot kept as that slot, any other as
+    // a reference (ROUTE_BLOCK_SPLIT + i) to its slots, block i of m_splitSlots.
     // A fat-tree numbers its hosts edge by edge, so that most blocks of a switch's hosts go
     // one way (the addresses skip each /24's .0 and .255, so that some edges straddle two
     // blocks): a k=16 fat-tree switch's 1 032 slots (2 kB, 33 lines, each frame missing one
