@@ -256,6 +256,71 @@ TEST(CanonicalSchedulerHeap, EventsInsertedWithinARunTakeTheirPlaces)
     EXPECT_EQ(popped, expected);
 }
 
+/// Events all of one time, many more than a bucket's chunk, so that the bucket is spread and
+/// they become one run; nodes below @p nodes, devices below @p devices, a third of them a
+/// node's own events; some links with several frames (ties on node and device) and nodes with
+/// several own events (ties broken by the order of insertion). They run in key order.
+void
+ARunOfOneTimeRunsInKeyOrder(uint32_t nodes, uint32_t devices)
+{
+    Ptr<CanonicalScheduler> q = CreateObject<CanonicalScheduler>();
+    using Key = std::tuple<uint64_t, uint64_t, uint64_t>; // time, node << 32 | device, order
+    std::map<Key, uint32_t> reference;                    // key -> uid
+    uint64_t state = 777;
+    auto next = [&state](uint64_t n) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return (state >> 33) % n;
+    };
+    const uint64_t time = 5000000; // (5 us: far from 0 in a high digit)
+    uint64_t inserted = 0;
+    uint32_t uid = 0;
+    for (int i = 0; i < 3000; ++i)
+    {
+        Scheduler::Event ev;
+        ev.impl = nullptr;
+        ev.key.m_ts = time;
+        // (Every 50th event on node 7: a node with many own events and frames.)
+        ev.key.m_context = i % 50 == 0 ? 7 : static_cast<uint32_t>(next(nodes));
+        ev.key.m_uid = ++uid;
+        uint64_t where = (uint64_t{ev.key.m_context} << 32) | 0xffffffffULL;
+        uint64_t order = inserted++;
+        if (next(3) != 0)
+        {
+            const auto device = static_cast<uint32_t>(i % 100 == 0 ? 1 : next(devices));
+            const uint64_t seq = 10000 - next(10000) * 3 - i % 3; // (not in insertion order)
+            if (reference.count(Key{time, (uint64_t{ev.key.m_context} << 32) | device, seq}))
+            {
+                continue; // (a link's sequence numbers are distinct)
+            }
+            CanonicalScheduler::KeyNextEvent(device, seq);
+            where = (uint64_t{ev.key.m_context} << 32) | device;
+            order = seq;
+        }
+        q->Insert(ev);
+        reference[Key{time, where, order}] = ev.key.m_uid;
+    }
+    std::vector<uint32_t> popped;
+    std::vector<uint32_t> expected;
+    for (const auto& [key, id] : reference)
+    {
+        expected.push_back(id);
+    }
+    while (!q->IsEmpty())
+    {
+        popped.push_back(q->RemoveNext().key.m_uid);
+    }
+    EXPECT_GT(popped.size(), 2900U);
+    EXPECT_EQ(popped, expected);
+}
+
+TEST(CanonicalSchedulerHeap, ARunOfOneTimeRunsInKeyOrder)
+{
+    ARunOfOneTimeRunsInKeyOrder(1500, 21);     // a key of 16 bits: two passes of the radix sort
+    ARunOfOneTimeRunsInKeyOrder(100000, 17);   // 22 bits: three
+    ARunOfOneTimeRunsInKeyOrder(3, 2);         // 4 bits: one
+    ARunOfOneTimeRunsInKeyOrder(1U << 30, 64); // 37 bits: too many for its key (std::sort)
+}
+
 TEST(RemoteLinkTag, TravelsWithASerializedPacket)
 {
     // MpiInterface sends a frame as Packet::Serialize bytes; the tag must come out whole.
