@@ -202,7 +202,8 @@ class ReusableEvent
  * frames coming to them.
  * @tparam Owner the port
  * @tparam Item what a frame is to it: movable, with Touches() (what its arrival reads first, to
- *         be fetched ahead) and FETCHES_BYTES; if that is true, FetchBytes() (fetch the bytes
+ *         be fetched ahead), TOUCHED_LINES (how many lines from there, 1 to 16) and
+ *         FETCHES_BYTES; if that is true, FetchBytes() (fetch the bytes
  *         its arrival reads, which Touches leads to: called for the next frame as one arrives,
  *         where the port reads its frames, Touches fetched as the arrival began)
  * @tparam ARRIVE the port's method that takes an arriving frame
@@ -232,14 +233,18 @@ class ArrivalQueue
      * @param itemRead whether an arrival reads what the frame's Item::Touches names (its
      *        packet; a switch that passes the frame on by reference does not): if not, the
      *        event names it for no fetch
+     * @param ownerSpan where the frames are not read: what an arrival reads of the owner for a
+     *        frame that the port does not name the egress for (NEXT_HINT), its event's last
+     *        hint (CanonicalScheduler::SpanHint; a switch: its forwarding fields), or null
      */
     void Bind(Owner* owner,
               const void* ownerHint = nullptr,
               const void* fixedHint = nullptr,
-              bool itemRead = true)
+              bool itemRead = true,
+              const void* ownerSpan = nullptr)
     {
         m_owner = owner;
-        m_itemRead = itemRead;
+        m_ownerSpan = itemRead ? READS_ITEMS : ownerSpan;
         m_event.Bind<&ArrivalQueue::FirstArrives>(this);
         m_event.Hints()[1] = ownerHint ? ownerHint : owner;
         m_event.Hints()[2] = this;
@@ -313,6 +318,12 @@ class ArrivalQueue
         return m_owner == owner;
     }
 
+    /// @return the hints of the event that delivers the first frame (valid once bound)
+    const std::array<const void*, CanonicalScheduler::HINTS>& Hints() const
+    {
+        return m_event.Hints();
+    }
+
     /// Drop the frames and cancel the event for good (the port is going away).
     void Clear()
     {
@@ -321,6 +332,12 @@ class ArrivalQueue
     }
 
   private:
+    /// @return whether an arrival reads what its frame's Item::Touches names (Bind)
+    bool ReadsItems() const
+    {
+        return m_ownerSpan == READS_ITEMS;
+    }
+
     /// A frame and when it arrives.
     struct Entry
     {
@@ -336,14 +353,15 @@ class ArrivalQueue
         CanonicalScheduler::KeyNextEvent(m_device, first.sequence);
         auto& hints = m_event.Hints();
         hints[0] = &first; // ([1] to [3], the port, this and more, set by Bind)
-        const void* touched = m_itemRead ? first.item.Touches() : nullptr;
-        // The span: the packet's first two lines, for a port that reads it (a NIC's; a switch's
-        // checking its carried fields, CheckFrameInfo); for one that does not, what FirstArrives
-        // has the owner name (a switch: the egress port). An ns-3.37 Packet is 104 bytes and its
-        // tag list and metadata start 64 bytes in: on its second line, which a NIC reads as it
-        // takes the frame apart.
+        // The span: for a port that reads its frames (a NIC's; a switch's checking its carried
+        // fields, CheckFrameInfo), the lines from what the frame touches (Item::TOUCHED_LINES:
+        // a NIC's, the packet and the bytes that follow it); for one that does not, what
+        // FirstArrives has the owner name (a switch: the egress port) for a frame behind
+        // another, else what Bind named of the owner (a switch: its forwarding fields).
+        const void* touched = ReadsItems() ? first.item.Touches() : nullptr;
         hints[CanonicalScheduler::HINTS - 1] =
-            touched ? CanonicalScheduler::SpanHint(touched, 2) : nullptr;
+            touched ? CanonicalScheduler::SpanHint(touched, Item::TOUCHED_LINES)
+                    : (ReadsItems() ? nullptr : m_ownerSpan);
         CanonicalScheduler::HintNextEvent(hints.data());
         m_event.ScheduleWithContext(m_context, TimeStep(first.arrival - now));
     }
@@ -358,7 +376,7 @@ class ArrivalQueue
             ScheduleFirst(first.arrival); // this event runs at the frame's arrival
             if constexpr (Item::FETCHES_BYTES)
             {
-                if (m_itemRead)
+                if (ReadsItems())
                 {
                     __builtin_prefetch(m_frames.front().item.Touches()); // (for FetchBytes)
                 }
@@ -371,7 +389,7 @@ class ArrivalQueue
         // arrival may have pushed frames or cleared the queue; the queue outlives it, as below.)
         if constexpr (Item::FETCHES_BYTES)
         {
-            if (m_itemRead && !m_frames.empty())
+            if (ReadsItems() && !m_frames.empty())
             {
                 m_frames.front().item.FetchBytes();
             }
@@ -381,7 +399,7 @@ class ArrivalQueue
         // the span names the frame's packet, which the arrival reads for certain.)
         if constexpr (NEXT_HINT != nullptr)
         {
-            if (!m_itemRead && !m_frames.empty())
+            if (!ReadsItems() && !m_frames.empty())
             {
                 if (const void* span = (m_owner->*NEXT_HINT)(m_frames.front().item))
                 {
@@ -398,9 +416,15 @@ class ArrivalQueue
     /// packet, the port (what Bind named of it), this queue.
     ReusableEvent m_event;
     Owner* m_owner{nullptr}; //!< the port
-    bool m_itemRead{true};   //!< an arrival reads what its Item::Touches names (Bind)
-    uint32_t m_context{0};   //!< the port's node
-    uint32_t m_device{0};    //!< the port's index on it
+    /// m_ownerSpan's value where an arrival reads what its Item::Touches names (no owner span
+    /// is named there: one field for both, so that the queue's fields keep to their line).
+    static inline const char READS_ITEMS_MARK{};
+    static constexpr const void* READS_ITEMS = &READS_ITEMS_MARK; //!< (see m_ownerSpan)
+    /// What an arrival reads of the owner, named for a frame that nothing else names (Bind),
+    /// or null; READS_ITEMS: an arrival reads its frame's packet.
+    const void* m_ownerSpan{READS_ITEMS};
+    uint32_t m_context{0}; //!< the port's node
+    uint32_t m_device{0};  //!< the port's index on it
     /// In order of arrival. Last: the fields above and its own come first, on the line that the
     /// event's hint names (this queue), then the frames it keeps inline.
     std::conditional_t<INLINE == 0, RingQueue<Entry>, InlineRingQueue<Entry, INLINE>> m_frames;

@@ -708,6 +708,9 @@ struct NumberedFrame
         return nullptr;
     }
 
+    /// The lines from what it touches that its arrival event names
+    static constexpr uint32_t TOUCHED_LINES = 2;
+
     /// Its bytes are fetched as the frame before it arrives (ArrivalQueue's Item::FetchBytes)
     static constexpr bool FETCHES_BYTES = true;
 
@@ -735,12 +738,14 @@ class HintedPort
         }
     }
 
-    /// @param frame the frame next in line @return no hint
+    /// @param frame the frame next in line @return hint (null unless a test sets it)
     const void* NextHint(const NumberedFrame& frame) const
     {
         asked.push_back(frame.number);
-        return nullptr;
+        return hint;
     }
+
+    const void* hint{nullptr}; //!< what NextHint names
 
     std::vector<int> arrived;       //!< the frames received, in order
     mutable std::vector<int> asked; //!< the frames asked about, in order
@@ -807,4 +812,41 @@ TEST_F(CanonicalSchedulerTest, OnceAFrameArrivesItsQueueFetchesTheNextOnesBytes)
     Simulator::Run(); // (alone in flight: nothing fetched ahead of it)
     EXPECT_EQ(nicLog.back(), "arrive 3");
     EXPECT_EQ(nicLog.size(), 6u);
+}
+
+TEST_F(CanonicalSchedulerTest, AFrameTheQueueNamesNoEgressForNamesWhatItsOwnerReads)
+{
+    // A port whose frames are not read (a switch's) names, for a frame alone in flight, the
+    // span its owner gave Bind (a switch's forwarding fields); for a frame behind another, what
+    // the port named once the one before it arrived (the egress port), if anything; and the
+    // owner's span again for the next frame alone. A port that reads its frames names neither.
+    alignas(64) static const char lines[4 * 64] = {};
+    const auto span = CanonicalScheduler::SpanHint(lines, 4);
+    const auto egress = CanonicalScheduler::SpanHint(lines + 64, 2);
+    HintedPort port;
+    ArrivalQueue<HintedPort, NumberedFrame, &HintedPort::Arrive, &HintedPort::NextHint> queue;
+    queue.Bind(&port, nullptr, nullptr, false, span);
+    const auto last = [&queue]() { return queue.Hints()[CanonicalScheduler::HINTS - 1]; };
+    queue.Push(NumberedFrame{0}, 0, 100, 0, 0, 0);
+    EXPECT_EQ(last(), span);
+    queue.Push(NumberedFrame{1}, 0, 200, 1, 0, 0);
+    port.hint = egress;
+    std::vector<const void*> named;
+    Simulator::Schedule(TimeStep(150), [&]() { named.push_back(last()); });
+    Simulator::Run();
+    EXPECT_EQ(named, (std::vector<const void*>{egress}));
+    EXPECT_EQ(port.arrived, (std::vector<int>{0, 1}));
+    queue.Push(NumberedFrame{2}, Simulator::Now().GetTimeStep(), 100, 2, 0, 0); // (alone again)
+    EXPECT_EQ(last(), span);
+    port.hint = nullptr;
+    queue.Push(NumberedFrame{3}, Simulator::Now().GetTimeStep(), 200, 3, 0, 0);
+    Simulator::Schedule(TimeStep(150), [&]() { named.push_back(last()); });
+    Simulator::Run();
+    EXPECT_EQ(named, (std::vector<const void*>{egress, span})); // (nothing named: the owner's)
+    HintedPort reader;
+    ArrivalQueue<HintedPort, NumberedFrame, &HintedPort::Arrive, &HintedPort::NextHint> reading;
+    reading.Bind(&reader, nullptr, nullptr, true, span);
+    reading.Push(NumberedFrame{0}, Simulator::Now().GetTimeStep(), 100, 0, 0, 0);
+    EXPECT_EQ(reading.Hints()[CanonicalScheduler::HINTS - 1], nullptr); // (no packet to name)
+    Simulator::Run();
 }

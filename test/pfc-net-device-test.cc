@@ -10,10 +10,13 @@
 
 #include "ns3/core-module.h"
 #include "ns3/ethernet-header.h"
+#include "ns3/ib-bth-header.h"
+#include "ns3/ipv4-header.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-header.h"
 #include "ns3/pfc-net-device.h"
 #include "ns3/roce-helper.h"
+#include "ns3/udp-header.h"
 
 #include <array>
 #include <gtest/gtest.h>
@@ -599,4 +602,27 @@ TEST_F(PfcNetDeviceTest, AnOwnerThatNamesItsSendLinesIsAskedAsEachCompletionIsAr
         }
         a->SetOwner(nullptr, 0);
     }
+}
+
+TEST_F(PfcNetDeviceTest, AFramesArrivalNamesItsPacketAndTheLinesAfterItWhereThePortReadsThem)
+{
+    // A port whose owner reads its frames (a NIC's; here none, the default) has the arrival
+    // event of a frame alone in flight name the packet and the lines after it, where a packet
+    // made whole (as a NIC makes its frames) mostly has the first bytes the NIC reads:
+    // ARRIVAL_SPAN_LINES from the packet on, five on ns-3.37 (whose Packet is 104 bytes).
+    Ptr<Packet> frame = Create<Packet>(1000);
+    frame->AddHeader(IbBthHeader());
+    frame->AddHeader(UdpHeader());
+    frame->AddHeader(Ipv4Header());
+    const Packet* packet = PeekPointer(frame);
+    a->Enqueue(frame, 3, 0);
+    const auto span = reinterpret_cast<uintptr_t>(a->GetDepartureHints()[4]);
+    EXPECT_EQ(span & ~CanonicalScheduler::SPAN_MASK, reinterpret_cast<uintptr_t>(packet));
+    EXPECT_EQ((span & CanonicalScheduler::SPAN_MASK) + 1, PfcNetDevice::ARRIVAL_SPAN_LINES);
+    // The lines cover the bytes read, from a packet up to 48 bytes into its line: the packet
+    // and malloc's 8-byte header of the next block, the buffer's fields (16 bytes), up to a
+    // line of headroom, then ARRIVAL_READ_BYTES.
+    EXPECT_GE(PfcNetDevice::ARRIVAL_SPAN_LINES * 64,
+              48 + sizeof(Packet) + 8 + 16 + 64 + PfcNetDevice::ARRIVAL_READ_BYTES);
+    Simulator::Run();
 }

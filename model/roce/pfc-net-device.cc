@@ -1043,7 +1043,8 @@ PfcNetDevice::ScheduleDeparture(PfcNetDevice* peer,
         m_departures.Bind(peer, // (its receive line, and its owner's for it)
                           &peer->m_owner,
                           owner ? owner->PortReceiveLine(peer->m_ownerPort) : nullptr,
-                          owner ? owner->PortReadsPackets(peer->m_ownerPort) : true);
+                          owner ? owner->PortReadsPackets(peer->m_ownerPort) : true,
+                          owner ? owner->PortReceiveSpan(peer->m_ownerPort) : nullptr);
         m_peerNodeId = peer->m_nodeId;
         m_peerIfIndex = peer->m_ifIndex;
     }

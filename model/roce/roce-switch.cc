@@ -431,6 +431,14 @@ RoceSwitch::PortReceiveLine(uint32_t port) const
     return m_mmu ? PeekPointer(m_mmu)->IngressLine(port) : nullptr;
 }
 
+const void*
+RoceSwitch::PortReceiveSpan(uint32_t /* port */) const
+{
+    // (A frame behind another on its cable has the egress port named instead, PortArrivalHint,
+    // computed as the one before it arrived: with these lines in the cache.)
+    return CanonicalScheduler::SpanHint(this, FORWARD_LINES);
+}
+
 bool
 RoceSwitch::PortReadsPackets(uint32_t /* port */) const
 {

@@ -245,6 +245,9 @@ class alignas(128) RoceSwitch : public Object, public PfcPortOwner
     /// The buffer's accounting of a port as ingress, which every frame arriving on the port
     /// reads (PfcPortOwner).
     const void* PortReceiveLine(uint32_t port) const override;
+    /// Its forwarding fields (FORWARD_LINES), which a frame's forwarding reads first
+    /// (PfcPortOwner).
+    const void* PortReceiveSpan(uint32_t port) const override;
     /// Whether an arriving frame's packet is read as a rule: only when the frame's header
     /// fields are checked against it (CheckFrameInfo) (PfcPortOwner).
     bool PortReadsPackets(uint32_t port) const override;
