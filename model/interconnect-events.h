@@ -209,9 +209,10 @@ class ReusableEvent
  * @tparam ARRIVE the port's method that takes an arriving frame
  * @tparam NEXT_HINT the port's method that names, for the frame next in line once one has
  *         arrived, the span of lines its arrival will read after the port's own
- *         (CanonicalScheduler::SpanHint; null: the frame's packet, as for every frame that
- *         finds the queue empty), the event's last hint. A switch names the egress port its
- *         route leads to: at k=16 the hint names the lines a hop waited on most.
+ *         (CanonicalScheduler::SpanHint), the event's last hint; asked only where the frames
+ *         are not read (Bind's itemRead false). Null, and for a frame that finds the queue
+ *         empty: the owner's span Bind was given. A switch names the egress port its route
+ *         leads to: at k=16 the hint names the lines a hop waited on most.
  * @tparam INLINE frames kept in the queue itself (InlineRingQueue), the rest in a ring on the
  *         heap; 0: all of them on the heap (a queue that is seldom used, or whose owner does
  *         not read the frames where it reads the queue)

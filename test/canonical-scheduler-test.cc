@@ -261,7 +261,7 @@ TEST(CanonicalSchedulerHeap, EventsInsertedWithinARunTakeTheirPlaces)
 /// node's own events; some links with several frames (ties on node and device) and nodes with
 /// several own events (ties broken by the order of insertion). They run in key order.
 void
-ARunOfOneTimeRunsInKeyOrder(uint32_t nodes, uint32_t devices)
+ARunOfOneTimeRunsInKeyOrder(uint32_t nodes, uint32_t devices, bool radix)
 {
     Ptr<CanonicalScheduler> q = CreateObject<CanonicalScheduler>();
     using Key = std::tuple<uint64_t, uint64_t, uint64_t>; // time, node << 32 | device, order
@@ -311,14 +311,15 @@ ARunOfOneTimeRunsInKeyOrder(uint32_t nodes, uint32_t devices)
     }
     EXPECT_GT(popped.size(), 2900U);
     EXPECT_EQ(popped, expected);
+    EXPECT_EQ(q->GetRadixSortedRuns(), radix ? 1U : 0U); // (the one run, or std::sort's)
 }
 
 TEST(CanonicalSchedulerHeap, ARunOfOneTimeRunsInKeyOrder)
 {
-    ARunOfOneTimeRunsInKeyOrder(1500, 21);     // a key of 16 bits: two passes of the radix sort
-    ARunOfOneTimeRunsInKeyOrder(100000, 17);   // 22 bits: three
-    ARunOfOneTimeRunsInKeyOrder(3, 2);         // 4 bits: one
-    ARunOfOneTimeRunsInKeyOrder(1U << 30, 64); // 37 bits: too many for its key (std::sort)
+    ARunOfOneTimeRunsInKeyOrder(1500, 21, true);      // a key of 16 bits: two passes
+    ARunOfOneTimeRunsInKeyOrder(100000, 17, true);    // 22 bits: three
+    ARunOfOneTimeRunsInKeyOrder(3, 2, true);          // 5 bits (node 7 among them): one
+    ARunOfOneTimeRunsInKeyOrder(1U << 30, 64, false); // 37 bits: too many for its key
 }
 
 TEST(RemoteLinkTag, TravelsWithASerializedPacket)

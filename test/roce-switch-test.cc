@@ -337,6 +337,29 @@ TEST(RoceSwitchRoutes, TheArrivalHintNamesThePortAFrameThenTakesAndMovesNoTurn)
     }
 }
 
+TEST_F(RoceSwitchTest, AFrameAloneOnItsCableNamesTheSwitchsForwardingFields)
+{
+    // A frame that a host sends to a switch while no other is in flight on the cable gets no
+    // egress port named for it (PortArrivalHint is asked only for a frame behind another): its
+    // arrival names the switch's forwarding fields instead (PfcPortOwner::PortReceiveSpan), the
+    // switch's first FORWARD_LINES lines; the frame the switch passes on to the receiving NIC,
+    // alone too, names that packet's lines (PfcNetDevice::ARRIVAL_SPAN_LINES).
+    RoceHelper h;
+    test::BuildStar(h, 2);
+    h.Finalize();
+    RoceTransport rdma(h);
+    rdma.Post(0, 1, RdmaVerb::WRITE, 500, MicroSeconds(1), 3); // (one frame)
+    Simulator::Run();
+    Ptr<RoceSwitch> sw = h.GetSwitch(0);
+    const auto span = reinterpret_cast<uintptr_t>(h.GetNic(0)->GetDevice()->GetDepartureHints()[4]);
+    EXPECT_EQ(span & ~CanonicalScheduler::SPAN_MASK, reinterpret_cast<uintptr_t>(PeekPointer(sw)));
+    EXPECT_EQ((span & CanonicalScheduler::SPAN_MASK) + 1, RoceSwitch::FORWARD_LINES);
+    const auto toNic = reinterpret_cast<uintptr_t>(
+        sw->GetPort(sw->SelectPort(Ipv4Address("10.0.0.1"), h.GetNic(1)->GetAddress(), 17, 0, 0))
+            ->GetDepartureHints()[4]);
+    EXPECT_EQ((toNic & CanonicalScheduler::SPAN_MASK) + 1, PfcNetDevice::ARRIVAL_SPAN_LINES);
+}
+
 TEST(RoceSwitchRoutes, EveryDestinationForwardsByItsOwnRouteWhateverItsBlock)
 {
     // The forwarding path reads the routes in blocks of destinations that share a port (a

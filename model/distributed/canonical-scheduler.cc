@@ -300,9 +300,50 @@ CanonicalScheduler::SortOneTime() const
         }
         keys.swap(spare);
     }
-    // Into the run's order (the next event last), each group of one key sorted on its order.
-    auto& sorted = m_sortEntries;
-    sorted.resize(n);
+    // Into the run's order (the next event last). A run of up to GATHER_MAX is gathered into
+    // an array apart and copied back (its loads independent of each other); a longer one is
+    // moved in place, place d taking the entry at source[d], cycle by cycle (an entry apart for
+    // each cycle: each load waits for the one before, 0.98 times perm1024's speed in 30 rounds
+    // had every run been moved so), so that no second array as long as the longest run is held
+    // (a2a128's start holds runs of thousands: its peak RSS 1.5 MB more with one).
+    if (n <= GATHER_MAX)
+    {
+        auto& gathered = m_sortEntries;
+        gathered.resize(n);
+        for (std::size_t j = 0; j < n; ++j)
+        {
+            gathered[n - 1 - j] = run[static_cast<uint32_t>(keys[j])];
+        }
+        std::copy(gathered.begin(), gathered.end(), run.begin());
+    }
+    else
+    {
+        auto& source = spare; // (the last pass's spare keys)
+        for (std::size_t j = 0; j < n; ++j)
+        {
+            source[n - 1 - j] = static_cast<uint32_t>(keys[j]);
+        }
+        constexpr uint64_t PLACED = std::numeric_limits<uint64_t>::max();
+        for (std::size_t d = 0; d < n; ++d)
+        {
+            if (source[d] == PLACED || source[d] == d)
+            {
+                continue;
+            }
+            const Entry apart = run[d];
+            std::size_t to = d;
+            while (source[to] != d)
+            {
+                const auto from = static_cast<std::size_t>(source[to]);
+                run[to] = run[from];
+                source[to] = PLACED;
+                to = from;
+            }
+            run[to] = apart;
+            source[to] = PLACED;
+        }
+    }
+    // Then each group of one key on its order.
     for (std::size_t first = 0; first < n;)
     {
         std::size_t end = first + 1;
@@ -310,19 +351,15 @@ CanonicalScheduler::SortOneTime() const
         {
             ++end;
         }
-        for (std::size_t j = first; j < end; ++j)
-        {
-            sorted[n - 1 - j] = run[static_cast<uint32_t>(keys[j])];
-        }
         if (end - first > 1)
         {
-            std::sort(sorted.begin() + static_cast<std::ptrdiff_t>(n - end),
-                      sorted.begin() + static_cast<std::ptrdiff_t>(n - first),
+            std::sort(run.begin() + static_cast<std::ptrdiff_t>(n - end),
+                      run.begin() + static_cast<std::ptrdiff_t>(n - first),
                       LaterOrder{});
         }
         first = end;
     }
-    run.swap(sorted);
+    ++m_radixSorted;
     return true;
 }
 

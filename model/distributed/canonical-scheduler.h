@@ -219,6 +219,13 @@ class CanonicalScheduler : public Scheduler
 
     void Remove(const Event& ev) override;
 
+    /// @return how many runs of one time were sorted in the radix sort (SortOneTime), not by
+    ///         std::sort (for tests and tools)
+    uint64_t GetRadixSortedRuns() const
+    {
+        return m_radixSorted;
+    }
+
   private:
     /**
      * Fetch the lines of a span hint (SpanHint), if any. Always inlined: GCC (12) finds a
@@ -356,6 +363,9 @@ class CanonicalScheduler : public Scheduler
     /// std::sort (perm1024's loop: 1.011 times the packet-hops per CPU-second with 64, in 8
     /// rounds alternated with std::sort alone).
     static constexpr std::size_t RADIX_MIN = 64;
+    /// SortOneTime gathers a run of up to this many into an array apart (192 KB at most), and
+    /// moves a longer one in place.
+    static constexpr std::size_t GATHER_MAX = 4096;
 
     /// Entries per chunk of a bucket: a bucket of one chunk becomes the run whole.
     static constexpr std::size_t CHUNK = RUN_MAX;
@@ -401,8 +411,9 @@ class CanonicalScheduler : public Scheduler
     /// into the run at once by the next peek.
     mutable std::vector<Entry> m_unsorted;
     mutable std::vector<uint64_t> m_sortKeys;  //!< SortOneTime's keys and indices
-    mutable std::vector<uint64_t> m_sortSpare; //!< the keys of its pass before
-    mutable std::vector<Entry> m_sortEntries;  //!< the run it sorts into (then swapped in)
+    mutable std::vector<uint64_t> m_sortSpare; //!< the keys of its pass before, then sources
+    mutable std::vector<Entry> m_sortEntries;  //!< the run gathered, up to GATHER_MAX
+    mutable uint64_t m_radixSorted{0};         //!< see GetRadixSortedRuns
     mutable uint64_t m_last; //!< the run's last time: the buckets hold the later ones
     std::size_t m_size;      //!< events queued
     uint64_t m_inserted;     //!< events inserted so far (the insertion order)

@@ -40,6 +40,11 @@ class Node;
 class alignas(128) RoceSwitch : public Object, public PfcPortOwner
 {
   public:
+    /// The lines of the switch that every frame's forwarding reads (the members from m_ports
+    /// to m_sharp, after ns-3's Object and the port owner's table): four where Object takes 32
+    /// bytes (ns-3.37 to 3.41), five where it takes more (from ns-3.42 it has 24 bytes more).
+    static constexpr std::size_t FORWARD_LINES = sizeof(Object) <= 32 ? 4 : 5;
+
     /// Why a frame was dropped.
     enum DropCause : uint8_t
     {
@@ -359,11 +364,6 @@ class alignas(128) RoceSwitch : public Object, public PfcPortOwner
                          uint8_t inPriority,
                          uint8_t outPriority,
                          uint8_t tos);
-
-    /// The lines of the switch that every frame's forwarding reads (the members from m_ports
-    /// to m_sharp, after ns-3's Object and the port owner's table): four where Object takes 32
-    /// bytes (ns-3.37 to 3.41), five where it takes more (from ns-3.42 it has 24 bytes more).
-    static constexpr std::size_t FORWARD_LINES = sizeof(Object) <= 32 ? 4 : 5;
 
     // What every frame's forwarding reads of the switch (PortReceiveFrame, SelectPortOf), first
     // and together: with ns-3's bases, the object's first FORWARD_LINES lines (the object on
