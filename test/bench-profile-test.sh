@@ -13,20 +13,10 @@ script="$1"
 build="$2"
 dir="$3"
 rm -rf "$dir"
-mkdir -p "$dir/stub/bench" "$dir/tools"
-fail() { echo "FAIL: $*"; exit 1; }
-# A stand-in bench: its line as interconnect-bench prints it (column 7: packet-hops).
-cat >"$dir/stub/bench/interconnect-bench" <<'STUB'
-#!/usr/bin/env bash
-echo "case,sim_s,wall_s,cpu_s,events,events_per_cpu_s,packet_hops,hops_per_cpu_s,peak_rss_mb,completed,posted"
-case "$1" in
-fast) echo "fast,0,0,0,0,0,1000000,0,1,0,0" ;;
-slow) echo "slow,0,0,0,0,0,500000,0,1,0,0" ;;
-none) echo "none,0,0,0,0,0,1000,0,1,0,0" ;;
-*) echo "unknown benchmark case '$1'" >&2; exit 2 ;;
-esac
-STUB
-chmod +x "$dir/stub/bench/interconnect-bench"
+mkdir -p "$dir/tools"
+source "$(dirname "${BASH_SOURCE[0]}")/bench-stub.sh"
+# A stand-in bench (column 7: packet-hops).
+stub_bench "$dir/stub" fast=1000000 slow=500000 none=1000
 # A stand-in perf: `record` checks its options, runs the program and notes its case in the data
 # file; `script` prints call chains as perf script does. Per run, fast: 30 samples in Queue::Pop
 # (a template, reached through an inlined helper), 10 in Port::Send, 2 in a std::function's
