@@ -1,6 +1,7 @@
 # Sourced by bench/paired.sh and bench/alternated.sh, which compare two builds of
-# interconnect-bench: their shared checks of ROUNDS and of the two build directories, each
-# refused by name with exit status 2, and the run of one build's bench with its own library.
+# interconnect-bench, and by bench/profile.sh and bench/miss-curve.sh, which run one: their shared
+# checks of ROUNDS and of the build directories, each refused by name with exit status 2, and the
+# run of one build's bench with its own library.
 # The sourcing script sets `script` to its own name, for the messages.
 
 # check_rounds ROUNDS: a whole number from 1 to 999

@@ -18,13 +18,18 @@
 //   ninja -C build-prefetch-as-load bench/interconnect-bench
 //
 // A load waits where a prefetch does not, so the build's times mean nothing; its events and
-// records are the module's. A load can fault where a prefetch cannot: a span hint names the lines
-// after an object (a NIC's arrival, the packet and the bytes after it, where the packet's buffer
-// mostly is), and under valgrind, whose heap cannot grow by brk, an object may end its mapping
-// (perm1024 faulted so at 5bf04ee). So a load that faults is skipped, as a prefetch of an
-// unmapped line does nothing: each load runs under a SIGSEGV and SIGBUS handler that jumps back
-// past it (sigsetjmp, without the signal mask: no system call), and says on stderr how many it
-// has skipped at the 1st, 10th, 100th... A null address is skipped too.
+// records are the module's, its instruction counts not (each fetch is a call here, with a
+// sigsetjmp). A load can fault where a prefetch cannot: a span hint names the lines after an object
+// (a NIC's arrival, the packet and the bytes after it, where the packet's buffer mostly is), and
+// under valgrind, whose heap cannot grow by brk, an object may end its mapping (perm1024 faulted so
+// at dd26538). So a load that faults is skipped, as a prefetch of an unmapped line does nothing:
+// each load runs under a SIGSEGV and SIGBUS handler that jumps back past it (sigsetjmp, without the
+// signal mask: no system call), and the header says on stderr how many it has skipped, at the 1st,
+// 10th, 100th... A fault anywhere else is the program's own: the handler steps aside and the
+// faulting instruction runs again, to be reported and to end the program as without it. A null
+// address is skipped too. Its variables and functions are visible to every library, so that the
+// program and its libraries share one copy (a library built with hidden visibility would otherwise
+// keep its own flag, which the handler installed last would not read).
 
 #ifndef INTERCONNECT_PREFETCH_AS_LOAD_H
 #define INTERCONNECT_PREFETCH_AS_LOAD_H
@@ -35,17 +40,18 @@
 #include <cstdio>
 
 /// Where the loaded bytes go (one line, always in the cache).
-inline volatile char g_prefetchAsLoadSink;
+[[gnu::visibility("default")]] inline volatile char g_prefetchAsLoadSink;
 /// Where a load that faults jumps back to.
-inline thread_local sigjmp_buf g_prefetchAsLoadJump;
+[[gnu::visibility("default")]] inline thread_local sigjmp_buf g_prefetchAsLoadJump;
 /// Whether a load is under way (a fault elsewhere is the program's own).
-inline thread_local volatile std::sig_atomic_t g_prefetchAsLoadArmed;
+[[gnu::visibility("default")]] inline thread_local volatile std::sig_atomic_t g_prefetchAsLoadArmed;
 /// Loads skipped because their line was not mapped.
-inline volatile std::uint64_t g_prefetchAsLoadSkipped;
+[[gnu::visibility("default")]] inline volatile std::uint64_t g_prefetchAsLoadSkipped;
 
-/// A fault: during a load, back past it; else the default action, as without the handler.
+/// A fault: during a load, back past it; else the default action from now on, and back to the
+/// faulting instruction, which faults again without the handler (and is reported where it is).
 /// @param signal SIGSEGV or SIGBUS
-inline void
+[[gnu::visibility("default")]] inline void
 PrefetchAsLoadFault(int signal)
 {
     if (g_prefetchAsLoadArmed)
@@ -54,11 +60,10 @@ PrefetchAsLoadFault(int signal)
         siglongjmp(g_prefetchAsLoadJump, 1);
     }
     std::signal(signal, SIG_DFL);
-    std::raise(signal);
 }
 
 /// @return true, once the handlers are installed (at start-up, before main)
-inline bool
+[[gnu::visibility("default")]] inline bool
 InstallPrefetchAsLoadHandlers()
 {
     struct sigaction action = {};
@@ -69,7 +74,8 @@ InstallPrefetchAsLoadHandlers()
 }
 
 /// The handlers, installed once in the program (an inline variable: one for all sources).
-inline const bool g_prefetchAsLoadHandlers = InstallPrefetchAsLoadHandlers();
+[[gnu::visibility("default")]] inline const bool g_prefetchAsLoadHandlers =
+    InstallPrefetchAsLoadHandlers();
 
 /**
  * Load a byte of the line a prefetch names (null or unmapped: nothing, as a prefetch of it does
@@ -77,7 +83,7 @@ inline const bool g_prefetchAsLoadHandlers = InstallPrefetchAsLoadHandlers();
  * load to this header's line, which bench/prefetch-cover.sh counts as the fetches'.
  * @param line the address
  */
-[[gnu::noinline]] inline void
+[[gnu::noinline, gnu::visibility("default")]] inline void
 PrefetchAsLoad(const volatile void* line, int = 0, int = 3)
 {
     if (line == nullptr)
@@ -102,7 +108,7 @@ PrefetchAsLoad(const volatile void* line, int = 0, int = 3)
         if (skipped == power)
         {
             std::fprintf(stderr,
-                         "prefetch-as-load: %llu loads of unmapped lines skipped so far\n",
+                         "prefetch-as-load: loads of unmapped lines skipped so far: %llu\n",
                          static_cast<unsigned long long>(skipped));
         }
     }

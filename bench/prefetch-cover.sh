@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Of the last-level read misses in a callgrind profile of a prefetch-as-load build (see
-# bench/prefetch-as-load.h), how many the prefetches took (charged to the header's line, inlined
-# where each fetch is) and how many are left where the code reads a line no fetch named, with the
-# functions that take most of the latter. Figures are reported, never asserted.
+# bench/prefetch-as-load.h), how many the prefetches took (charged to the header's line: its
+# PrefetchAsLoad, which each fetch calls; it was inlined where each fetch is until 2026-12-06) and
+# how many are left where the code reads a line no fetch named, with the functions that take most
+# of the latter. Figures are reported, never asserted.
 #
 # usage: bench/prefetch-cover.sh CALLGRIND_FILE [TOP]
 # Profile with a cache model, e.g.

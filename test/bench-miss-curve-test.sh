@@ -1,24 +1,26 @@
 #!/usr/bin/env bash
 # bench/miss-curve.sh's arithmetic and plumbing (never a machine's figures): with a stand-in bench
 # and a stand-in valgrind whose counts are known (and which refuses to run without the cache model,
-# the first level and the loop's toggle, or at a last level other than the one asked), each case's
-# instructions and last-level read and write misses per packet-hop at each size, exactly, from the
-# case's child's file and not the parent's; the sizes from INTERCONNECT_LL_MB; a run that fails
-# named with its output; bad arguments refused by name.
+# the first level, the loop's toggle or a profile per process, or at a last level other than the
+# one asked), each case's instructions and last-level data read and write misses per packet-hop at
+# each size, exactly, from the case's child's file and not the parent's, whichever comes first in
+# the directory; the sizes from INTERCONNECT_LL_MB; a run that fails named with its output, and
+# the runs still going stopped with it; a case without packet-hops or a profile with nothing
+# counted an error; the temporary files removed; bad arguments refused by name.
 # Run by ctest: bench-miss-curve-test.sh SCRIPT OUT_DIR
 set -euo pipefail
 script="$1"
 dir="$2"
 rm -rf "$dir"
-mkdir -p "$dir/tools"
+mkdir -p "$dir/tools" "$dir/tmp"
 source "$(dirname "${BASH_SOURCE[0]}")/bench-stub.sh"
-# A stand-in bench (column 7: packet-hops).
-stub_bench "$dir/stub" small=1000 large=4000
-# A stand-in valgrind: checks its options, runs the program, and writes two callgrind files as
-# the bench's parent and its case's child would (the parent's named after the child's, so that
-# a script that took the last file would take the wrong one): the parent's with nothing counted,
-# the child's with 2 000 instructions a packet-hop and, per packet-hop, 16 / MB read misses and
-# 4 / MB write misses (MB: the last level's size), its events in callgrind's order.
+# A stand-in valgrind: checks its options, says what valgrind says on stderr, runs the program
+# (its case "slow" sleeps first, its case "blank" counts nothing) and writes two callgrind files as
+# the bench's child and then its parent would, the child's first as it exits first: the parent's
+# with nothing counted (callgrind drops trailing zeros), the child's with 2 000 instructions a
+# packet-hop and, per packet-hop, 16 / MB data read misses and 4 / MB write misses (MB: the last
+# level's size), 7 instruction misses, its events in callgrind's order. The child's process number
+# sorts before the parent's at 1, 8 and 16 MB and after it at 2 and 4 MB.
 cat >"$dir/tools/valgrind" <<'STUB'
 #!/usr/bin/env bash
 args=" $* "
@@ -34,22 +36,38 @@ while [ $# -gt 0 ] && [[ "$1" == --* ]]; do
     esac
     shift
 done
+[[ "$out" == *%p* ]] || {
+    echo "stand-in valgrind: one file for both processes: '$out'" >&2
+    exit 3
+}
 [[ "$ll" =~ ^([0-9]+),16,64$ ]] || { echo "stand-in valgrind: bad --LL '$ll'" >&2; exit 3; }
 mb=$((BASH_REMATCH[1] / 1048576))
 [ "$((mb * 1048576))" = "${BASH_REMATCH[1]}" ] || {
     echo "stand-in valgrind: --LL '$ll' is not whole megabytes" >&2
     exit 3
 }
+echo "==4242== Callgrind, a call-graph generating cache profiler" >&2
+echo "==4242== Command: $*" >&2
+case "$2" in
+slow) sleep 30 ;;
+esac
 o=$("$@") || { status=$?; echo "$o"; exit "$status"; }
 echo "$o"
 hops=$(echo "$o" | awk -F, 'NR == 2 { print $7 }')
-printf 'events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\nsummary: 0 0 0 0 0 0 0 0 0\n' \
-    >"${out//%p/200}"
-printf 'events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\nsummary: %d 9 9 9 9 9 9 %d %d\n' \
-    $((hops * 2000)) $((hops * 16 / mb)) $((hops * 4 / mb)) >"${out//%p/101}"
+case "$mb" in 2 | 4) child=301 ;; *) child=101 ;; esac
+if [ "$2" = blank ]; then
+    printf 'events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\nsummary: 0\n' >"${out//%p/$child}"
+else
+    printf 'events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\nsummary: %d 9 9 9 9 9 7 %d %d\n' \
+        $((hops * 2000)) $((hops * 16 / mb)) $((hops * 4 / mb)) >"${out//%p/$child}"
+fi
+printf 'events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\nsummary: 0\n' >"${out//%p/200}"
 STUB
 chmod +x "$dir/tools/valgrind"
+# A stand-in bench (column 7: packet-hops); "empty" has none.
+stub_bench "$dir/stub" small=1000 large=4000 empty=0 slow=1000 blank=1000
 export PATH="$dir/tools:$PATH"
+export TMPDIR="$dir/tmp"
 
 out=$(INTERCONNECT_LL_MB="1 4" bash "$script" "$dir/stub" small large) ||
     fail "the run failed: $out"
@@ -66,13 +84,28 @@ $expected"
 out=$(bash "$script" "$dir/stub" small) || fail "the default sizes' run failed: $out"
 [ "$(echo "$out" | awk 'NR > 1 { printf "%s:%s ", $2, $4 }')" = "2:8.000 8:2.000 16:1.000 " ] ||
     fail "the default sizes: $out"
+[ -z "$(ls -A "$dir/tmp")" ] || fail "temporary files left: $(ls -A "$dir/tmp")"
 
-# A run that fails is named, with its output, and the script fails.
-if out=$(INTERCONNECT_LL_MB=2 bash "$script" "$dir/stub" small nosuch 2>&1); then
-    fail "a failing case was not refused: $out"
-fi
-[[ "$out" == *"the run of nosuch with a last level of 2 MB failed"* ]] || fail "the failure: $out"
+failed() { # failed MESSAGE ARGS...: the script exits 1 saying MESSAGE
+    local msg="$1" status=0
+    shift
+    out=$("$@" 2>&1) || status=$?
+    [ "$status" = 1 ] || fail "'$*' gave status $status, not 1: $out"
+    [[ "$out" == *"$msg"* ]] || fail "'$*' said: $out"
+}
+# A run that fails is named, with its output; a run still going then is stopped (its sleep gone,
+# not left behind; on one core the slow run never starts), and the files are removed.
+start=$SECONDS
+failed "the run of nosuch with a last level of 2 MB failed" \
+    env INTERCONNECT_LL_MB=2 bash "$script" "$dir/stub" nosuch slow
 [[ "$out" == *"unknown benchmark case 'nosuch'"* ]] || fail "the failure's output: $out"
+[ "$((SECONDS - start))" -lt 20 ] || fail "a failure waited for the slow run to end"
+sleep 0.2
+! pgrep -f "sleep 30" >/dev/null || fail "the slow run was left going after the failure"
+[ -z "$(ls -A "$dir/tmp")" ] || fail "temporary files left after a failure: $(ls -A "$dir/tmp")"
+failed "no packet-hops for case 'empty'" env INTERCONNECT_LL_MB=2 bash "$script" "$dir/stub" empty
+failed "callgrind counted nothing in the loop of case blank" \
+    env INTERCONNECT_LL_MB=2 bash "$script" "$dir/stub" blank
 
 # Bad arguments, refused by name with status 2.
 refuse() { # refuse MESSAGE_PART COMMAND...
@@ -85,10 +118,25 @@ refuse() { # refuse MESSAGE_PART COMMAND...
 refuse "usage: bench/miss-curve.sh" bash "$script" "$dir/stub"
 refuse "'$dir/nowhere' holds no bench/interconnect-bench" bash "$script" "$dir/nowhere" small
 refuse "CASE 'a;b' is not a case name" bash "$script" "$dir/stub" 'a;b'
+refuse "CASE '' is not a case name" bash "$script" "$dir/stub" ''
+refuse "CASE '../x' is not a case name" bash "$script" "$dir/stub" ../x
+refuse "CASE '--repeat=3' is an option" bash "$script" "$dir/stub" small --repeat=3
+refuse "CASE 'small' is given twice" bash "$script" "$dir/stub" small large small
 refuse "INTERCONNECT_LL_MB's '3' is not a power of two" env INTERCONNECT_LL_MB="2 3" \
     bash "$script" "$dir/stub" small
 refuse "INTERCONNECT_LL_MB's '1024' is not a power of two from 1 to 512" \
     env INTERCONNECT_LL_MB=1024 bash "$script" "$dir/stub" small
+refuse "INTERCONNECT_LL_MB names 2 twice" env INTERCONNECT_LL_MB="2 8 2" \
+    bash "$script" "$dir/stub" small
+refuse "INTERCONNECT_LL_MB holds a newline" env INTERCONNECT_LL_MB=$'2\n3' \
+    bash "$script" "$dir/stub" small
 refuse "INTERCONNECT_LL_MB names no size" env INTERCONNECT_LL_MB=" " \
+    bash "$script" "$dir/stub" small
+# Without valgrind: a PATH of the tools the script needs, and no valgrind among them.
+mkdir -p "$dir/novalgrind"
+for t in bash env awk cat rm mkdir mktemp dirname nproc; do
+    ln -sf "$(command -v "$t")" "$dir/novalgrind/$t"
+done
+refuse "valgrind not found: install Debian's valgrind" env PATH="$dir/novalgrind" \
     bash "$script" "$dir/stub" small
 echo "PASS"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # bench/prefetch-cover.sh's arithmetic (never a machine's figures): with a stand-in
 # callgrind_annotate whose listing is known (and which refuses other options), the misses the
-# prefetches took (those charged to bench/prefetch-as-load.h, wherever inlined), those left and
-# the functions that hold the latter, in order and cut at TOP, exactly; a listing with no
+# prefetches took (those charged to bench/prefetch-as-load.h, in its function or inlined), those
+# left and the functions that hold the latter, in order and cut at TOP, exactly; a listing with no
 # prefetch-as-load line, or no totals, an error; bad arguments refused by name.
 # Run by ctest: bench-prefetch-cover-test.sh SCRIPT OUT_DIR
 set -euo pipefail

@@ -9,7 +9,7 @@ fail() {
 
 # stub_bench DIR CASE=HOPS...: DIR/bench/interconnect-bench, a stand-in that prints the bench's
 # header and, for the case it is run with, that case's line as interconnect-bench prints it
-# (column 7: its packet-hops), and refuses any other case as the bench does (status 2)
+# (column 7: its packet-hops), and refuses any other case with the bench's status (2)
 stub_bench() {
     local dir="$1" c
     shift
