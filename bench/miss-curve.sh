@@ -29,7 +29,7 @@ shift
 script=miss-curve
 source "$(dirname "${BASH_SOURCE[0]}")/build-pair.sh"
 check_build_dirs "$dir"
-dir=$(cd -- "$dir" && pwd) # (absolute: a name that starts with '-' is not taken for an option)
+[[ "$dir" == /* ]] || dir="$PWD/$dir" # (absolute: a name that starts with '-' is no option)
 command -v valgrind >/dev/null || {
     echo "miss-curve: valgrind not found: install Debian's valgrind" >&2
     exit 2
@@ -75,13 +75,23 @@ done
 tmp=$(mktemp -d)
 declare -A running=() # process (and group) -> its run, CASE.MB
 # At the end, however it comes: the runs still going stopped, each with its process group (valgrind
-# and the bench's child under it), then the files removed. (set -e holds in a trap: hence || true.)
+# and the bench's child under it), and waited for, valgrind included (it writes its profile as it
+# ends), for ten seconds at most before they are killed; then the files removed. (set -e holds in
+# a trap: hence || true.)
 finish() {
-    local pid
+    set +m # (no job-control notices of the runs stopped)
+    local pid tries
     for pid in "${!running[@]}"; do
         kill -- "-$pid" 2>/dev/null || true
     done
-    wait 2>/dev/null || true
+    for pid in "${!running[@]}"; do
+        wait "$pid" 2>/dev/null || true # (the group's leader, this shell's child: no zombie)
+        for ((tries = 0; tries < 100; ++tries)); do
+            kill -0 -- "-$pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        kill -KILL -- "-$pid" 2>/dev/null || true
+    done
     rm -rf "$tmp"
 }
 trap finish EXIT
@@ -97,13 +107,16 @@ measure() { # measure CASE MB
         --cache-sim=yes --D1=49152,12,64 --LL=$(($2 * 1048576)),16,64 \
         --toggle-collect='ns3::*SimulatorImpl::Run()' \
         --callgrind-out-file="$tmp/$1.$2.cg.%p" \
-        "$dir/bench/interconnect-bench" "$1" >"$tmp/$1.$2.out" 2>&1
+        "$dir/bench/interconnect-bench" "$1" >"$tmp/$1.$2.out" 2>&1 </dev/null
 }
 # Wait for the next run to end; if it failed, say which, with its output, and stop.
 reap() {
     local pid="" status=0
     wait -n -p pid || status=$?
-    [ -n "$pid" ] || return 0
+    [ -n "${pid:-}" ] || {
+        echo "miss-curve: a run stopped, or ended unseen (wait: status $status)" >&2
+        exit 1
+    }
     local run="${running[$pid]}"
     unset "running[$pid]"
     [ "$status" -eq 0 ] || {

@@ -26,7 +26,8 @@
 // each load runs under a SIGSEGV and SIGBUS handler that jumps back past it (sigsetjmp, without the
 // signal mask: no system call), and the header says on stderr how many it has skipped, at the 1st,
 // 10th, 100th... A fault anywhere else is the program's own: the handler steps aside and the
-// faulting instruction runs again, to be reported and to end the program as without it. A null
+// faulting instruction runs again, to be reported and to end the program as without it (a
+// SIGSEGV or SIGBUS sent by kill() or raise() takes its default action at once). A null
 // address is skipped too. Its variables and functions are visible to every library, so that the
 // program and its libraries share one copy (a library built with hidden visibility would otherwise
 // keep its own flag, which the handler installed last would not read).
@@ -49,17 +50,23 @@
 [[gnu::visibility("default")]] inline volatile std::uint64_t g_prefetchAsLoadSkipped;
 
 /// A fault: during a load, back past it; else the default action from now on, and back to the
-/// faulting instruction, which faults again without the handler (and is reported where it is).
+/// faulting instruction, which faults again without the handler (and is reported where it is);
+/// the signal sent by kill() or raise(), not by a fault, sent again, to its default action.
 /// @param signal SIGSEGV or SIGBUS
+/// @param info where it comes from
 [[gnu::visibility("default")]] inline void
-PrefetchAsLoadFault(int signal)
+PrefetchAsLoadFault(int signal, siginfo_t* info, void* /* context */)
 {
-    if (g_prefetchAsLoadArmed)
+    if (g_prefetchAsLoadArmed && info->si_code > 0)
     {
         g_prefetchAsLoadArmed = 0;
         siglongjmp(g_prefetchAsLoadJump, 1);
     }
     std::signal(signal, SIG_DFL);
+    if (info->si_code <= 0)
+    {
+        std::raise(signal); // (SA_NODEFER: delivered now)
+    }
 }
 
 /// @return true, once the handlers are installed (at start-up, before main)
@@ -67,8 +74,9 @@ PrefetchAsLoadFault(int signal)
 InstallPrefetchAsLoadHandlers()
 {
     struct sigaction action = {};
-    action.sa_handler = PrefetchAsLoadFault;
-    action.sa_flags = SA_NODEFER; // (the handler leaves by a jump: the signal stays unblocked)
+    action.sa_sigaction = PrefetchAsLoadFault;
+    // (The handler leaves by a jump: the signal stays unblocked.)
+    action.sa_flags = SA_SIGINFO | SA_NODEFER;
     sigemptyset(&action.sa_mask);
     return sigaction(SIGSEGV, &action, nullptr) == 0 && sigaction(SIGBUS, &action, nullptr) == 0;
 }

@@ -11,11 +11,15 @@
 set -euo pipefail
 script="$1"
 dir="$2"
+[[ "$script" == /* ]] || script="$PWD/$script"
+[[ "$dir" == /* ]] || dir="$PWD/$dir"
 rm -rf "$dir"
 mkdir -p "$dir/tools" "$dir/tmp"
 source "$(dirname "${BASH_SOURCE[0]}")/bench-stub.sh"
-# A stand-in valgrind: checks its options, says what valgrind says on stderr, runs the program
-# (its case "slow" sleeps first, its case "blank" counts nothing) and writes two callgrind files as
+# A stand-in valgrind: checks its options (and that the program is named by an absolute path),
+# says what valgrind says on stderr, runs the program (its case "slow" sleeps first, noting the
+# sleep's process in $STUB_PIDS; "blank" counts nothing; "noprofile" writes no profile; "nodl"
+# writes the child's without data-miss events, after the parent's) and writes two callgrind files as
 # the bench's child and then its parent would, the child's first as it exits first: the parent's
 # with nothing counted (callgrind drops trailing zeros), the child's with 2 000 instructions a
 # packet-hop and, per packet-hop, 16 / MB data read misses and 4 / MB write misses (MB: the last
@@ -46,16 +50,27 @@ mb=$((BASH_REMATCH[1] / 1048576))
     echo "stand-in valgrind: --LL '$ll' is not whole megabytes" >&2
     exit 3
 }
+[[ "$1" == /* ]] || { echo "stand-in valgrind: program '$1' is not an absolute path" >&2; exit 3; }
 echo "==4242== Callgrind, a call-graph generating cache profiler" >&2
 echo "==4242== Command: $*" >&2
 case "$2" in
-slow) sleep 30 ;;
+slow)
+    sleep 30 &
+    echo "$!" >>"$STUB_PIDS"
+    wait
+    ;;
 esac
 o=$("$@") || { status=$?; echo "$o"; exit "$status"; }
 echo "$o"
 hops=$(echo "$o" | awk -F, 'NR == 2 { print $7 }')
 case "$mb" in 2 | 4) child=301 ;; *) child=101 ;; esac
-if [ "$2" = blank ]; then
+if [ "$2" = noprofile ]; then
+    exit 0
+elif [ "$2" = nodl ]; then
+    printf 'events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\nsummary: 0\n' >"${out//%p/200}"
+    printf 'events: Ir Dr Dw\nsummary: %d 9 9\n' $((hops * 2000)) >"${out//%p/$child}"
+    exit 0
+elif [ "$2" = blank ]; then
     printf 'events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\nsummary: 0\n' >"${out//%p/$child}"
 else
     printf 'events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\nsummary: %d 9 9 9 9 9 7 %d %d\n' \
@@ -65,9 +80,18 @@ printf 'events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\nsummary: 0\n' >"${out//%
 STUB
 chmod +x "$dir/tools/valgrind"
 # A stand-in bench (column 7: packet-hops); "empty" has none.
-stub_bench "$dir/stub" small=1000 large=4000 empty=0 slow=1000 blank=1000
+stub_bench "$dir/stub" small=1000 large=4000 empty=0 slow=1000 blank=1000 noprofile=1000 nodl=1000
 export PATH="$dir/tools:$PATH"
 export TMPDIR="$dir/tmp"
+export STUB_PIDS="$dir/pids"
+# gone: the slow runs' sleeps noted in $STUB_PIDS are all gone (none left behind)
+gone() {
+    local pid
+    [ -s "$STUB_PIDS" ] || return 0
+    while read -r pid; do
+        ! kill -0 "$pid" 2>/dev/null || return 1
+    done <"$STUB_PIDS"
+}
 
 out=$(INTERCONNECT_LL_MB="1 4" bash "$script" "$dir/stub" small large) ||
     fail "the run failed: $out"
@@ -93,19 +117,47 @@ failed() { # failed MESSAGE ARGS...: the script exits 1 saying MESSAGE
     [ "$status" = 1 ] || fail "'$*' gave status $status, not 1: $out"
     [[ "$out" == *"$msg"* ]] || fail "'$*' said: $out"
 }
-# A run that fails is named, with its output; a run still going then is stopped (its sleep gone,
-# not left behind; on one core the slow run never starts), and the files are removed.
+# A run that fails is named, with its output, as soon as it ends (on two cores or more, the slow
+# run started before it is still going); the runs still going are then stopped, not left behind,
+# and the files are removed.
+cases=(slow nosuch)
+[ "$(nproc)" -ge 2 ] || cases=(nosuch slow) # (one run at a time: slow first would take its 30 s)
+: >"$STUB_PIDS"
 start=$SECONDS
 failed "the run of nosuch with a last level of 2 MB failed" \
-    env INTERCONNECT_LL_MB=2 bash "$script" "$dir/stub" nosuch slow
+    env INTERCONNECT_LL_MB=2 bash "$script" "$dir/stub" "${cases[@]}"
 [[ "$out" == *"unknown benchmark case 'nosuch'"* ]] || fail "the failure's output: $out"
 [ "$((SECONDS - start))" -lt 20 ] || fail "a failure waited for the slow run to end"
-sleep 0.2
-! pgrep -f "sleep 30" >/dev/null || fail "the slow run was left going after the failure"
+gone || fail "a slow run was left going after the failure: $(cat "$STUB_PIDS")"
 [ -z "$(ls -A "$dir/tmp")" ] || fail "temporary files left after a failure: $(ls -A "$dir/tmp")"
+# The script's end by a signal stops its runs too.
+: >"$STUB_PIDS"
+INTERCONNECT_LL_MB=2 bash "$script" "$dir/stub" slow >/dev/null 2>&1 &
+victim=$!
+for ((tries = 0; tries < 100; ++tries)); do
+    [ ! -s "$STUB_PIDS" ] || break
+    sleep 0.1
+done
+[ -s "$STUB_PIDS" ] || fail "the slow run never started"
+kill -TERM "$victim"
+status=0
+wait "$victim" || status=$?
+[ "$status" = 143 ] || fail "the script ended by TERM with status $status, not 143"
+gone || fail "a slow run was left going after TERM: $(cat "$STUB_PIDS")"
+[ -z "$(ls -A "$dir/tmp")" ] || fail "temporary files left after TERM: $(ls -A "$dir/tmp")"
 failed "no packet-hops for case 'empty'" env INTERCONNECT_LL_MB=2 bash "$script" "$dir/stub" empty
 failed "callgrind counted nothing in the loop of case blank" \
     env INTERCONNECT_LL_MB=2 bash "$script" "$dir/stub" blank
+failed "callgrind wrote no profile for case 'noprofile' at 2 MB" \
+    env INTERCONNECT_LL_MB=2 bash "$script" "$dir/stub" noprofile
+# (The parent's file, read first at 2 MB, names the data-miss events; the child's does not.)
+failed "callgrind counted nothing in the loop of case nodl" \
+    env INTERCONNECT_LL_MB=2 bash "$script" "$dir/stub" nodl
+# A build directory whose name starts with '-', given relative to where the script runs.
+cp -r "$dir/stub" "$dir/-stub"
+out=$(cd "$dir" && INTERCONNECT_LL_MB=2 bash "$script" -stub small) ||
+    fail "a build directory named '-stub': $out"
+[ "$(echo "$out" | awk 'NR == 2 { print $4 }')" = "8.000" ] || fail "'-stub': $out"
 
 # Bad arguments, refused by name with status 2.
 refuse() { # refuse MESSAGE_PART COMMAND...
