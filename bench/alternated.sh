@@ -27,15 +27,7 @@ cases=("$@")
 script=alternated
 source "$(dirname "${BASH_SOURCE[0]}")/build-pair.sh"
 check_rounds "$rounds"
-declare -A seen=()
-for c in "${cases[@]}"; do
-    [[ "$c" != -* ]] || {
-        echo "alternated: CASE '$c' is an option; give case names only (the bench's own options are not passed)" >&2
-        exit 2
-    }
-    [ -z "${seen[$c]:-}" ] || { echo "alternated: CASE '$c' is given twice" >&2; exit 2; }
-    seen[$c]=1
-done
+check_cases "${cases[@]}"
 check_build_dirs "$base_dir" "$new_dir"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

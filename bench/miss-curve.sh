@@ -51,27 +51,13 @@ for mb in "${sizes[@]}"; do
             "(megabytes)" >&2
         exit 2
     }
-    [ -z "${seen[mb$mb]:-}" ] || {
+    [ -z "${seen[$mb]:-}" ] || {
         echo "miss-curve: INTERCONNECT_LL_MB names $mb twice" >&2
         exit 2
     }
-    seen[mb$mb]=1
+    seen[$mb]=1
 done
-for c in "$@"; do
-    [[ "$c" != -* ]] || {
-        echo "miss-curve: CASE '$c' is an option; give case names only" >&2
-        exit 2
-    }
-    [[ "$c" =~ ^[A-Za-z0-9][A-Za-z0-9_-]*$ ]] || {
-        echo "miss-curve: CASE '$c' is not a case name (letters, digits, '-' and '_')" >&2
-        exit 2
-    }
-    [ -z "${seen[case$c]:-}" ] || {
-        echo "miss-curve: CASE '$c' is given twice" >&2
-        exit 2
-    }
-    seen[case$c]=1
-done
+check_cases "$@"
 tmp=$(mktemp -d)
 declare -A running=() # process (and group) -> its run, CASE.MB
 # At the end, however it comes: the runs still going stopped, each with its process group (valgrind

@@ -45,19 +45,7 @@ hz="${INTERCONNECT_PROFILE_HZ:-499}"
         "from 1 to 1000" >&2
     exit 2
 }
-declare -A seen=()
-for c in "${cases[@]}"; do
-    [[ "$c" != -* ]] || {
-        echo "profile: CASE '$c' is an option; give case names only (the bench's own options are not passed)" >&2
-        exit 2
-    }
-    [[ "$c" =~ ^[A-Za-z0-9][A-Za-z0-9_-]*$ ]] || {
-        echo "profile: CASE '$c' is not a case name (letters, digits, '-' and '_')" >&2
-        exit 2
-    }
-    [ -z "${seen[$c]:-}" ] || { echo "profile: CASE '$c' is given twice" >&2; exit 2; }
-    seen[$c]=1
-done
+check_cases "${cases[@]}"
 check_build_dirs "$dir"
 command -v perf >/dev/null || {
     echo "profile: perf not found: install Debian's linux-perf" >&2
