@@ -42,6 +42,11 @@
 //   perm128-ib     perm128 on InfiniBand (EDR 4x, IB MTU 4096, RC queue pairs, credits)
 //   perm128-uet    perm128 as spray-uet-vs-ecmp runs it: the Ultra Ethernet-style transport
 //                  (per-packet spraying, selective ACKs), NSCC, trimming, no PFC
+//   perm128-k16    128 flows on perm1024's fabric: perm128's traffic among every eighth host
+//                  of the k=16 fat-tree (one an edge switch), a random permutation of them
+//   perm1024-k8    1024 flows on perm128's fabric: eight random permutations of its 128 hosts
+//                  (each host sends and receives eight flows)
+//   (The last two set apart what perm1024 adds to perm128: a larger fabric, and more flows.)
 //
 // Columns: case, simulated time (s), wall time (s), CPU time of the event loop (s), events,
 // events per CPU second, packet-hops (every frame put on a link: data, ACK, CNP, PFC),
@@ -118,12 +123,12 @@ FatTree(RoceHelper& h, uint32_t k, const std::string& cc = "dcqcn")
     return h.Build(FatTreeHelper(k));
 }
 
-/// A fixed random permutation of n hosts without fixed points.
+/// A fixed random permutation of n hosts without fixed points (stream: the random stream).
 std::vector<uint32_t>
-Permutation(uint32_t n)
+Permutation(uint32_t n, int64_t stream = 42)
 {
     Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
-    u->SetStream(42);
+    u->SetStream(stream);
     std::vector<uint32_t> perm(n);
     for (uint32_t i = 0; i < n; ++i)
     {
@@ -200,6 +205,33 @@ PermutationCase(RoceHelper& h, uint32_t k, const std::string& cc = "dcqcn")
     for (uint32_t i = 0; i < perm.size(); ++i)
     {
         rdma->Post(i, perm[i], RdmaVerb::WRITE, 2000000, MicroSeconds(1), 3);
+    }
+    return {rdma, rdma.get()};
+}
+
+/**
+ * Permutation traffic that sets the fabric's size and the flows' count apart: flows 2 MB
+ * WRITEs, as perm128's, from `senders` hosts spread evenly over a k-ary fat-tree (every
+ * k^3/4/senders-th host), each in `rounds` random permutations of them.
+ * @param h the helper
+ * @param k the fat-tree's radix
+ * @param senders the hosts that take part (a divisor of k^3/4)
+ * @param rounds the permutations, each with its own stream
+ * @return the case
+ */
+Built
+PermutationSpread(RoceHelper& h, uint32_t k, uint32_t senders, uint32_t rounds)
+{
+    const Fabric f = FatTree(h, k);
+    auto rdma = std::make_shared<RoceTransport>(h);
+    const uint32_t stride = f.GetNHosts() / senders;
+    for (uint32_t r = 0; r < rounds; ++r)
+    {
+        const std::vector<uint32_t> perm = Permutation(senders, 42 + r);
+        for (uint32_t i = 0; i < perm.size(); ++i)
+        {
+            rdma->Post(i * stride, perm[i] * stride, RdmaVerb::WRITE, 2000000, MicroSeconds(1), 3);
+        }
     }
     return {rdma, rdma.get()};
 }
@@ -484,6 +516,8 @@ Main(int argc, char* argv[])
         {"perm128-iwarp", PermutationIwarp},
         {"perm128-ib", PermutationIb},
         {"perm128-uet", PermutationUet},
+        {"perm128-k16", [](RoceHelper& h) { return PermutationSpread(h, 16, 128, 1); }},
+        {"perm1024-k8", [](RoceHelper& h) { return PermutationSpread(h, 8, 128, 8); }},
     };
     std::vector<std::string> chosen;
     uint32_t repeat = 1;
