@@ -210,19 +210,23 @@ PermutationCase(RoceHelper& h, uint32_t k, const std::string& cc = "dcqcn")
 }
 
 /**
- * Permutation traffic that sets the fabric's size and the flows' count apart: flows 2 MB
- * WRITEs, as perm128's, from `senders` hosts spread evenly over a k-ary fat-tree (every
- * k^3/4/senders-th host), each in `rounds` random permutations of them.
+ * Permutation traffic that sets the fabric's size and the flows' count apart: 2 MB WRITEs, as
+ * perm128's, among `senders` hosts spread evenly over a k-ary fat-tree (every k^3/4/senders-th
+ * host), in `rounds` random permutations of them, each host sending one flow and receiving one
+ * in each. Round r draws its permutation from stream 42 + r: round 0's is perm128's.
  * @param h the helper
  * @param k the fat-tree's radix
  * @param senders the hosts that take part (a divisor of k^3/4)
- * @param rounds the permutations, each with its own stream
+ * @param rounds the permutations
  * @return the case
  */
 Built
 PermutationSpread(RoceHelper& h, uint32_t k, uint32_t senders, uint32_t rounds)
 {
     const Fabric f = FatTree(h, k);
+    NS_ABORT_MSG_UNLESS(senders > 0 && f.GetNHosts() % senders == 0,
+                        "PermutationSpread: " << senders << " senders do not divide "
+                                              << f.GetNHosts() << " hosts");
     auto rdma = std::make_shared<RoceTransport>(h);
     const uint32_t stride = f.GetNHosts() / senders;
     for (uint32_t r = 0; r < rounds; ++r)
