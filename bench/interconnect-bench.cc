@@ -12,7 +12,10 @@
 //
 // --repeat=N runs every case N times, in rounds (each round runs every case once, so that the
 // machine's noise spreads over all of them), and ends with the min, median and max of each
-// case's packet-hops and events per CPU second and its largest peak RSS. --compare=FILE reads a
+// case's packet-hops and events per CPU second and its largest peak RSS, then, for two cases or
+// more, each case's cost per packet-hop over perm128's (or the first case's), the ratio of the
+// two speeds in one round, its median and range over the rounds, and the same per event (a case
+// that does more a packet-hop costs more per packet-hop, not per event). --compare=FILE reads a
 // CSV an earlier run wrote (--csv) and prints each case's median packet-hops per CPU second
 // over the baseline's median: on a noisy machine a regression shows as a ratio below 1.
 //
@@ -655,9 +658,10 @@ Main(int argc, char* argv[])
     {
         rounds.insert(rounds.end(), chosen.begin(), chosen.end());
     }
-    // Each chosen case's packet-hops per CPU-second by round, for its cost per packet-hop over
-    // the reference case's in the same round.
+    // Each chosen case's packet-hops and events per CPU-second by round, for its cost per
+    // packet-hop and per event over the reference case's in the same round.
     std::vector<std::map<std::size_t, double>> hopsByRound(chosen.size());
+    std::vector<std::map<std::size_t, double>> eventsByRound(chosen.size());
     for (std::size_t run = 0; run < rounds.size(); ++run)
     {
         const std::string& name = rounds[run];
@@ -723,6 +727,7 @@ Main(int argc, char* argv[])
         {
             runs[name].push_back(f);
             hopsByRound[run % chosen.size()][run / chosen.size()] = f.hopsPerCpu;
+            eventsByRound[run % chosen.size()][run / chosen.size()] = f.eventsPerCpu;
         }
         if (out)
         {
@@ -786,33 +791,39 @@ Main(int argc, char* argv[])
         // The cost per packet-hop of each other case over the reference case's (perm128 if it
         // ran, else the first one given), as the ratio of the two cases' speeds in one round
         // (perm1024 over perm128: the growth the speed targets bound), its median and range
-        // over the rounds in which both ran.
+        // over the rounds in which both ran; then the same per event, which tells a case that
+        // does more a packet-hop (more events) from one whose events take longer.
         const auto perm128 = std::find(chosen.begin(), chosen.end(), "perm128");
         const std::size_t ref = perm128 != chosen.end() ? perm128 - chosen.begin() : 0;
-        std::printf("\ncost_per_hop,rounds,median,min,max\n");
-        for (std::size_t c = 0; c < chosen.size(); ++c)
-        {
-            std::vector<double> ratios;
-            for (const auto& [round, hops] : hopsByRound[c])
+        const auto costs = [&](const char* what,
+                               const std::vector<std::map<std::size_t, double>>& byRound) {
+            std::printf("\n%s,rounds,median,min,max\n", what);
+            for (std::size_t c = 0; c < chosen.size(); ++c)
             {
-                const auto r = hopsByRound[ref].find(round);
-                if (c != ref && r != hopsByRound[ref].end() && hops > 0)
+                std::vector<double> ratios;
+                for (const auto& [round, speed] : byRound[c])
                 {
-                    ratios.push_back(r->second / hops);
+                    const auto r = byRound[ref].find(round);
+                    if (c != ref && r != byRound[ref].end() && speed > 0)
+                    {
+                        ratios.push_back(r->second / speed);
+                    }
                 }
+                if (ratios.empty())
+                {
+                    continue;
+                }
+                std::printf("%s/%s,%zu,%.3f,%.3f,%.3f\n",
+                            chosen[c].c_str(),
+                            chosen[ref].c_str(),
+                            ratios.size(),
+                            Median(ratios),
+                            *std::min_element(ratios.begin(), ratios.end()),
+                            *std::max_element(ratios.begin(), ratios.end()));
             }
-            if (ratios.empty())
-            {
-                continue;
-            }
-            std::printf("%s/%s,%zu,%.3f,%.3f,%.3f\n",
-                        chosen[c].c_str(),
-                        chosen[ref].c_str(),
-                        ratios.size(),
-                        Median(ratios),
-                        *std::min_element(ratios.begin(), ratios.end()),
-                        *std::max_element(ratios.begin(), ratios.end()));
-        }
+        };
+        costs("cost_per_hop", hopsByRound);
+        costs("cost_per_event", eventsByRound);
     }
     return status;
 }

@@ -25,13 +25,20 @@ grep -Eq '^incast64,1,.*,[0-9]+,[0-9]+\.[0-9]{3}$' "$dir/compare.out" ||
 [ "$(tail -1 "$dir/default.csv" | cut -d, -f1,2,5,7)" = "$(tail -1 "$dir/base.csv" | cut -d, -f1,2,5,7)" ] ||
     fail "the default implementation ran other events: $(tail -1 "$dir/default.csv")"
 # The cost per packet-hop over perm128's (the reference when it runs, even second), per round:
-# the ratio of the two speeds in one round, its median (of two: their mean) and range.
+# the ratio of the two speeds in one round, its median (of two: their mean) and range; then the
+# same per event (packet-hops per CPU-second in column 8, events in column 6), each in a section
+# of its own.
 "$bench" --repeat=2 --csv="$dir/pair.csv" incast64 perm128 >"$dir/pair.out" || fail "--repeat=2 of two cases failed"
-expected=$(awk -F, 'NR > 1 { hops[NR - 2] = $8 }
-    END { a = hops[1] / hops[0]; b = hops[3] / hops[2]; lo = a < b ? a : b; hi = a < b ? b : a
-          printf "incast64/perm128,2,%.3f,%.3f,%.3f\n", (a + b) / 2, lo, hi }' "$dir/pair.csv")
-got=$(grep '^incast64/perm128,' "$dir/pair.out" || true)
-[ "$got" = "$expected" ] || fail "cost per packet-hop over perm128: '$got', expected '$expected'"
+for measure in hop:8 event:6; do
+    name=${measure%%:*}
+    column=${measure#*:}
+    expected=$(awk -F, -v col="$column" 'NR > 1 { v[NR - 2] = $col }
+        END { a = v[1] / v[0]; b = v[3] / v[2]; lo = a < b ? a : b; hi = a < b ? b : a
+              printf "incast64/perm128,2,%.3f,%.3f,%.3f\n", (a + b) / 2, lo, hi }' "$dir/pair.csv")
+    got=$(awk -v header="cost_per_$name,rounds,median,min,max" \
+        '$0 == header { on = 1; next } /^$/ { on = 0 } on && /^incast64\/perm128,/' "$dir/pair.out")
+    [ "$got" = "$expected" ] || fail "cost per $name over perm128: '$got', expected '$expected'"
+done
 grep -q '^perm128/' "$dir/pair.out" && fail "the reference case is reported over itself"
 # The timeline's stretches add up to the run's events and packet-hops (columns 5 and 7) and the
 # last one ends where the run does: incast64 ends on the timeline's own event, perm128-ib (whose
