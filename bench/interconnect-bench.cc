@@ -15,9 +15,9 @@
 // case's packet-hops and events per CPU second and its largest peak RSS, then, for two cases or
 // more, each case's cost per packet-hop over perm128's (or the first case's), the ratio of the
 // two speeds in one round, its median and range over the rounds, and the same per event (a case
-// that does more a packet-hop costs more per packet-hop, not per event). --compare=FILE reads a
-// CSV an earlier run wrote (--csv) and prints each case's median packet-hops per CPU second
-// over the baseline's median: on a noisy machine a regression shows as a ratio below 1.
+// that runs more events a packet-hop costs more per packet-hop, not per event). --compare=FILE
+// reads a CSV an earlier run wrote (--csv) and prints each case's median packet-hops per CPU
+// second over the baseline's median: on a noisy machine a regression shows as a ratio below 1.
 //
 // --timeline=US prints on stderr, for every US microseconds of simulated time of each run, what
 // that stretch took: its events, packet-hops, CPU seconds, CPU nanoseconds per packet-hop and the
@@ -46,7 +46,7 @@
 //   perm128-uet    perm128 as spray-uet-vs-ecmp runs it: the Ultra Ethernet-style transport
 //                  (per-packet spraying, selective ACKs), NSCC, trimming, no PFC
 //   perm128-k16    128 flows on perm1024's fabric: perm128's traffic among every eighth host
-//                  of the k=16 fat-tree (one an edge switch), a random permutation of them
+//                  of the k=16 fat-tree (one per edge switch), a random permutation of them
 //   perm1024-k8    1024 flows on perm128's fabric: eight random permutations of its 128 hosts
 //                  (each host sends and receives eight flows)
 //   (The last two set apart what perm1024 adds to perm128: a larger fabric, and more flows.)
@@ -789,10 +789,13 @@ Main(int argc, char* argv[])
     if (repeat > 1 && chosen.size() > 1)
     {
         // The cost per packet-hop of each other case over the reference case's (perm128 if it
-        // ran, else the first one given), as the ratio of the two cases' speeds in one round
-        // (perm1024 over perm128: the growth the speed targets bound), its median and range
-        // over the rounds in which both ran; then the same per event, which tells a case that
-        // does more a packet-hop (more events) from one whose events take longer.
+        // was given, else the first case given), as the ratio of the two cases' speeds in one
+        // round (perm1024 over perm128: the growth the speed targets bound), its median and
+        // range over the rounds in which both ran; then the same per event, which tells a case
+        // that does more a packet-hop (more events) from one whose events take longer. (A case's
+        // events and packet-hops are the same every run: its cost per event is its cost per
+        // packet-hop times the ratio of events a packet-hop, with the same noise, not a second
+        // measurement.)
         const auto perm128 = std::find(chosen.begin(), chosen.end(), "perm128");
         const std::size_t ref = perm128 != chosen.end() ? perm128 - chosen.begin() : 0;
         const auto costs = [&](const char* what,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The bench's reporting (never its figures: speed is measured, not asserted): --repeat=N runs a
-# case N times and summarizes min/median/max, and each case's cost per packet-hop over
-# perm128's per round; --compare=FILE prints the ratio against a saved run; --simulator=default
+# case N times and summarizes min/median/max, and each case's cost per packet-hop and per event
+# over perm128's per round; --compare=FILE prints the ratio against a saved run; --simulator=default
 # runs the same events on ns-3's implementation; --timeline=US splits a run into stretches of
 # simulated time that add up to it; the cases that set perm1024's fabric and flows apart complete;
 # bad values are refused by name.
