@@ -8,7 +8,7 @@
 //
 //   interconnect-bench [--csv=FILE] [--scheduler=NAME] [--simulator=NAME] [--repeat=N]
 //                      [--compare=FILE] [--timeline=US] [CASE ...]
-//   (no case: all of them)
+//   (no case: all of them; a case given twice is refused)
 //
 // --repeat=N runs every case N times, in rounds (each round runs every case once, so that the
 // machine's noise spreads over all of them), and ends with the min, median and max of each
@@ -587,6 +587,14 @@ Main(int argc, char* argv[])
         }
         else if (cases.count(arg))
         {
+            if (std::find(chosen.begin(), chosen.end(), arg) != chosen.end())
+            {
+                std::cerr << "error: case " << arg
+                          << " given twice; accepted: each case once (--repeat=N runs every case "
+                             "N times)"
+                          << std::endl;
+                return 2;
+            }
             chosen.push_back(arg);
         }
         else

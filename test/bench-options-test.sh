@@ -4,7 +4,7 @@
 # over perm128's per round; --compare=FILE prints the ratio against a saved run; --simulator=default
 # runs the same events on ns-3's implementation; --timeline=US splits a run into stretches of
 # simulated time that add up to it; the cases that set perm1024's fabric and flows apart complete;
-# bad values are refused by name.
+# bad values (a case given twice among them) are refused by name.
 # Run by ctest: bench-options-test.sh BENCH DIR
 set -euo pipefail
 bench="$1"
@@ -73,6 +73,9 @@ status=0
 status=0
 "$bench" --simulator=fast incast64 >/dev/null 2>"$dir/e3" || status=$?
 [ "$status" -eq 2 ] && grep -q -- "--simulator = fast" "$dir/e3" || fail "--simulator=fast not refused by name"
+status=0
+"$bench" incast64 perm128 incast64 >/dev/null 2>"$dir/e5" || status=$?
+[ "$status" -eq 2 ] && grep -q -- "case incast64 given twice" "$dir/e5" || fail "a case given twice not refused by name"
 status=0
 "$bench" --repeat=0 incast64 >/dev/null 2>"$dir/e1" || status=$?
 [ "$status" -eq 2 ] && grep -q -- "--repeat" "$dir/e1" || fail "--repeat=0 not refused by name"
