@@ -12,12 +12,17 @@
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
+#include "ns3/fat-tree-helper.h"
 #include "ns3/internet-module.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/roce-helper.h"
 #include "ns3/roce-transport.h"
+#include "ns3/spine-leaf-helper.h"
+#include "ns3/three-tier-helper.h"
+#include "ns3/torus-helper.h"
 #include "ns3/udp-header.h"
 
+#include <functional>
 #include <gtest/gtest.h>
 #include <map>
 #include <random>
@@ -412,6 +417,149 @@ TEST(RoceSwitchRoutes, EveryDestinationForwardsByItsOwnRouteWhateverItsBlock)
         sw->SetRoute(Ipv4Address(base + d), {static_cast<uint32_t>(random() % 8)});
     }
     checkAll("random");
+}
+
+namespace
+{
+
+/// Every destination from 10.0.0.0 to a /24 past the last host forwards on `sw` as on a switch
+/// with the same ports, seed and routes that says them by its tables: one with a route to
+/// 10.0.0.0 too, which no host has (the host rule then cannot hold). Flows of several source
+/// ports each, so that ECMP's hash picks among the uplinks.
+void
+ExpectForwardingAsByTables(const Ptr<RoceSwitch>& sw, uint32_t hosts, const std::string& where)
+{
+    Ptr<RoceSwitch> tables = CreateObject<RoceSwitch>();
+    for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+    {
+        tables->AddPort(CreateObject<PfcNetDevice>());
+    }
+    UintegerValue seed;
+    sw->GetAttribute("EcmpSeed", seed);
+    tables->SetAttribute("EcmpSeed", seed);
+    const uint32_t first = 10u << 24;
+    const uint32_t end = first + ((hosts / 254 + 2) << 8);
+    for (uint32_t a = first + 1; a < end; ++a)
+    {
+        const std::vector<uint32_t>& route = sw->GetRoute(Ipv4Address(a));
+        if (!route.empty())
+        {
+            tables->SetRoute(Ipv4Address(a), route);
+        }
+    }
+    tables->SetRoute(Ipv4Address(first), {0});
+    ASSERT_FALSE(tables->RoutesByHostNumber()) << where;
+    const Ipv4Address src("10.0.0.1");
+    for (uint32_t a = first + 1; a < end; ++a)
+    {
+        for (uint16_t sport = 49152; sport < 49152 + 5; ++sport)
+        {
+            ASSERT_EQ(sw->SelectPort(src, Ipv4Address(a), 17, sport, 4791),
+                      tables->SelectPort(src, Ipv4Address(a), 17, sport, 4791))
+                << where << ", destination " << Ipv4Address(a) << ", source port " << sport;
+        }
+    }
+}
+
+} // namespace
+
+TEST(RoceSwitchRoutes, AFatTreesAndASpineLeafsSwitchesRouteByHostNumberAsTheirTablesSay)
+{
+    // k=16: 1 024 hosts over five /24s, so that edges straddle a /24's end (.254, then .1).
+    struct Case
+    {
+        std::string name;
+        std::function<Fabric(RoceHelper&)> build;
+    };
+
+    const std::vector<Case> cases = {
+        {"fat-tree k=4", [](RoceHelper& h) { return h.Build(FatTreeHelper(4)); }},
+        {"fat-tree k=16", [](RoceHelper& h) { return h.Build(FatTreeHelper(16)); }},
+        {"spine-leaf 5x3x64", [](RoceHelper& h) { return h.Build(SpineLeafHelper(5, 3, 64)); }},
+    };
+    for (const Case& c : cases)
+    {
+        RoceHelper h;
+        const Fabric fabric = c.build(h);
+        for (uint32_t s = 0; s < fabric.GetNSwitches(); ++s)
+        {
+            const std::string where = c.name + ", switch " + std::to_string(s);
+            EXPECT_TRUE(h.GetSwitch(s)->RoutesByHostNumber()) << where;
+            ExpectForwardingAsByTables(h.GetSwitch(s), fabric.GetNHosts(), where);
+        }
+        Simulator::Destroy();
+    }
+}
+
+TEST(RoceSwitchRoutes, RoutesNotSaidByHostNumberForwardByTheirTables)
+{
+    // A torus's routes, a three-tier fabric's, runs of three hosts, and a fat-tree edge's routes
+    // with one host moved
+    // to another port: each still forwards as its tables say; the edge's by host number again
+    // once the host is moved back.
+    {
+        RoceHelper h;
+        const Fabric fabric = h.Build(TorusHelper({4, 4}));
+        uint32_t byNumber = 0;
+        for (uint32_t s = 0; s < fabric.GetNSwitches(); ++s)
+        {
+            byNumber += h.GetSwitch(s)->RoutesByHostNumber();
+            ExpectForwardingAsByTables(h.GetSwitch(s), fabric.GetNHosts(), "torus");
+        }
+        EXPECT_LT(byNumber, fabric.GetNSwitches());
+        Simulator::Destroy();
+    }
+    {
+        // (Its access switches' routes are said by host number, not the others': they reach a
+        // switch below by several links, a set.)
+        RoceHelper h;
+        const Fabric fabric = h.Build(ThreeTierHelper(3, 2, 2, 2, 8));
+        for (uint32_t s = 0; s < fabric.GetNSwitches(); ++s)
+        {
+            ExpectForwardingAsByTables(h.GetSwitch(s), fabric.GetNHosts(), "three-tier");
+        }
+        Simulator::Destroy();
+    }
+    {
+        RoceHelper h;
+        const Fabric fabric = h.Build(SpineLeafHelper(4, 2, 3));
+        for (uint32_t s = 0; s < fabric.GetNSwitches(); ++s)
+        {
+            ExpectForwardingAsByTables(h.GetSwitch(s), fabric.GetNHosts(), "runs of three");
+        }
+        Simulator::Destroy();
+    }
+    Ptr<RoceSwitch> sw = CreateObject<RoceSwitch>();
+    for (int i = 0; i < 8; ++i)
+    {
+        sw->AddPort(CreateObject<PfcNetDevice>());
+    }
+    // An edge switch of 4 hosts, 10.0.0.253 to 10.0.1.2, among 600: ports 0-3, uplinks 4-7.
+    for (uint32_t host = 0; host < 600; ++host)
+    {
+        const Ipv4Address a((10u << 24) | ((host / 254) << 8) | (host % 254 + 1));
+        if (host >= 252 && host < 256)
+        {
+            sw->SetRoute(a, {host - 252});
+        }
+        else
+        {
+            sw->SetRoute(a, {4, 5, 6, 7});
+        }
+    }
+    EXPECT_TRUE(sw->RoutesByHostNumber());
+    ExpectForwardingAsByTables(sw, 600, "edge");
+    EXPECT_EQ(sw->SelectPort(Ipv4Address("10.0.0.9"), Ipv4Address("10.0.1.1"), 17, 1, 4791), 2u);
+    sw->SetRoute(Ipv4Address("10.0.1.1"), {1});
+    EXPECT_FALSE(sw->RoutesByHostNumber());
+    ExpectForwardingAsByTables(sw, 600, "edge, a host moved");
+    EXPECT_EQ(sw->SelectPort(Ipv4Address("10.0.0.9"), Ipv4Address("10.0.1.1"), 17, 1, 4791), 1u);
+    sw->SetRoute(Ipv4Address("10.0.1.1"), {2});
+    EXPECT_TRUE(sw->RoutesByHostNumber());
+    // A route to a broadcast address, which no host has: not said by host number.
+    sw->SetRoute(Ipv4Address("10.0.0.255"), {3});
+    EXPECT_FALSE(sw->RoutesByHostNumber());
+    EXPECT_EQ(sw->SelectPort(Ipv4Address("10.0.0.9"), Ipv4Address("10.0.0.255"), 17, 1, 4791), 3u);
 }
 
 TEST_F(RoceSwitchTest, EachFlowKeepsOneSpine)

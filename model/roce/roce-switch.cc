@@ -181,6 +181,7 @@ RoceSwitch::DoDispose()
     m_sprayNext.clear();
     m_blockSlot.clear();
     m_splitSlots.clear();
+    m_hostRule = HostRule{};
     Object::DoDispose();
 }
 
@@ -322,7 +323,109 @@ RoceSwitch::CompactRoutes()
     }
     m_blockSlot.shrink_to_fit();
     m_splitSlots.shrink_to_fit();
+    FitHostRule();
     m_routesChanged = false;
+}
+
+void
+RoceSwitch::FitHostRule()
+{
+    m_hostRule = HostRule{};
+    const auto n = static_cast<uint32_t>(m_routeSlot.size());
+    if (n == 0 || (m_routeBase & 0xFF) == 0 || (m_routeBase & 0xFF) == 0xFF ||
+        uint64_t{m_routeBase} + n > (uint64_t{1} << 32))
+    {
+        return;
+    }
+    const uint32_t bias = HostNumberOf(m_routeBase); // (host 0: the lowest with a route)
+    auto singlePort = [&](uint16_t slot) { return slot != 0 && m_portSpans[slot - 1].count == 1; };
+    // Fitted: the hosts with a port of their own, from the first to the last; the first run of
+    // one port; the other destinations' slot.
+    uint32_t first = 0;
+    uint32_t last = 0;
+    bool any = false;
+    uint16_t other = 0;
+    for (uint32_t offset = 0; offset < n; ++offset)
+    {
+        const uint16_t slot = m_routeSlot[offset];
+        if (singlePort(slot))
+        {
+            const uint32_t host = HostNumberOf(m_routeBase + offset) - bias;
+            first = any ? first : host;
+            last = host;
+            any = true;
+        }
+        else if (other == 0)
+        {
+            other = slot;
+        }
+    }
+    if (!any)
+    {
+        return;
+    }
+    // The first run: from the first host on, while its port stays the same.
+    uint32_t run = 0;
+    uint32_t firstPort = 0;
+    for (uint32_t offset = 0; offset < n; ++offset)
+    {
+        const uint32_t address = m_routeBase + offset;
+        const uint16_t slot = m_routeSlot[offset];
+        if (((address + 1) & 0xFF) < 2 || HostNumberOf(address) - bias < first)
+        {
+            continue;
+        }
+        if (!singlePort(slot) || (run > 0 && m_portSpans[slot - 1].first != firstPort))
+        {
+            break;
+        }
+        firstPort = run == 0 ? m_portSpans[slot - 1].first : firstPort;
+        ++run;
+    }
+    if ((run & (run - 1)) != 0 || firstPort > UINT16_MAX)
+    {
+        return;
+    }
+    HostRule rule;
+    rule.bias = bias + first;
+    rule.count = last - first + 1;
+    rule.firstPort = static_cast<uint16_t>(firstPort);
+    rule.shift = static_cast<uint8_t>(__builtin_ctz(run));
+    rule.otherSlot = other;
+    rule.on = true;
+    // Checked: every destination's route as the rule says it, the slots' as they are.
+    m_hostRule = rule;
+    for (uint32_t offset = 0; offset < n; ++offset)
+    {
+        const uint32_t address = m_routeBase + offset;
+        const uint16_t slot = m_routeSlot[offset];
+        PfcFrameInfo info;
+        info.dst = address;
+        const PortSpan* set = nullptr;
+        const uint32_t port = CompactedPortOf(info, set);
+        bool agrees = slot == 0; // (no route: none said)
+        if (port != m_ports.size() || set != nullptr)
+        {
+            agrees = slot != 0 &&
+                     (set == nullptr ? singlePort(slot) && m_portSpans[slot - 1].first == port
+                                     : set == &m_portSpans[slot - 1]);
+        }
+        if (!agrees)
+        {
+            m_hostRule = HostRule{};
+            return;
+        }
+    }
+}
+
+bool
+RoceSwitch::RoutesByHostNumber()
+{
+    if (m_routesChanged)
+    {
+        CompactRoutes();
+    }
+    return m_hostRule.on;
 }
 
 const std::vector<uint32_t>&
@@ -396,18 +499,16 @@ RoceSwitch::SelectPort(Ipv4Address src,
 uint32_t
 RoceSwitch::SelectPortOf(const PfcFrameInfo& info)
 {
-    const uint16_t slot = RouteSlotOf(info.dst);
-    if (slot == 0)
+    if (m_routesChanged)
     {
-        return static_cast<uint32_t>(m_ports.size());
+        CompactRoutes();
     }
-    const PortSpan set = m_portSpans[slot - 1];
-    const uint32_t offset = info.dst - m_routeBase;
-    const uint32_t port = MemberOf(set, offset, info);
-    if (m_ecmpMode == PACKET_SPRAY && set.count > 1)
+    const PortSpan* set = nullptr;
+    const uint32_t port = CompactedPortOf(info, set);
+    if (m_ecmpMode == PACKET_SPRAY && set != nullptr && set->count > 1)
     {
-        uint32_t& next = m_sprayNext[offset];
-        next = (next + 1) % set.count; // the destination's next turn
+        uint32_t& next = m_sprayNext[info.dst - m_routeBase];
+        next = (next + 1) % set->count; // the destination's next turn
     }
     return port;
 }
@@ -416,13 +517,13 @@ const void*
 RoceSwitch::PortArrivalHint(uint32_t /* inPort */, const PfcFrameInfo& info) const
 {
     // (Routes set since the last frame are compacted by the next frame's route, not here.)
-    const uint16_t slot = m_routesChanged ? 0 : CompactedSlotOf(info.dst);
-    if (slot == 0)
+    if (m_routesChanged)
     {
         return nullptr;
     }
-    const uint32_t port = MemberOf(m_portSpans[slot - 1], info.dst - m_routeBase, info);
-    return PeekPointer(m_ports[port])->SendSpan();
+    const PortSpan* set = nullptr;
+    const uint32_t port = CompactedPortOf(info, set);
+    return port < m_ports.size() ? PeekPointer(m_ports[port])->SendSpan() : nullptr;
 }
 
 const void*

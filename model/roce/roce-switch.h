@@ -105,6 +105,15 @@ class alignas(128) RoceSwitch : public Object, public PfcPortOwner
     const std::vector<uint32_t>& GetRoute(Ipv4Address destination) const;
 
     /**
+     * Whether the forwarding path says this switch's routes by arithmetic on the destination's
+     * host number, reading no table (m_hostRule): as every switch of a fat-tree with k a power
+     * of two, or of a spine-leaf fabric with a power of two of hosts per leaf, whose hosts
+     * RoceHelper addresses, does. Either way a frame takes the route GetRoute says.
+     * @return true if so, for the routes as they are now
+     */
+    bool RoutesByHostNumber();
+
+    /**
      * The egress port the switch would choose for a flow (FlowHash mode).
      * @param src source address
      * @param dst destination address
@@ -384,17 +393,42 @@ class alignas(128) RoceSwitch : public Object, public PfcPortOwner
     uint32_t m_seed{0};                     //!< ECMP hash seed
     bool m_routesChanged{true};             //!< SetRoute since CompactRoutes
     bool m_ecnAtDequeue{false};             //!< mark at dequeue instead of enqueue
-    bool m_checkFrameInfo{false};      //!< read every frame's bytes and compare the carried fields
-    bool m_intEnabled{true};           //!< stamp INT hops on packets that carry an RdmaIntTag
-    bool m_trimming{false};            //!< trim RoCEv2 data instead of dropping it
-    uint8_t m_trimDscp{56};            //!< DSCP of trimmed packets
-    uint32_t m_trimThreshold{0};       //!< trim above this egress queue (bytes; 0: only on a drop)
-    uint32_t m_sharpAddress{0};        //!< the aggregation node's address (0: none; no host has it)
-    Time m_latency;                    //!< forwarding latency
-    uint64_t m_frameInfoCarried{0};    //!< frames whose header fields came with them
-    uint64_t m_forwarded{0};           //!< frames forwarded
-    uint64_t m_ecnMarks{0};            //!< CE marks
-    std::vector<uint8_t> m_remap;      //!< (in, out, priority) -> priority; empty: no rules
+    bool m_checkFrameInfo{false};   //!< read every frame's bytes and compare the carried fields
+    bool m_intEnabled{true};        //!< stamp INT hops on packets that carry an RdmaIntTag
+    bool m_trimming{false};         //!< trim RoCEv2 data instead of dropping it
+    uint8_t m_trimDscp{56};         //!< DSCP of trimmed packets
+    uint32_t m_trimThreshold{0};    //!< trim above this egress queue (bytes; 0: only on a drop)
+    uint32_t m_sharpAddress{0};     //!< the aggregation node's address (0: none; no host has it)
+    Time m_latency;                 //!< forwarding latency
+    uint64_t m_frameInfoCarried{0}; //!< frames whose header fields came with them
+    uint64_t m_forwarded{0};        //!< frames forwarded
+    uint64_t m_ecnMarks{0};         //!< CE marks
+    std::vector<uint8_t> m_remap;   //!< (in, out, priority) -> priority; empty: no rules
+
+    /// A switch's routes said as arithmetic on the destination's host number, where that says
+    /// every one of them (FitHostRule): the hosts from the rule's first on, `count` of them, each
+    /// have a port of their own, the same for each run of 2^`shift` consecutive hosts, the runs
+    /// on consecutive ports from `firstPort`; every other destination has the port set of slot
+    /// `otherSlot`. Hosts are numbered as RoceHelper addresses them, from .1 within each /24 of
+    /// 254 (.0 and .255 no host's). That is each switch of a fat-tree whose k is a power of two
+    /// (an edge switch: one port per host below it, the uplinks for the rest; an aggregation
+    /// switch: one port per edge switch of its pod; a core switch: one per pod), of a spine-leaf
+    /// fabric with a power of two of hosts per leaf, and a three-tier fabric's access switches,
+    /// so that their forwarding reads no table: a frame going down takes a subtraction and a
+    /// shift, one going up reads its port set and no slot. Where the routes are not so (a torus,
+    /// a switch that reaches one below by several links, routes set by hand, runs of three
+    /// hosts), `on` is false and the slots say them.
+    struct HostRule
+    {
+        uint32_t bias{0};      //!< (address >> 8) * 254 + (address & 255) of the first host
+        uint32_t count{0};     //!< hosts with a port of their own, from the first on
+        uint16_t firstPort{0}; //!< the port of the first run
+        uint16_t otherSlot{0}; //!< the slot of every other destination; 0: no route
+        uint8_t shift{0};      //!< log2 of the hosts of a run
+        bool on{false};        //!< the rule says every route (else the slots do)
+    };
+
+    HostRule m_hostRule;               //!< the routes as arithmetic, where they are so
     Ptr<SharpAggregationNode> m_sharp; //!< aggregation node, or nullptr
 
     /// A port set as the forwarding path reads it: its port, or its members in m_portData.
@@ -442,8 +476,58 @@ class alignas(128) RoceSwitch : public Object, public PfcPortOwner
     static constexpr uint16_t ROUTE_BLOCK_SPLIT = 0x8000; //!< first reference to a split block
 
     /// Build m_blockSlot and m_splitSlots from m_routeSlot, at the block size that takes the
-    /// fewest bytes.
+    /// fewest bytes, and m_hostRule.
     void CompactRoutes();
+
+    /// Set m_hostRule from m_routeSlot: fitted to the routes, then checked against every
+    /// destination's; off if any differs.
+    void FitHostRule();
+
+    /**
+     * @param address a destination
+     * @return its host number before the rule's bias: 254 per /24, numbered from .1
+     */
+    static uint32_t HostNumberOf(uint32_t address)
+    {
+        return (address >> 8) * 254 + (address & 0xFF);
+    }
+
+    /**
+     * The port a frame takes once the routes are compacted (m_routesChanged false).
+     * @param info the frame's header fields
+     * @param set set to the port set it was taken from, when one was read
+     * @return the port index, GetNPorts() if the destination has no route
+     */
+    uint32_t CompactedPortOf(const PfcFrameInfo& info, const PortSpan*& set) const
+    {
+        const uint32_t offset = info.dst - m_routeBase;
+        const auto none = static_cast<uint32_t>(m_ports.size());
+        uint16_t slot;
+        if (m_hostRule.on)
+        {
+            // (.0 and .255, no host's, have no route: the rule was checked so.)
+            if (offset >= m_routeSlot.size() || ((info.dst + 1) & 0xFF) < 2)
+            {
+                return none;
+            }
+            const uint32_t x = HostNumberOf(info.dst) - m_hostRule.bias;
+            if (x < m_hostRule.count)
+            {
+                return m_hostRule.firstPort + (x >> m_hostRule.shift);
+            }
+            slot = m_hostRule.otherSlot;
+        }
+        else
+        {
+            slot = CompactedSlotOf(info.dst);
+        }
+        if (slot == 0)
+        {
+            return none;
+        }
+        set = &m_portSpans[slot - 1];
+        return MemberOf(*set, offset, info);
+    }
 
     /**
      * @param address a destination
