@@ -423,9 +423,10 @@ namespace
 {
 
 /// Every destination from 10.0.0.0 to a /24 past the last host forwards on `sw` as on a switch
-/// with the same ports, seed and routes that says them by its tables: one with a route to
-/// 10.0.0.0 too, which no host has (the host rule then cannot hold). Flows of several source
-/// ports each, so that ECMP's hash picks among the uplinks.
+/// with the same ports, seed, ECMP mode and routes that says them by its tables: one with a
+/// route to 10.0.0.0 too, which no host has (the host rule then cannot hold). Flows of several
+/// source ports each, so that ECMP's hash picks among the uplinks, or the spray turns (each
+/// route set again on `sw` first, so that both start their turns at the first member).
 void
 ExpectForwardingAsByTables(const Ptr<RoceSwitch>& sw, uint32_t hosts, const std::string& where)
 {
@@ -437,14 +438,18 @@ ExpectForwardingAsByTables(const Ptr<RoceSwitch>& sw, uint32_t hosts, const std:
     UintegerValue seed;
     sw->GetAttribute("EcmpSeed", seed);
     tables->SetAttribute("EcmpSeed", seed);
+    EnumValue mode;
+    sw->GetAttribute("EcmpMode", mode);
+    tables->SetAttribute("EcmpMode", mode);
     const uint32_t first = 10u << 24;
     const uint32_t end = first + ((hosts / 254 + 2) << 8);
     for (uint32_t a = first + 1; a < end; ++a)
     {
-        const std::vector<uint32_t>& route = sw->GetRoute(Ipv4Address(a));
+        const std::vector<uint32_t> route = sw->GetRoute(Ipv4Address(a));
         if (!route.empty())
         {
             tables->SetRoute(Ipv4Address(a), route);
+            sw->SetRoute(Ipv4Address(a), route);
         }
     }
     tables->SetRoute(Ipv4Address(first), {0});
@@ -529,37 +534,50 @@ TEST(RoceSwitchRoutes, RoutesNotSaidByHostNumberForwardByTheirTables)
         }
         Simulator::Destroy();
     }
-    Ptr<RoceSwitch> sw = CreateObject<RoceSwitch>();
-    for (int i = 0; i < 8; ++i)
+    // An edge switch of 4 hosts, 10.0.0.253 to 10.0.1.2, among 600: ports 0-3, uplinks 4-7 (in
+    // order, or not: the rule then reads the set), by hash and sprayed.
+    const std::vector<std::vector<uint32_t>> uplinks = {{4, 5, 6, 7}, {4, 6, 5, 7}, {4, 5, 6}};
+    for (const auto mode : {RoceSwitch::FLOW_HASH, RoceSwitch::PACKET_SPRAY})
     {
-        sw->AddPort(CreateObject<PfcNetDevice>());
-    }
-    // An edge switch of 4 hosts, 10.0.0.253 to 10.0.1.2, among 600: ports 0-3, uplinks 4-7.
-    for (uint32_t host = 0; host < 600; ++host)
-    {
-        const Ipv4Address a((10u << 24) | ((host / 254) << 8) | (host % 254 + 1));
-        if (host >= 252 && host < 256)
+        for (const std::vector<uint32_t>& up : uplinks)
         {
-            sw->SetRoute(a, {host - 252});
-        }
-        else
-        {
-            sw->SetRoute(a, {4, 5, 6, 7});
+            const std::string where =
+                std::string(mode == RoceSwitch::FLOW_HASH ? "hash" : "spray") + ", uplinks of " +
+                std::to_string(up.size()) + (up[1] == 5 ? "" : " out of order");
+            Ptr<RoceSwitch> sw = CreateObject<RoceSwitch>();
+            for (int i = 0; i < 8; ++i)
+            {
+                sw->AddPort(CreateObject<PfcNetDevice>());
+            }
+            sw->SetAttribute("EcmpMode", EnumValue(mode));
+            for (uint32_t host = 0; host < 600; ++host)
+            {
+                const Ipv4Address a((10u << 24) | ((host / 254) << 8) | (host % 254 + 1));
+                if (host >= 252 && host < 256)
+                {
+                    sw->SetRoute(a, {host - 252});
+                }
+                else
+                {
+                    sw->SetRoute(a, up);
+                }
+            }
+            EXPECT_TRUE(sw->RoutesByHostNumber()) << where;
+            ExpectForwardingAsByTables(sw, 600, where);
+            const Ipv4Address src("10.0.0.9");
+            EXPECT_EQ(sw->SelectPort(src, Ipv4Address("10.0.1.1"), 17, 1, 4791), 2u) << where;
+            sw->SetRoute(Ipv4Address("10.0.1.1"), {1});
+            EXPECT_FALSE(sw->RoutesByHostNumber()) << where;
+            ExpectForwardingAsByTables(sw, 600, where + ", a host moved");
+            EXPECT_EQ(sw->SelectPort(src, Ipv4Address("10.0.1.1"), 17, 1, 4791), 1u) << where;
+            sw->SetRoute(Ipv4Address("10.0.1.1"), {2});
+            EXPECT_TRUE(sw->RoutesByHostNumber()) << where;
+            // A route to a broadcast address, which no host has: not said by host number.
+            sw->SetRoute(Ipv4Address("10.0.0.255"), {3});
+            EXPECT_FALSE(sw->RoutesByHostNumber()) << where;
+            EXPECT_EQ(sw->SelectPort(src, Ipv4Address("10.0.0.255"), 17, 1, 4791), 3u) << where;
         }
     }
-    EXPECT_TRUE(sw->RoutesByHostNumber());
-    ExpectForwardingAsByTables(sw, 600, "edge");
-    EXPECT_EQ(sw->SelectPort(Ipv4Address("10.0.0.9"), Ipv4Address("10.0.1.1"), 17, 1, 4791), 2u);
-    sw->SetRoute(Ipv4Address("10.0.1.1"), {1});
-    EXPECT_FALSE(sw->RoutesByHostNumber());
-    ExpectForwardingAsByTables(sw, 600, "edge, a host moved");
-    EXPECT_EQ(sw->SelectPort(Ipv4Address("10.0.0.9"), Ipv4Address("10.0.1.1"), 17, 1, 4791), 1u);
-    sw->SetRoute(Ipv4Address("10.0.1.1"), {2});
-    EXPECT_TRUE(sw->RoutesByHostNumber());
-    // A route to a broadcast address, which no host has: not said by host number.
-    sw->SetRoute(Ipv4Address("10.0.0.255"), {3});
-    EXPECT_FALSE(sw->RoutesByHostNumber());
-    EXPECT_EQ(sw->SelectPort(Ipv4Address("10.0.0.9"), Ipv4Address("10.0.0.255"), 17, 1, 4791), 3u);
 }
 
 TEST_F(RoceSwitchTest, EachFlowKeepsOneSpine)

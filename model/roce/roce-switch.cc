@@ -392,23 +392,37 @@ RoceSwitch::FitHostRule()
     rule.firstPort = static_cast<uint16_t>(firstPort);
     rule.shift = static_cast<uint8_t>(__builtin_ctz(run));
     rule.otherSlot = other;
-    rule.on = true;
-    // Checked: every destination's route as the rule says it, the slots' as they are.
+    if (other != 0)
+    {
+        // The other set's members, if they are consecutive ports from its first.
+        const PortSpan& set = m_portSpans[other - 1];
+        const uint32_t* ports = m_portData.data() + set.first;
+        bool consecutive = set.count <= UINT8_MAX && ports[0] <= UINT16_MAX;
+        for (uint32_t i = 1; consecutive && i < set.count; ++i)
+        {
+            consecutive = ports[i] == ports[0] + i;
+        }
+        rule.otherFirst = consecutive ? static_cast<uint16_t>(ports[0]) : 0;
+        rule.otherCount = consecutive ? static_cast<uint8_t>(set.count) : 0;
+    }
+    // Checked: every destination's route as the rule says it, the slots' as they are (a set of
+    // several the other destinations' one, and its member for a frame as the set's own).
     m_hostRule = rule;
     for (uint32_t offset = 0; offset < n; ++offset)
     {
-        const uint32_t address = m_routeBase + offset;
         const uint16_t slot = m_routeSlot[offset];
         PfcFrameInfo info;
-        info.dst = address;
-        const PortSpan* set = nullptr;
-        const uint32_t port = CompactedPortOf(info, set);
-        bool agrees = slot == 0; // (no route: none said)
-        if (port != m_ports.size() || set != nullptr)
+        info.dst = m_routeBase + offset;
+        uint32_t members = 0;
+        const uint32_t port = CompactedPortOf(info, members);
+        bool agrees = members == 0 && slot == 0;
+        if (slot != 0 && members == m_portSpans[slot - 1].count &&
+            (members == 1 || slot == rule.otherSlot))
         {
-            agrees = slot != 0 &&
-                     (set == nullptr ? singlePort(slot) && m_portSpans[slot - 1].first == port
-                                     : set == &m_portSpans[slot - 1]);
+            const PortSpan& set = m_portSpans[slot - 1];
+            agrees =
+                port == (members == 1 ? set.first
+                                      : m_portData[set.first + MemberIndex(members, offset, info)]);
         }
         if (!agrees)
         {
@@ -425,7 +439,7 @@ RoceSwitch::RoutesByHostNumber()
     {
         CompactRoutes();
     }
-    return m_hostRule.on;
+    return m_hostRule.count != 0;
 }
 
 const std::vector<uint32_t>&
@@ -503,12 +517,12 @@ RoceSwitch::SelectPortOf(const PfcFrameInfo& info)
     {
         CompactRoutes();
     }
-    const PortSpan* set = nullptr;
-    const uint32_t port = CompactedPortOf(info, set);
-    if (m_ecmpMode == PACKET_SPRAY && set != nullptr && set->count > 1)
+    uint32_t members = 0;
+    const uint32_t port = CompactedPortOf(info, members);
+    if (m_ecmpMode == PACKET_SPRAY && members > 1)
     {
         uint32_t& next = m_sprayNext[info.dst - m_routeBase];
-        next = (next + 1) % set->count; // the destination's next turn
+        next = (next + 1) % members; // the destination's next turn
     }
     return port;
 }
@@ -521,9 +535,9 @@ RoceSwitch::PortArrivalHint(uint32_t /* inPort */, const PfcFrameInfo& info) con
     {
         return nullptr;
     }
-    const PortSpan* set = nullptr;
-    const uint32_t port = CompactedPortOf(info, set);
-    return port < m_ports.size() ? PeekPointer(m_ports[port])->SendSpan() : nullptr;
+    uint32_t members = 0;
+    const uint32_t port = CompactedPortOf(info, members);
+    return members != 0 ? PeekPointer(m_ports[port])->SendSpan() : nullptr;
 }
 
 const void*

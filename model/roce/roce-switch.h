@@ -409,23 +409,25 @@ class alignas(128) RoceSwitch : public Object, public PfcPortOwner
     /// every one of them (FitHostRule): the hosts from the rule's first on, `count` of them, each
     /// have a port of their own, the same for each run of 2^`shift` consecutive hosts, the runs
     /// on consecutive ports from `firstPort`; every other destination has the port set of slot
-    /// `otherSlot`. Hosts are numbered as RoceHelper addresses them, from .1 within each /24 of
+    /// `otherSlot`, whose members, when they are consecutive ports, are `otherCount` from
+    /// `otherFirst`. Hosts are numbered as RoceHelper addresses them, from .1 within each /24 of
     /// 254 (.0 and .255 no host's). That is each switch of a fat-tree whose k is a power of two
     /// (an edge switch: one port per host below it, the uplinks for the rest; an aggregation
     /// switch: one port per edge switch of its pod; a core switch: one per pod), of a spine-leaf
     /// fabric with a power of two of hosts per leaf, and a three-tier fabric's access switches,
     /// so that their forwarding reads no table: a frame going down takes a subtraction and a
-    /// shift, one going up reads its port set and no slot. Where the routes are not so (a torus,
-    /// a switch that reaches one below by several links, routes set by hand, runs of three
-    /// hosts), `on` is false and the slots say them.
+    /// shift, one going up the hash's member of consecutive ports. Where the routes are not so (a
+    /// torus, a switch that reaches one below by several links, routes set by hand, runs of three
+    /// hosts), `count` is 0 and the slots say them.
     struct HostRule
     {
-        uint32_t bias{0};      //!< (address >> 8) * 254 + (address & 255) of the first host
-        uint32_t count{0};     //!< hosts with a port of their own, from the first on
-        uint16_t firstPort{0}; //!< the port of the first run
-        uint16_t otherSlot{0}; //!< the slot of every other destination; 0: no route
-        uint8_t shift{0};      //!< log2 of the hosts of a run
-        bool on{false};        //!< the rule says every route (else the slots do)
+        uint32_t bias{0};       //!< (address >> 8) * 254 + (address & 255) of the first host
+        uint32_t count{0};      //!< hosts with a port of their own, from the first on; 0: no rule
+        uint16_t firstPort{0};  //!< the port of the first run
+        uint16_t otherSlot{0};  //!< the slot of every other destination; 0: no route
+        uint16_t otherFirst{0}; //!< the first of that set's members, if they are consecutive
+        uint8_t otherCount{0};  //!< that set's members, if consecutive (else 0: read the set)
+        uint8_t shift{0};       //!< log2 of the hosts of a run
     };
 
     HostRule m_hostRule;               //!< the routes as arithmetic, where they are so
@@ -495,15 +497,17 @@ class alignas(128) RoceSwitch : public Object, public PfcPortOwner
     /**
      * The port a frame takes once the routes are compacted (m_routesChanged false).
      * @param info the frame's header fields
-     * @param set set to the port set it was taken from, when one was read
+     * @param members set to the members of the port set it was taken from: 1 for a port of its
+     * own, 0 for none
      * @return the port index, GetNPorts() if the destination has no route
      */
-    uint32_t CompactedPortOf(const PfcFrameInfo& info, const PortSpan*& set) const
+    uint32_t CompactedPortOf(const PfcFrameInfo& info, uint32_t& members) const
     {
         const uint32_t offset = info.dst - m_routeBase;
         const auto none = static_cast<uint32_t>(m_ports.size());
+        members = 0;
         uint16_t slot;
-        if (m_hostRule.on)
+        if (m_hostRule.count != 0)
         {
             // (.0 and .255, no host's, have no route: the rule was checked so.)
             if (offset >= m_routeSlot.size() || ((info.dst + 1) & 0xFF) < 2)
@@ -513,7 +517,13 @@ class alignas(128) RoceSwitch : public Object, public PfcPortOwner
             const uint32_t x = HostNumberOf(info.dst) - m_hostRule.bias;
             if (x < m_hostRule.count)
             {
+                members = 1;
                 return m_hostRule.firstPort + (x >> m_hostRule.shift);
+            }
+            if (m_hostRule.otherCount != 0)
+            {
+                members = m_hostRule.otherCount;
+                return m_hostRule.otherFirst + MemberIndex(members, offset, info);
             }
             slot = m_hostRule.otherSlot;
         }
@@ -525,8 +535,10 @@ class alignas(128) RoceSwitch : public Object, public PfcPortOwner
         {
             return none;
         }
-        set = &m_portSpans[slot - 1];
-        return MemberOf(*set, offset, info);
+        const PortSpan& set = m_portSpans[slot - 1];
+        members = set.count;
+        return set.count == 1 ? set.first
+                              : m_portData[set.first + MemberIndex(set.count, offset, info)];
     }
 
     /**
@@ -564,33 +576,28 @@ class alignas(128) RoceSwitch : public Object, public PfcPortOwner
     }
 
     /**
-     * The member of a destination's port set that a frame takes: its only one, the spray's
-     * turn (not moved on), or the flow's hash.
-     * @param set the set
+     * Which member of a destination's port set of several a frame takes: the spray's turn (not
+     * moved on), or the flow's hash.
+     * @param count the set's members (more than one)
      * @param offset the destination's address - m_routeBase
      * @param info the frame's header fields
-     * @return the port index
+     * @return the member's index in the set
      */
-    uint32_t MemberOf(const PortSpan& set, uint32_t offset, const PfcFrameInfo& info) const
+    uint32_t MemberIndex(uint32_t count, uint32_t offset, const PfcFrameInfo& info) const
     {
-        if (set.count == 1)
-        {
-            return set.first;
-        }
-        const uint32_t* ports = m_portData.data() + set.first;
         if (m_ecmpMode == PACKET_SPRAY)
         {
-            return ports[m_sprayNext[offset]];
+            return m_sprayNext[offset];
         }
         const uint64_t h =
             FlowHash(m_seed, info.src, info.dst, info.protocol, info.srcPort, info.dstPort);
         // The same member as h % count, without a 64-bit division (tens of cycles, the route's
         // hottest instruction) when the set's size is a power of two, as a fat-tree's are.
-        if ((set.count & (set.count - 1)) == 0)
+        if ((count & (count - 1)) == 0)
         {
-            return ports[h & (set.count - 1)];
+            return static_cast<uint32_t>(h & (count - 1));
         }
-        return ports[h % set.count];
+        return static_cast<uint32_t>(h % count);
     }
 
     /// @return the slot offset of a destination address with a route, or m_routeSlot.size()
