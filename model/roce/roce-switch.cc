@@ -151,7 +151,7 @@ RoceSwitch::RoceSwitch()
     // among or before them moves it); the object starts on a pair of lines.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winvalid-offsetof" // (no virtual base: GCC and Clang lay it out)
-    static_assert(offsetof(RoceSwitch, m_sharp) + sizeof(m_sharp) <= FORWARD_LINES * 64,
+    static_assert(offsetof(RoceSwitch, m_ports) + sizeof(m_ports) <= FORWARD_LINES * 64,
                   "RoceSwitch: the forwarding fields end within FORWARD_LINES lines");
 #pragma GCC diagnostic pop
     static_assert(alignof(RoceSwitch) >= 128, "RoceSwitch: the object starts on a pair of lines");
@@ -643,8 +643,9 @@ RoceSwitch::PortReceiveFrame(uint32_t inPort,
     }
     PeekPointer(m_mmu)->PrefetchIngress(inPort); // (while the frame is routed)
     // The port table, whose entry for the egress port the route leads to: a k=16 switch's 16
-    // pointers are two lines, out of cache when a frame comes (as is the port itself, below).
-    // (The table is 16-byte aligned: its last entry may be on a third line.)
+    // pointers are two lines of the object, out of cache when a frame behind another comes (as
+    // is the port itself, below), whose event names the port, not the switch. (The table may
+    // start within a line: its last entry may be on a third.)
     const char* portTable = reinterpret_cast<const char*>(m_ports.data());
     __builtin_prefetch(portTable);
     __builtin_prefetch(portTable + 64);

@@ -40,10 +40,11 @@ class Node;
 class alignas(128) RoceSwitch : public Object, public PfcPortOwner
 {
   public:
-    /// The lines of the switch that every frame's forwarding reads (the members from m_ports
-    /// to m_sharp, after ns-3's Object and the port owner's table): four where Object takes 32
-    /// bytes (ns-3.37 to 3.41), five where it takes more (from ns-3.42 it has 24 bytes more).
-    static constexpr std::size_t FORWARD_LINES = sizeof(Object) <= 32 ? 4 : 5;
+    /// The lines of the switch that every frame's forwarding reads (the members from m_mmu to
+    /// m_ports and its first 16 ports, after ns-3's Object and the port owner's table): six
+    /// where Object takes 32 bytes (ns-3.37 to 3.41), seven where it takes more (from ns-3.42
+    /// it has 24 bytes more).
+    static constexpr std::size_t FORWARD_LINES = sizeof(Object) <= 32 ? 6 : 7;
 
     /// Why a frame was dropped.
     enum DropCause : uint8_t
@@ -376,28 +377,29 @@ class alignas(128) RoceSwitch : public Object, public PfcPortOwner
 
     // What every frame's forwarding reads of the switch (PortReceiveFrame, SelectPortOf), first
     // and together: with ns-3's bases, the object's first FORWARD_LINES lines (the object on
-    // 128 bytes: two pairs of lines on ns-3.37), then the port sets, of which a hop reads one line
-    // more for a set of one port, two or three for ECMP's. Spread over the object as they were
-    // declared, the fields and sets took nine lines a hop, ten or eleven with ECMP: at k=16 a
-    // switch's lines have left the core's second-level cache by its next frame
-    // (doc/performance-log.rst, the round of 2026-12-06, 15:20 UTC). The constructor asserts
-    // where the fields end.
-    std::vector<Ptr<PfcNetDevice>> m_ports; //!< ports by index
-    Ptr<RoceSwitchMmu> m_mmu;               //!< buffer manager
-    std::vector<uint16_t> m_routeSlot;      //!< address - m_routeBase -> port set index + 1
-    uint32_t m_routeBase{0};                //!< the lowest address m_routeSlot covers
-    uint32_t m_blockShift{0};               //!< log2 of the destinations per block
-    std::vector<uint16_t> m_blockSlot;      //!< per block: its slot, or a split block's reference
-    std::vector<uint16_t> m_splitSlots;     //!< the split blocks' slots, block after block
-    EcmpMode m_ecmpMode{FLOW_HASH};         //!< member selection
-    uint32_t m_seed{0};                     //!< ECMP hash seed
-    bool m_routesChanged{true};             //!< SetRoute since CompactRoutes
-    bool m_ecnAtDequeue{false};             //!< mark at dequeue instead of enqueue
-    bool m_checkFrameInfo{false};   //!< read every frame's bytes and compare the carried fields
-    bool m_intEnabled{true};        //!< stamp INT hops on packets that carry an RdmaIntTag
-    bool m_trimming{false};         //!< trim RoCEv2 data instead of dropping it
-    uint8_t m_trimDscp{56};         //!< DSCP of trimmed packets
-    uint32_t m_trimThreshold{0};    //!< trim above this egress queue (bytes; 0: only on a drop)
+    // 128 bytes: three pairs of lines on ns-3.37), the port table last among them (a switch of
+    // up to 16 ports: its table in the object, not an allocation of its own, whose line was one
+    // more wait before the egress port's), then, where the host rule does not say the routes,
+    // the port sets, of which a hop reads one line more for a set of one port, two or three for
+    // ECMP's. Spread over the object as they were declared, the fields and sets took nine lines
+    // a hop, ten or eleven with ECMP: at k=16 a switch's lines have left the core's second-level
+    // cache by its next frame (doc/performance-log.rst, the round of 2026-12-06, 15:20 UTC). The
+    // constructor asserts where the fields end.
+    Ptr<RoceSwitchMmu> m_mmu;           //!< buffer manager
+    std::vector<uint16_t> m_routeSlot;  //!< address - m_routeBase -> port set index + 1
+    uint32_t m_routeBase{0};            //!< the lowest address m_routeSlot covers
+    uint32_t m_blockShift{0};           //!< log2 of the destinations per block
+    std::vector<uint16_t> m_blockSlot;  //!< per block: its slot, or a split block's reference
+    std::vector<uint16_t> m_splitSlots; //!< the split blocks' slots, block after block
+    EcmpMode m_ecmpMode{FLOW_HASH};     //!< member selection
+    uint32_t m_seed{0};                 //!< ECMP hash seed
+    bool m_routesChanged{true};         //!< SetRoute since CompactRoutes
+    bool m_ecnAtDequeue{false};         //!< mark at dequeue instead of enqueue
+    bool m_checkFrameInfo{false};       //!< read every frame's bytes and compare the carried fields
+    bool m_intEnabled{true};            //!< stamp INT hops on packets that carry an RdmaIntTag
+    bool m_trimming{false};             //!< trim RoCEv2 data instead of dropping it
+    uint8_t m_trimDscp{56};             //!< DSCP of trimmed packets
+    uint32_t m_trimThreshold{0};        //!< trim above this egress queue (bytes; 0: only on a drop)
     uint32_t m_sharpAddress{0};     //!< the aggregation node's address (0: none; no host has it)
     Time m_latency;                 //!< forwarding latency
     uint64_t m_frameInfoCarried{0}; //!< frames whose header fields came with them
@@ -432,6 +434,7 @@ class alignas(128) RoceSwitch : public Object, public PfcPortOwner
 
     HostRule m_hostRule;               //!< the routes as arithmetic, where they are so
     Ptr<SharpAggregationNode> m_sharp; //!< aggregation node, or nullptr
+    boost::container::small_vector<Ptr<PfcNetDevice>, 16> m_ports; //!< ports by index
 
     /// A port set as the forwarding path reads it: its port, or its members in m_portData.
     struct PortSpan
