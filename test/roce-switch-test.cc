@@ -422,7 +422,7 @@ TEST(RoceSwitchRoutes, EveryDestinationForwardsByItsOwnRouteWhateverItsBlock)
 namespace
 {
 
-/// Every destination from 10.0.0.0 to a /24 past the last host forwards on `sw` as on a switch
+/// Every destination from 9.255.255.255 to a /24 past the last host forwards on `sw` as on a switch
 /// with the same ports, seed, ECMP mode and routes that says them by its tables: one with a
 /// route to 10.0.0.0 too, which no host has (the host rule then cannot hold). Flows of several
 /// source ports each, so that ECMP's hash picks among the uplinks, or the spray turns (each
@@ -455,13 +455,25 @@ ExpectForwardingAsByTables(const Ptr<RoceSwitch>& sw, uint32_t hosts, const std:
     tables->SetRoute(Ipv4Address(first), {0});
     ASSERT_FALSE(tables->RoutesByHostNumber()) << where;
     const Ipv4Address src("10.0.0.1");
-    for (uint32_t a = first + 1; a < end; ++a)
+    const uint32_t none = sw->GetNPorts();
+    for (uint32_t a = first - 1; a < end; ++a)
     {
+        // (The tables' switch has a route to 10.0.0.0, which `sw` has not.)
+        const std::vector<uint32_t>& route = sw->GetRoute(Ipv4Address(a));
         for (uint16_t sport = 49152; sport < 49152 + 5; ++sport)
         {
-            ASSERT_EQ(sw->SelectPort(src, Ipv4Address(a), 17, sport, 4791),
-                      tables->SelectPort(src, Ipv4Address(a), 17, sport, 4791))
+            const uint32_t port = sw->SelectPort(src, Ipv4Address(a), 17, sport, 4791);
+            const uint32_t byTables =
+                a == first ? none : tables->SelectPort(src, Ipv4Address(a), 17, sport, 4791);
+            ASSERT_EQ(port, byTables)
                 << where << ", destination " << Ipv4Address(a) << ", source port " << sport;
+            // By hash: the member h % n of the destination's route, as GetRoute says it.
+            if (mode.Get() == RoceSwitch::FLOW_HASH)
+            {
+                const uint64_t h = RoceSwitch::FlowHash(seed.Get(), src.Get(), a, 17, sport, 4791);
+                ASSERT_EQ(port, route.empty() ? none : route[h % route.size()])
+                    << where << ", destination " << Ipv4Address(a) << ", source port " << sport;
+            }
         }
     }
 }
@@ -498,10 +510,9 @@ TEST(RoceSwitchRoutes, AFatTreesAndASpineLeafsSwitchesRouteByHostNumberAsTheirTa
 
 TEST(RoceSwitchRoutes, RoutesNotSaidByHostNumberForwardByTheirTables)
 {
-    // A torus's routes, a three-tier fabric's, runs of three hosts, and a fat-tree edge's routes
-    // with one host moved
-    // to another port: each still forwards as its tables say; the edge's by host number again
-    // once the host is moved back.
+    // A torus's routes, a three-tier fabric's, runs of three hosts, uplinks of two sets, and a
+    // fat-tree edge's routes with one host moved to another port: each still forwards as its
+    // tables say; the edge's by host number again once the host is moved back.
     {
         RoceHelper h;
         const Fabric fabric = h.Build(TorusHelper({4, 4}));
@@ -511,25 +522,31 @@ TEST(RoceSwitchRoutes, RoutesNotSaidByHostNumberForwardByTheirTables)
             byNumber += h.GetSwitch(s)->RoutesByHostNumber();
             ExpectForwardingAsByTables(h.GetSwitch(s), fabric.GetNHosts(), "torus");
         }
-        EXPECT_LT(byNumber, fabric.GetNSwitches());
+        EXPECT_EQ(byNumber, 0u);
         Simulator::Destroy();
     }
     {
-        // (Its access switches' routes are said by host number, not the others': they reach a
-        // switch below by several links, a set.)
+        // Its access switches' routes are said by host number, not the others': they reach a
+        // switch below by several links, a set.
         RoceHelper h;
         const Fabric fabric = h.Build(ThreeTierHelper(3, 2, 2, 2, 8));
         for (uint32_t s = 0; s < fabric.GetNSwitches(); ++s)
         {
+            const std::string& name = fabric.GetNode(fabric.GetSwitchNodeId(s)).name;
+            EXPECT_EQ(h.GetSwitch(s)->RoutesByHostNumber(), name.rfind("access", 0) == 0) << name;
             ExpectForwardingAsByTables(h.GetSwitch(s), fabric.GetNHosts(), "three-tier");
         }
         Simulator::Destroy();
     }
     {
+        // The spines see runs of three hosts per port; the leaves, a port per host and the rest
+        // over the two spines, say theirs by host number.
         RoceHelper h;
         const Fabric fabric = h.Build(SpineLeafHelper(4, 2, 3));
         for (uint32_t s = 0; s < fabric.GetNSwitches(); ++s)
         {
+            const std::string& name = fabric.GetNode(fabric.GetSwitchNodeId(s)).name;
+            EXPECT_EQ(h.GetSwitch(s)->RoutesByHostNumber(), name.rfind("leaf", 0) == 0) << name;
             ExpectForwardingAsByTables(h.GetSwitch(s), fabric.GetNHosts(), "runs of three");
         }
         Simulator::Destroy();
@@ -564,6 +581,31 @@ TEST(RoceSwitchRoutes, RoutesNotSaidByHostNumberForwardByTheirTables)
             }
             EXPECT_TRUE(sw->RoutesByHostNumber()) << where;
             ExpectForwardingAsByTables(sw, 600, where);
+            // The arrival hint names the port the frame then takes, and moves no turn.
+            const PfcPortOwner& owner = *sw;
+            for (uint32_t host : {0u, 251u, 252u, 253u, 254u, 255u, 256u, 599u, 600u})
+            {
+                for (uint16_t sport = 49152; sport < 49152 + 8; ++sport)
+                {
+                    PfcFrameInfo info;
+                    info.src = (10u << 24) | 9;
+                    info.dst = (10u << 24) | ((host / 254) << 8) | (host % 254 + 1);
+                    info.srcPort = sport;
+                    info.dstPort = 4791;
+                    info.protocol = 17;
+                    info.headerLen = 20;
+                    const void* hint = owner.PortArrivalHint(0, info);
+                    EXPECT_EQ(hint, owner.PortArrivalHint(0, info)) << where << ", host " << host;
+                    const uint32_t port = sw->SelectPort(Ipv4Address(info.src),
+                                                         Ipv4Address(info.dst),
+                                                         17,
+                                                         sport,
+                                                         4791);
+                    EXPECT_EQ(hint,
+                              port == sw->GetNPorts() ? nullptr : sw->GetPort(port)->SendSpan())
+                        << where << ", host " << host << ", source port " << sport;
+                }
+            }
             const Ipv4Address src("10.0.0.9");
             EXPECT_EQ(sw->SelectPort(src, Ipv4Address("10.0.1.1"), 17, 1, 4791), 2u) << where;
             sw->SetRoute(Ipv4Address("10.0.1.1"), {1});
@@ -577,6 +619,32 @@ TEST(RoceSwitchRoutes, RoutesNotSaidByHostNumberForwardByTheirTables)
             EXPECT_FALSE(sw->RoutesByHostNumber()) << where;
             EXPECT_EQ(sw->SelectPort(src, Ipv4Address("10.0.0.255"), 17, 1, 4791), 3u) << where;
         }
+    }
+    // Uplinks of two sets that start alike, {4, 5} below the edge and {4, 6} above it: no one
+    // set for the other destinations, so no rule, whatever one frame's member.
+    for (const auto mode : {RoceSwitch::FLOW_HASH, RoceSwitch::PACKET_SPRAY})
+    {
+        Ptr<RoceSwitch> sw = CreateObject<RoceSwitch>();
+        for (int i = 0; i < 8; ++i)
+        {
+            sw->AddPort(CreateObject<PfcNetDevice>());
+        }
+        sw->SetAttribute("EcmpMode", EnumValue(mode));
+        for (uint32_t host = 0; host < 40; ++host)
+        {
+            const Ipv4Address a((10u << 24) | (host + 1));
+            if (host >= 16 && host < 20)
+            {
+                sw->SetRoute(a, {host - 16});
+            }
+            else
+            {
+                sw->SetRoute(a,
+                             host < 16 ? std::vector<uint32_t>{4, 5} : std::vector<uint32_t>{4, 6});
+            }
+        }
+        EXPECT_FALSE(sw->RoutesByHostNumber()) << mode;
+        ExpectForwardingAsByTables(sw, 40, "two uplink sets");
     }
 }
 

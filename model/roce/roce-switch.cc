@@ -332,8 +332,7 @@ RoceSwitch::FitHostRule()
 {
     m_hostRule = HostRule{};
     const auto n = static_cast<uint32_t>(m_routeSlot.size());
-    if (n == 0 || (m_routeBase & 0xFF) == 0 || (m_routeBase & 0xFF) == 0xFF ||
-        uint64_t{m_routeBase} + n > (uint64_t{1} << 32))
+    if (n == 0)
     {
         return;
     }
@@ -348,6 +347,10 @@ RoceSwitch::FitHostRule()
     for (uint32_t offset = 0; offset < n; ++offset)
     {
         const uint16_t slot = m_routeSlot[offset];
+        if (slot != 0 && ((m_routeBase + offset + 1) & 0xFF) < 2)
+        {
+            return; // (a route to a .0 or .255: not a host's, not the rule's)
+        }
         if (singlePort(slot))
         {
             const uint32_t host = HostNumberOf(m_routeBase + offset) - bias;
@@ -382,7 +385,7 @@ RoceSwitch::FitHostRule()
         firstPort = run == 0 ? m_portSpans[slot - 1].first : firstPort;
         ++run;
     }
-    if ((run & (run - 1)) != 0 || firstPort > UINT16_MAX)
+    if (run == 0 || (run & (run - 1)) != 0 || firstPort > UINT16_MAX)
     {
         return;
     }

@@ -108,8 +108,8 @@ class alignas(128) RoceSwitch : public Object, public PfcPortOwner
     /**
      * Whether the forwarding path says this switch's routes by arithmetic on the destination's
      * host number, reading no table (m_hostRule): as every switch of a fat-tree with k a power
-     * of two, or of a spine-leaf fabric with a power of two of hosts per leaf, whose hosts
-     * RoceHelper addresses, does. Either way a frame takes the route GetRoute says.
+     * of two from 4 up, whose hosts RoceHelper addresses, does (and others: m_hostRule). Either
+     * way a frame takes the route GetRoute says.
      * @return true if so, for the routes as they are now
      */
     bool RoutesByHostNumber();
@@ -414,13 +414,14 @@ class alignas(128) RoceSwitch : public Object, public PfcPortOwner
     /// `otherSlot`, whose members, when they are consecutive ports, are `otherCount` from
     /// `otherFirst`. Hosts are numbered as RoceHelper addresses them, from .1 within each /24 of
     /// 254 (.0 and .255 no host's). That is each switch of a fat-tree whose k is a power of two
-    /// (an edge switch: one port per host below it, the uplinks for the rest; an aggregation
-    /// switch: one port per edge switch of its pod; a core switch: one per pod), of a spine-leaf
-    /// fabric with a power of two of hosts per leaf, and a three-tier fabric's access switches,
-    /// so that their forwarding reads no table: a frame going down takes a subtraction and a
-    /// shift, one going up the hash's member of consecutive ports. Where the routes are not so (a
-    /// torus, a switch that reaches one below by several links, routes set by hand, runs of three
-    /// hosts), `count` is 0 and the slots say them.
+    /// from 4 up (an edge switch: one port per host below it, the uplinks for the rest; an
+    /// aggregation switch: one port per edge switch of its pod; a core switch: one per pod), a
+    /// spine-leaf fabric's leaves, when there are two spines or more, and its spines, when a leaf
+    /// has a power of two of hosts, and a three-tier fabric's access switches with two uplinks or
+    /// more, so that their forwarding reads no table: a frame going down takes a subtraction and
+    /// a shift, one going up the hash's (or the spray's) member of consecutive ports. Where the
+    /// routes are not so (a torus, a switch that reaches one below by several links, or the rest
+    /// by one, runs of three hosts), `count` is 0 and the slots say them.
     struct HostRule
     {
         uint32_t bias{0};       //!< (address >> 8) * 254 + (address & 255) of the first host
@@ -545,22 +546,10 @@ class alignas(128) RoceSwitch : public Object, public PfcPortOwner
     }
 
     /**
+     * A destination's slot once the routes are compacted (m_routesChanged false), as
+     * m_routeSlot says it, read from the blocks.
      * @param address a destination
-     * @return its slot (its port set's index + 1), 0 if it has no route; what m_routeSlot says
-     */
-    uint16_t RouteSlotOf(uint32_t address)
-    {
-        if (m_routesChanged)
-        {
-            CompactRoutes();
-        }
-        return CompactedSlotOf(address);
-    }
-
-    /**
-     * RouteSlotOf once the routes are compacted (m_routesChanged false).
-     * @param address a destination
-     * @return its slot, 0 if it has no route
+     * @return its slot (its port set's index + 1), 0 if it has no route
      */
     uint16_t CompactedSlotOf(uint32_t address) const
     {
