@@ -2,10 +2,15 @@
 # (GLIBC_TUNABLES=glibc.malloc.hugetlb=1), writes the same records as the run on 4 KB pages, byte
 # for byte (timing.json excepted): where memory lies changes no record. The run on huge pages must
 # have had some of its memory on them (timing.json's hugePagesMB), or the comparison proves
-# nothing; where the kernel gives none (transparent_hugepage/enabled is "never"), the test is
-# skipped (its output says SKIPPED).
-# Arguments: RUNNER, SCENARIO, OUT.
+# nothing; where the kernel gives none (transparent_hugepage/enabled is "never"), or the program's
+# heap is not glibc's (a build with the sanitizers, SANITIZED: AddressSanitizer's allocator takes
+# no glibc tunable), the test is skipped (its output says SKIPPED).
+# Arguments: RUNNER, SCENARIO, OUT, SANITIZED.
 file(REMOVE_RECURSE ${OUT})
+if(SANITIZED)
+  message(STATUS "SKIPPED: built with the sanitizers, whose allocator is not glibc's")
+  return()
+endif()
 set(thp /sys/kernel/mm/transparent_hugepage/enabled)
 if(NOT EXISTS ${thp})
   message(STATUS "SKIPPED: no ${thp}: the kernel has no transparent huge pages")
