@@ -463,7 +463,8 @@ class alignas(128) RoceSwitch : public Object, public PfcPortOwner
     /// each set whole for GetRoute and for building. Host addresses are dense, so this is an array
     /// lookup, not a hash. (The slots of a k=16 fat-tree's 320 switches for its 1 024 hosts take
     /// 660 kB; they took twice that as 4-byte slots, and the route was a tenth of that fabric's
-    /// run.) The forwarding path reads them in blocks (m_blockSlot, above), GetRoute here.
+    /// run.) The forwarding path reads them in blocks (m_blockSlot, above) where the host rule does
+    /// not say them (m_hostRule), GetRoute here.
     std::vector<std::vector<uint32_t>> m_portSets;
     std::map<std::vector<uint32_t>, uint32_t> m_portSetIndex; //!< set -> index (building only)
 
