@@ -187,20 +187,19 @@ class InterconnectSimulatorImpl : public SimulatorImpl
     /// Queue an event. @param context its node @param ts its time step @param event the event
     void Insert(uint32_t context, uint64_t ts, EventImpl* event)
     {
+        const uint32_t uid = m_uid++;
+        ++m_unscheduledEvents;
+        if (m_canonical != nullptr)
+        {
+            m_canonical->Insert(ts, context, uid, event); // (no Event built to be copied)
+            return;
+        }
         Scheduler::Event ev;
         ev.impl = event;
         ev.key.m_ts = ts;
         ev.key.m_context = context;
-        ev.key.m_uid = m_uid++;
-        ++m_unscheduledEvents;
-        if (m_canonical != nullptr)
-        {
-            m_canonical->CanonicalScheduler::Insert(ev);
-        }
-        else
-        {
-            m_events->Insert(ev);
-        }
+        ev.key.m_uid = uid;
+        m_events->Insert(ev);
     }
 
     /// @return the next event, taken from the queue

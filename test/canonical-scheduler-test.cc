@@ -26,6 +26,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 using namespace ns3;
@@ -83,6 +84,65 @@ TEST_F(CanonicalSchedulerTest, ArrivalsRunInDeviceOrderBeforeTheNodesOwnEvents)
         {"earlier", "node0", "dev2", "dev3", "local-a", "local-b"};
     EXPECT_EQ(g_ran, expected);
 }
+
+/// A node's own events of one time run in the order it scheduled them, however many (a run of
+/// one time of 64 or more is sorted by radix, a shorter one by std::sort, neither of them stable
+/// on its own) and whichever implementation queues them (InterconnectSimulatorImpl inserts by its
+/// own path), those scheduled for the current time from an event included.
+class CanonicalSchedulerOrderTest : public ::testing::TestWithParam<std::string>
+{
+  protected:
+    void SetUp() override
+    {
+        g_ran.clear();
+        GlobalValue::Bind("SimulatorImplementationType", StringValue(GetParam()));
+        Simulator::SetScheduler(ObjectFactory("ns3::CanonicalScheduler"));
+    }
+
+    void TearDown() override
+    {
+        Simulator::Destroy();
+        GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
+    }
+};
+
+TEST_P(CanonicalSchedulerOrderTest, ANodesEventsOfOneTimeRunInTheOrderItScheduledThem)
+{
+    std::vector<std::string> expected;
+    const std::vector<std::pair<uint32_t, uint32_t>> runs = {{1, 5}, {2, 40}, {3, 300}}; // us, n
+    for (const auto& [us, count] : runs)
+    {
+        for (uint32_t i = 0; i < count; ++i)
+        {
+            const std::string name = std::to_string(us) + "/" + std::to_string(i);
+            Simulator::ScheduleWithContext(7, MicroSeconds(us), &Record, name);
+            expected.push_back(name);
+            if (i % 3 == 0) // (another node's event of the same time, and a later one, between)
+            {
+                Simulator::ScheduleWithContext(9, MicroSeconds(us), []() {});
+                Simulator::ScheduleWithContext(7, MicroSeconds(us) + NanoSeconds(i + 1), []() {});
+            }
+        }
+    }
+    // From an event at 4 us: events for now, behind the next one, in the run's span.
+    Simulator::ScheduleWithContext(7, MicroSeconds(4), []() {
+        for (uint32_t i = 0; i < 100; ++i)
+        {
+            Simulator::ScheduleWithContext(7, Time(0), &Record, "now/" + std::to_string(i));
+        }
+    });
+    for (uint32_t i = 0; i < 100; ++i)
+    {
+        expected.push_back("now/" + std::to_string(i));
+    }
+    Simulator::Run();
+    EXPECT_EQ(g_ran, expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(Implementations,
+                         CanonicalSchedulerOrderTest,
+                         ::testing::Values("ns3::DefaultSimulatorImpl",
+                                           "ns3::InterconnectSimulatorImpl"));
 
 TEST_F(CanonicalSchedulerTest, EventsForNowTakeTheirPlaceAmongThoseOfNow)
 {

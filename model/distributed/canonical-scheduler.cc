@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <new>
 
 namespace ns3
 {
@@ -94,49 +95,52 @@ CanonicalScheduler::IsActive()
 void
 CanonicalScheduler::Insert(const Event& ev)
 {
-    const uint64_t node = uint64_t{ev.key.m_context} << 32;
-    Entry e{ev.key.m_ts,
-            node | std::numeric_limits<uint32_t>::max(),
-            m_inserted++,
-            ev.impl,
-            s_nextHints,
-            ev.key.m_uid,
-            s_nextDirect ? 1u : 0u};
-    s_nextHints = nullptr;
-    s_nextDirect = false;
+    Insert(ev.key.m_ts, ev.key.m_context, ev.key.m_uid, ev.impl);
+}
+
+void
+CanonicalScheduler::Insert(uint64_t ts, uint32_t context, uint32_t uid, EventImpl* impl)
+{
+    const uint64_t node = uint64_t{context} << 32;
+    uint64_t where = node | std::numeric_limits<uint32_t>::max();
+    uint64_t order = m_inserted++;
     if (s_keyed)
     {
         s_keyed = false;
-        e.where = node | s_nextDevice;
-        e.order = s_nextSeq;
+        where = node | s_nextDevice;
+        order = s_nextSeq;
     }
-    Place(e);
+    const void* const* hints = s_nextHints;
+    const uint32_t direct = s_nextDirect ? 1 : 0;
+    s_nextHints = nullptr;
+    s_nextDirect = false;
     ++m_size;
-}
-
-void
-CanonicalScheduler::Place(const Entry& e)
-{
-    if (e.ts <= m_last)
+    if (ts > m_last)
     {
-        // The run's span (an event for now, or one between two of the run's times). The run
-        // is sorted, the next event last; an event that does not run next waits aside until
-        // the next peek merges all of them in at once: one insert in place each would move the
-        // run each time, and a collective posts thousands of messages at the current time
-        // from one event.
-        if (!m_run.empty() && Later(e, m_run.back()))
-        {
-            m_unsorted.push_back(e);
-            return;
-        }
-        m_run.push_back(e); // the new next event
+        new (PushRoom(BucketOf(ts))) Entry(ts, where, order, impl, hints, uid, direct);
         return;
     }
-    Push(BucketOf(e.ts), e);
+    // The run's span (an event for now, or one between two of the run's times). The run is
+    // sorted, the next event last; an event that does not run next waits aside until the next
+    // peek merges all of them in at once: one insert in place each would move the run each
+    // time, and a collective posts thousands of messages at the current time from one event.
+    if (!m_run.empty())
+    {
+        const Entry& next = m_run.back();
+        const bool later = ts != next.ts         ? ts > next.ts
+                           : where != next.where ? where > next.where
+                                                 : order > next.order; // (Later's order)
+        if (later)
+        {
+            m_unsorted.emplace_back(ts, where, order, impl, hints, uid, direct);
+            return;
+        }
+    }
+    m_run.emplace_back(ts, where, order, impl, hints, uid, direct); // the new next event
 }
 
-void
-CanonicalScheduler::Push(std::size_t b, const Entry& e) const
+CanonicalScheduler::Entry*
+CanonicalScheduler::PushRoom(std::size_t b) const
 {
     Chunk* head = m_buckets[b];
     uint32_t& used = m_headUsed[b];
@@ -157,7 +161,7 @@ CanonicalScheduler::Push(std::size_t b, const Entry& e) const
         head = c;
         m_filled[(b - 1) / 64] |= uint64_t{1} << ((b - 1) % 64);
     }
-    head->entries[used++] = e;
+    return &head->entries[used++];
 }
 
 void

@@ -140,6 +140,20 @@ class CanonicalScheduler : public Scheduler
 
     void Insert(const Event& ev) override;
 
+    /**
+     * Insert's work from the event's fields, which InterconnectSimulatorImpl calls directly:
+     * the entry is written in its place field by field, never built first and copied (a copy
+     * of one built on the stack reads it back in 16-byte loads that its narrower stores cannot
+     * forward to, so that each waits for every store before it to reach the cache: at k=16,
+     * stores to lines not in the cache; bench/profile.sh put 14.6 ns a packet-hop of
+     * perm1024's loop on that copy, doc/performance-log.rst).
+     * @param ts its time step
+     * @param context its node
+     * @param uid its uid
+     * @param impl the event
+     */
+    void Insert(uint64_t ts, uint32_t context, uint32_t uid, EventImpl* impl);
+
     bool IsEmpty() const override
     {
         return m_size == 0;
@@ -297,6 +311,28 @@ class CanonicalScheduler : public Scheduler
     /// One queued event and its sort key.
     struct Entry
     {
+        /// Uninitialized (a chunk's free entries)
+        Entry() = default;
+
+        /// @param ts time @param where node and device @param order order @param impl event
+        /// @param hints its hints @param uid uid @param direct 1: marked with MarkNextDirect
+        Entry(uint64_t ts,
+              uint64_t where,
+              uint64_t order,
+              EventImpl* impl,
+              const void* const* hints,
+              uint32_t uid,
+              uint32_t direct)
+            : ts(ts),
+              where(where),
+              order(order),
+              impl(impl),
+              hints(hints),
+              uid(uid),
+              direct(direct)
+        {
+        }
+
         uint64_t ts;     //!< time
         uint64_t where;  //!< node (context) << 32 | arrivals: receiving device, others: UINT32_MAX
         uint64_t order;  //!< arrivals: sequence; others: insertion order
@@ -382,10 +418,14 @@ class CanonicalScheduler : public Scheduler
         Entry entries[CHUNK]; //!< the entries, in no order
     };
 
-    /// Put an entry in its bucket. @param e the entry
-    void Place(const Entry& e);
     /// Add an entry to a bucket above 0. @param b the bucket @param e the entry
-    void Push(std::size_t b, const Entry& e) const;
+    void Push(std::size_t b, const Entry& e) const
+    {
+        *PushRoom(b) = e;
+    }
+
+    /// @return room for one more entry at the end of a bucket above 0 @param b the bucket
+    Entry* PushRoom(std::size_t b) const;
     /// Give a chunk back to the free list. @param c the chunk
     void Release(Chunk* c) const;
     /// The run is empty and events wait: take the lowest non-empty bucket.
