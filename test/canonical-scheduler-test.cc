@@ -11,6 +11,7 @@
 #include "ns3/canonical-scheduler.h"
 #include "ns3/global-value.h"
 #include "ns3/interconnect-events.h"
+#include "ns3/interconnect-simulator-impl.h"
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
 #include "ns3/remote-link-tag.h"
@@ -85,18 +86,28 @@ TEST_F(CanonicalSchedulerTest, ArrivalsRunInDeviceOrderBeforeTheNodesOwnEvents)
     EXPECT_EQ(g_ran, expected);
 }
 
-/// A node's own events of one time run in the order it scheduled them, however many (a run of
-/// one time of 64 or more is sorted by radix, a shorter one by std::sort, neither of them stable
-/// on its own) and whichever implementation queues them (InterconnectSimulatorImpl inserts by its
-/// own path), those scheduled for the current time from an event included.
+/// A node's own events of one time run in the order it scheduled them, on that node, however
+/// many (a run of one time of 64 or more is sorted by radix, a shorter one by std::sort: neither
+/// keeps a node's events in order without the insertion order in the key) and whichever
+/// implementation queues them (InterconnectSimulatorImpl inserts by its own path), those
+/// scheduled for the current time from an event included.
 class CanonicalSchedulerOrderTest : public ::testing::TestWithParam<std::string>
 {
   protected:
     void SetUp() override
     {
         g_ran.clear();
+        Simulator::Destroy();
         GlobalValue::Bind("SimulatorImplementationType", StringValue(GetParam()));
         Simulator::SetScheduler(ObjectFactory("ns3::CanonicalScheduler"));
+        ASSERT_EQ(InterconnectSimulatorImpl::Active() != nullptr,
+                  GetParam() == "ns3::InterconnectSimulatorImpl");
+    }
+
+    /// Record an event's name with the node it ran on. @param name the name
+    static void RecordOnNode(std::string name)
+    {
+        Record(std::to_string(Simulator::GetContext()) + ":" + name);
     }
 
     void TearDown() override
@@ -115,8 +126,8 @@ TEST_P(CanonicalSchedulerOrderTest, ANodesEventsOfOneTimeRunInTheOrderItSchedule
         for (uint32_t i = 0; i < count; ++i)
         {
             const std::string name = std::to_string(us) + "/" + std::to_string(i);
-            Simulator::ScheduleWithContext(7, MicroSeconds(us), &Record, name);
-            expected.push_back(name);
+            Simulator::ScheduleWithContext(7, MicroSeconds(us), &RecordOnNode, name);
+            expected.push_back("7:" + name);
             if (i % 3 == 0) // (another node's event of the same time, and a later one, between)
             {
                 Simulator::ScheduleWithContext(9, MicroSeconds(us), []() {});
@@ -128,12 +139,12 @@ TEST_P(CanonicalSchedulerOrderTest, ANodesEventsOfOneTimeRunInTheOrderItSchedule
     Simulator::ScheduleWithContext(7, MicroSeconds(4), []() {
         for (uint32_t i = 0; i < 100; ++i)
         {
-            Simulator::ScheduleWithContext(7, Time(0), &Record, "now/" + std::to_string(i));
+            Simulator::ScheduleWithContext(7, Time(0), &RecordOnNode, "now/" + std::to_string(i));
         }
     });
     for (uint32_t i = 0; i < 100; ++i)
     {
-        expected.push_back("now/" + std::to_string(i));
+        expected.push_back("7:now/" + std::to_string(i));
     }
     Simulator::Run();
     EXPECT_EQ(g_ran, expected);

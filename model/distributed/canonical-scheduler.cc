@@ -114,29 +114,23 @@ CanonicalScheduler::Insert(uint64_t ts, uint32_t context, uint32_t uid, EventImp
     const uint32_t direct = s_nextDirect ? 1 : 0;
     s_nextHints = nullptr;
     s_nextDirect = false;
-    ++m_size;
     if (ts > m_last)
     {
         new (PushRoom(BucketOf(ts))) Entry(ts, where, order, impl, hints, uid, direct);
-        return;
     }
     // The run's span (an event for now, or one between two of the run's times). The run is
     // sorted, the next event last; an event that does not run next waits aside until the next
     // peek merges all of them in at once: one insert in place each would move the run each
     // time, and a collective posts thousands of messages at the current time from one event.
-    if (!m_run.empty())
+    else if (!m_run.empty() && Later(ts, where, order, m_run.back()))
     {
-        const Entry& next = m_run.back();
-        const bool later = ts != next.ts         ? ts > next.ts
-                           : where != next.where ? where > next.where
-                                                 : order > next.order; // (Later's order)
-        if (later)
-        {
-            m_unsorted.emplace_back(ts, where, order, impl, hints, uid, direct);
-            return;
-        }
+        m_unsorted.emplace_back(ts, where, order, impl, hints, uid, direct);
     }
-    m_run.emplace_back(ts, where, order, impl, hints, uid, direct); // the new next event
+    else
+    {
+        m_run.emplace_back(ts, where, order, impl, hints, uid, direct); // the new next event
+    }
+    ++m_size;
 }
 
 CanonicalScheduler::Entry*

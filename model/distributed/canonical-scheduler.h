@@ -144,8 +144,8 @@ class CanonicalScheduler : public Scheduler
      * Insert's work from the event's fields, which InterconnectSimulatorImpl calls directly:
      * the entry is written in its place field by field, never built first and copied (a copy
      * of one built on the stack reads it back in 16-byte loads that its narrower stores cannot
-     * forward to, so that each waits for every store before it to reach the cache: at k=16,
-     * stores to lines not in the cache; bench/profile.sh put 14.6 ns a packet-hop of
+     * forward to, so that each waits for every store before it to reach the cache, at k=16 some
+     * of them to lines not in the cache; bench/profile.sh put 14.6 ns a packet-hop of
      * perm1024's loop on that copy, doc/performance-log.rst).
      * @param ts its time step
      * @param context its node
@@ -311,7 +311,8 @@ class CanonicalScheduler : public Scheduler
     /// One queued event and its sort key.
     struct Entry
     {
-        /// Uninitialized (a chunk's free entries)
+        /// Uninitialized where default-initialized (a chunk's free entries), zeroed where
+        /// value-initialized (a vector's resize)
         Entry() = default;
 
         /// @param ts time @param where node and device @param order order @param impl event
@@ -368,15 +369,25 @@ class CanonicalScheduler : public Scheduler
     /// @return whether a runs after b (bucket 0 is sorted on it: the next event last)
     static bool Later(const Entry& a, const Entry& b)
     {
-        if (a.ts != b.ts)
+        return Later(a.ts, a.where, a.order, b);
+    }
+
+    /**
+     * @param ts a time @param where a node and device @param order an order
+     * @param b an entry
+     * @return whether an entry of that key runs after b
+     */
+    static bool Later(uint64_t ts, uint64_t where, uint64_t order, const Entry& b)
+    {
+        if (ts != b.ts)
         {
-            return a.ts > b.ts;
+            return ts > b.ts;
         }
-        if (a.where != b.where)
+        if (where != b.where)
         {
-            return a.where > b.where;
+            return where > b.where;
         }
-        return a.order > b.order;
+        return order > b.order;
     }
 
     /**
@@ -424,7 +435,13 @@ class CanonicalScheduler : public Scheduler
         *PushRoom(b) = e;
     }
 
-    /// @return room for one more entry at the end of a bucket above 0 @param b the bucket
+    /**
+     * Room for one more entry at the end of a bucket above 0, already counted in the bucket
+     * (its chunk's count and the mask of non-empty buckets): the caller constructs an entry
+     * there at once.
+     * @param b the bucket
+     * @return the room
+     */
     Entry* PushRoom(std::size_t b) const;
     /// Give a chunk back to the free list. @param c the chunk
     void Release(Chunk* c) const;
