@@ -26,7 +26,9 @@
  *    the tcpdump.org number is defined here once.
  *  - MakeEnumAccessor: from ns-3.41 the enum's type is a template argument
  *    (MakeEnumAccessor<T>(&C::m_member)); before, it is deduced from the member pointer alone.
- *    INTERCONNECT_ENUM_ACCESSOR(T, member) spells the call each release takes.
+ *    INTERCONNECT_ENUM_ACCESSOR(T, member) spells the call each release takes. EnumValue itself
+ *    became a template of the enum then: INTERCONNECT_ENUM_VALUE(T) names the type that holds a
+ *    T (to read an enum attribute into a default-constructed value).
  *  - Address::Register takes the address kind's name and length from ns-3.47 (IbLidAddress).
  *  - EventId::IsRunning, removed in ns-3.46 (IsPending from 3.40): the module writes
  *    !IsExpired(), which every release has.
@@ -47,6 +49,13 @@
 #define INTERCONNECT_ENUM_ACCESSOR(T, member) MakeEnumAccessor<T>(member)
 #else
 #define INTERCONNECT_ENUM_ACCESSOR(T, member) MakeEnumAccessor(member)
+#endif
+
+/// The EnumValue type that holds an enum of type T (see above).
+#if INTERCONNECT_NS3_AT_LEAST(41)
+#define INTERCONNECT_ENUM_VALUE(T) EnumValue<T>
+#else
+#define INTERCONNECT_ENUM_VALUE(T) EnumValue
 #endif
 
 #include <cstdint>

@@ -13,6 +13,7 @@
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/fat-tree-helper.h"
+#include "ns3/interconnect-compat.h"
 #include "ns3/internet-module.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/roce-helper.h"
@@ -438,7 +439,7 @@ ExpectForwardingAsByTables(const Ptr<RoceSwitch>& sw, uint32_t hosts, const std:
     UintegerValue seed;
     sw->GetAttribute("EcmpSeed", seed);
     tables->SetAttribute("EcmpSeed", seed);
-    EnumValue mode;
+    INTERCONNECT_ENUM_VALUE(RoceSwitch::EcmpMode) mode;
     sw->GetAttribute("EcmpMode", mode);
     tables->SetAttribute("EcmpMode", mode);
     const uint32_t first = 10u << 24;
