@@ -46,7 +46,25 @@ struct BufferStart // Buffer::m_start (the first byte's offset in the block's m_
     friend constexpr auto Member(BufferStart);
 };
 
+struct BufferZeroStart // Buffer::m_zeroAreaStart
+{
+    friend constexpr auto Member(BufferZeroStart);
+};
+
+struct BufferZeroEnd // Buffer::m_zeroAreaEnd
+{
+    friend constexpr auto Member(BufferZeroEnd);
+};
+
+struct BufferEnd // Buffer::m_end
+{
+    friend constexpr auto Member(BufferEnd);
+};
+
 template struct Expose<PacketBuffer, &Packet::m_buffer>;
+template struct Expose<BufferZeroStart, &Buffer::m_zeroAreaStart>;
+template struct Expose<BufferZeroEnd, &Buffer::m_zeroAreaEnd>;
+template struct Expose<BufferEnd, &Buffer::m_end>;
 template struct Expose<BufferData, &Buffer::m_data>;
 template struct Expose<BufferStart, &Buffer::m_start>;
 
@@ -58,6 +76,16 @@ PacketBytesAddress(const Packet& packet)
     const Buffer& buffer = packet.*Member(PacketBuffer{});
     const auto* block = buffer.*Member(BufferData{}); // (a Buffer::Data, not named: private)
     return block->m_data + buffer.*Member(BufferStart{});
+}
+
+uint32_t
+PacketStoredRun(const Packet& packet)
+{
+    const Buffer& buffer = packet.*Member(PacketBuffer{});
+    const uint32_t start = buffer.*Member(BufferStart{});
+    const uint32_t zeroStart = buffer.*Member(BufferZeroStart{});
+    const uint32_t zeroEnd = buffer.*Member(BufferZeroEnd{});
+    return (zeroStart == zeroEnd ? buffer.*Member(BufferEnd{}) : zeroStart) - start;
 }
 
 } // namespace ns3

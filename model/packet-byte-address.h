@@ -18,7 +18,7 @@ namespace ns3
  * @ingroup interconnect
  * Where a packet keeps its first byte: the start of its headers in its buffer's data block
  * (ns-3's Buffer, "Real byte buffer" part), so that the code about to read the headers can
- * fetch their lines ahead.
+ * fetch their lines ahead, and read them there (PacketStoredRun).
  *
  * A NIC reads a frame's headers where the sending NIC wrote them, microseconds and thousands of
  * events before: at fabric scale the block has left the cache, and nothing else reaches it, as
@@ -26,15 +26,31 @@ namespace ns3
  * for the next frame as one arrives (Item::FetchBytes), once that frame's Packet, fetched first,
  * is in.
  *
- * For fetches only: the bytes are the buffer's, as Packet::CopyData would copy them only up to
- * the end of what the buffer stores (a packet of virtual, zero-filled payload stores its
- * headers, then its trailers; the address is valid but may hold nothing of the packet's if it
- * stores no byte). Reads Packet's and Buffer's private members (m_buffer; m_data, m_start),
- * which ns-3 has kept since its first releases and through ns-3.48.
+ * The bytes there are the packet's, as Packet::CopyData would copy them, for as many as
+ * PacketStoredRun counts (a packet of virtual, zero-filled payload stores its headers, then its
+ * trailers apart; the address is valid but may hold nothing of the packet's if it stores no
+ * byte): read no more than that. Reads Packet's and Buffer's private members (m_buffer;
+ * m_data, m_start), which ns-3 has kept since its first releases and through ns-3.48.
  * @param packet the packet
  * @return the address of its first stored byte
  */
 const uint8_t* PacketBytesAddress(const Packet& packet);
+
+/**
+ * @ingroup interconnect
+ * How many of a packet's first bytes its buffer stores in a row from PacketBytesAddress: up to
+ * its virtual zero-filled area (ns-3's Buffer keeps no bytes for that, and stores what follows
+ * it, a trailer, apart), or all of them if it has none. Those bytes may be read in place, as
+ * Packet::CopyData would copy them, for as long as the packet keeps its buffer unchanged. A
+ * NIC reads a frame's headers so (RdmaNic::PortReceive), where the packet stores them: ns-3's
+ * CopyData took some 120 instructions a frame, a call into its library and a copy. Reads
+ * Buffer's private members (m_start, m_zeroAreaStart, m_zeroAreaEnd, m_end: its invariant
+ * m_start <= m_zeroAreaStart <= m_zeroAreaEnd <= m_end), kept from ns-3's first releases
+ * through ns-3.48.
+ * @param packet the packet
+ * @return the count, at most its size
+ */
+uint32_t PacketStoredRun(const Packet& packet);
 
 /**
  * @ingroup interconnect

@@ -171,17 +171,62 @@ TEST(PackedFrame, RoceAndInfinibandFramesAreTheHeaderObjectsBytes)
     }
 }
 
-// PacketBytesAddress names where a packet keeps its first byte, for the fetch of a frame's
-// headers ahead of its arrival: the bytes there are those CopyData gives, as the packet is
-// made of bytes, has headers taken off it (also a copy that shares its bytes), and has headers
-// put on a payload of zeros (as a NIC builds a frame, its payload not stored).
-TEST(PackedFrame, ThePacketsByteAddressHoldsItsFirstBytes)
+namespace
+{
+
+/// @return bytes 1, 8, 15, ... (100 of them), each distinct from its neighbours
+std::vector<uint8_t>
+CountingBytes()
 {
     std::vector<uint8_t> bytes(100);
     for (std::size_t i = 0; i < bytes.size(); ++i)
     {
         bytes[i] = static_cast<uint8_t>(7 * i + 1);
     }
+    return bytes;
+}
+
+/// The BTH of the frames made below.
+IbBthHeader
+SendBth()
+{
+    IbBthHeader bth;
+    bth.SetOpcode(IbBthHeader::RC_SEND_ONLY);
+    bth.SetDestQp(0x123456);
+    bth.SetPsn(0xABCDE);
+    return bth;
+}
+
+/**
+ * A frame as a NIC builds it: IPv4 and a BTH on a payload of 4 096 zeros, which ns-3 does not
+ * store.
+ * @param headers set to the headers' bytes
+ * @return the frame
+ */
+Ptr<Packet>
+FrameOnZeros(uint32_t& headers)
+{
+    Ptr<Packet> frame = Create<Packet>(4096);
+    const IbBthHeader bth = SendBth();
+    frame->AddHeader(bth);
+    Ipv4Header ip;
+    ip.SetSource(Ipv4Address("10.0.0.1"));
+    ip.SetDestination(Ipv4Address("10.0.1.2"));
+    ip.SetPayloadSize(frame->GetSize());
+    frame->AddHeader(ip);
+    headers = ip.GetSerializedSize() + bth.GetSerializedSize();
+    return frame;
+}
+
+} // namespace
+
+// PacketBytesAddress names where a packet keeps its first byte, for the fetch of a frame's
+// headers ahead of its arrival: the bytes there are those CopyData gives, as the packet is
+// made of bytes, has headers taken off it (also a copy that shares its bytes), and has headers
+// put on a payload of zeros (as a NIC builds a frame, its payload not stored).
+TEST(PackedFrame, ThePacketsByteAddressHoldsItsFirstBytes)
+{
+    const std::vector<uint8_t> bytes = CountingBytes();
     Ptr<Packet> made = Create<Packet>(bytes.data(), static_cast<uint32_t>(bytes.size()));
     EXPECT_EQ(std::memcmp(PacketBytesAddress(*made), bytes.data(), bytes.size()), 0);
     made->RemoveAtStart(28);
@@ -191,19 +236,68 @@ TEST(PackedFrame, ThePacketsByteAddressHoldsItsFirstBytes)
     EXPECT_EQ(std::memcmp(PacketBytesAddress(*copy), bytes.data() + 40, bytes.size() - 40), 0);
     EXPECT_EQ(std::memcmp(PacketBytesAddress(*made), bytes.data() + 28, bytes.size() - 28), 0);
 
-    Ptr<Packet> frame = Create<Packet>(4096); // (zeros, not stored)
-    IbBthHeader bth;
-    bth.SetOpcode(IbBthHeader::RC_SEND_ONLY);
-    bth.SetDestQp(0x123456);
-    bth.SetPsn(0xABCDE);
-    frame->AddHeader(bth);
-    Ipv4Header ip;
-    ip.SetSource(Ipv4Address("10.0.0.1"));
-    ip.SetDestination(Ipv4Address("10.0.1.2"));
-    ip.SetPayloadSize(frame->GetSize());
-    frame->AddHeader(ip);
-    const uint32_t headers = ip.GetSerializedSize() + bth.GetSerializedSize();
+    uint32_t headers = 0;
+    Ptr<Packet> frame = FrameOnZeros(headers);
     std::vector<uint8_t> copied(headers);
     ASSERT_EQ(frame->CopyData(copied.data(), headers), headers);
     EXPECT_EQ(std::memcmp(PacketBytesAddress(*frame), copied.data(), headers), 0);
+}
+
+// PacketStoredRun counts the first bytes a packet's buffer stores in a row from
+// PacketBytesAddress, which a NIC then reads in place rather than copying them out
+// (RdmaNic::PortReceive): each count is checked against CopyData's bytes, and a count that ran
+// into a zero-filled payload, or short of a stored trailer, would name bytes that are not there.
+TEST(PackedFrame, ThePacketsStoredRunIsWhatItKeepsInARow)
+{
+    const std::vector<uint8_t> bytes = CountingBytes();
+    const auto expectInPlace = [](const Packet& packet, uint32_t stored) {
+        ASSERT_LE(stored, packet.GetSize());
+        std::vector<uint8_t> copied(packet.GetSize());
+        packet.CopyData(copied.data(), packet.GetSize());
+        EXPECT_EQ(std::memcmp(PacketBytesAddress(packet), copied.data(), stored), 0);
+    };
+    // Stored bytes alone: all of them, as headers come off (a copy sharing the block too).
+    Ptr<Packet> made = Create<Packet>(bytes.data(), static_cast<uint32_t>(bytes.size()));
+    EXPECT_EQ(PacketStoredRun(*made), 100u);
+    expectInPlace(*made, PacketStoredRun(*made));
+    made->RemoveAtStart(28);
+    EXPECT_EQ(PacketStoredRun(*made), 72u);
+    expectInPlace(*made, PacketStoredRun(*made));
+    Ptr<Packet> copy = made->Copy();
+    copy->RemoveAtStart(12);
+    EXPECT_EQ(PacketStoredRun(*copy), 60u);
+    expectInPlace(*copy, PacketStoredRun(*copy));
+
+    // Zeros alone: none stored. Headers on a payload of zeros (a NIC's frame): the headers, not
+    // the zeros after them.
+    EXPECT_EQ(PacketStoredRun(*Create<Packet>(4096)), 0u);
+    uint32_t headers = 0;
+    Ptr<Packet> frame = FrameOnZeros(headers);
+    EXPECT_EQ(PacketStoredRun(*frame), headers);
+    expectInPlace(*frame, headers);
+    // A trailer after the zeros (an FCS, as the ICRC is added) is stored apart from the headers:
+    // the run still ends at the zeros.
+    EthernetTrailer fcs;
+    frame->AddTrailer(fcs);
+    EXPECT_EQ(PacketStoredRun(*frame), headers);
+    expectInPlace(*frame, headers);
+    // Once the zeros are taken off, the trailer is what is stored first.
+    frame->RemoveAtStart(headers + 4096);
+    EXPECT_EQ(frame->GetSize(), fcs.GetSerializedSize());
+    EXPECT_EQ(PacketStoredRun(*frame), fcs.GetSerializedSize());
+    expectInPlace(*frame, fcs.GetSerializedSize());
+
+    // No zero area: headers and a trailer with nothing between them are one run; so is a
+    // packet whose zeros ns-3 has made real, as it does when it joins two packets.
+    const IbBthHeader bth = SendBth();
+    Ptr<Packet> ack = Create<Packet>();
+    ack->AddHeader(bth);
+    ack->AddTrailer(fcs);
+    EXPECT_EQ(PacketStoredRun(*ack), bth.GetSerializedSize() + fcs.GetSerializedSize());
+    expectInPlace(*ack, PacketStoredRun(*ack));
+    Ptr<Packet> joined = Create<Packet>(100);
+    joined->AddHeader(bth);
+    joined->AddAtEnd(Create<Packet>(bytes.data(), 4));
+    EXPECT_EQ(PacketStoredRun(*joined), joined->GetSize());
+    expectInPlace(*joined, joined->GetSize());
 }

@@ -15,10 +15,13 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/log.h"
+#include "ns3/packet-byte-address.h"
 #include "ns3/rdma-packet-pool.h"
 #include "ns3/sharp-header.h"
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -436,13 +439,30 @@ RdmaNic::PortReceive(uint32_t /* port */,
     {
         return false;
     }
-    PrefetchQueuePairs(); // (while the headers are copied)
+    PrefetchQueuePairs(); // (while the headers are read)
     // Claim only UDP to 4791 for this address: the headers read in place, at once (IPv4 20,
     // UDP 8, BTH 12 and a RETH's 16).
     static_assert(PfcNetDevice::ARRIVAL_READ_BYTES >= 28 + IbBthHeader::SIZE + IbRethHeader::SIZE,
                   "the headers read at once (and fetched ahead for the next frame)");
-    uint8_t b[PfcNetDevice::ARRIVAL_READ_BYTES];
-    const uint32_t copied = packet->CopyData(b, sizeof(b));
+    // Read where the packet stores them (PacketStoredRun: a NIC's frame keeps its headers in a
+    // row before its zero-filled payload) when they hold the IPv4, UDP and BTH headers at least,
+    // else copied out (ns-3's CopyData, which gives the payload's zeros too); the transport
+    // headers beyond the BTH are copied out as well if the stored run ends before them. The
+    // bytes are not read once the headers are removed below.
+    constexpr uint32_t READ = PfcNetDevice::ARRIVAL_READ_BYTES;
+    const uint32_t copied = std::min(packet->GetSize(), READ);
+    uint32_t readable = std::min(PacketStoredRun(*packet), copied);
+    const uint8_t* b = PacketBytesAddress(*packet);
+    uint8_t copy[READ];
+    const auto copyOut = [&]() {
+        packet->CopyData(copy, READ);
+        b = copy;
+        readable = copied;
+    };
+    if (readable < 28 + IbBthHeader::SIZE)
+    {
+        copyOut();
+    }
     if (copied < 28 || b[9] != 17 || (b[0] & 0x0F) != 5)
     {
         return false;
@@ -471,15 +491,20 @@ RdmaNic::PortReceive(uint32_t /* port */,
     }
     const bool ce = (b[1] & 0x03) == Ipv4Header::ECN_CE;
     RdmaTransportHeaders headers;
-    const uint32_t transport = headers.ReadFrom(b + 28, copied - 28);
+    uint32_t transport = headers.ReadFrom(b + 28, readable - 28);
+    if (transport == 0 && readable < copied)
+    {
+        copyOut();
+        transport = headers.ReadFrom(b + 28, readable - 28);
+    }
     if (transport == 0)
     {
         return false; // too short for its transport headers
     }
+    const uint8_t dscp = b[1] >> 2;
     packet->RemoveAtStart(28 + transport); // IPv4, UDP and the transport headers
     // A trimmed header: the trimmed DSCP, a data opcode, and nothing left of the payload (a
     // data packet that a priority remap moved to the same DSCP still has its payload).
-    const uint8_t dscp = b[1] >> 2;
     const uint8_t opcode = headers.bth.GetOpcode();
     const bool trimmed = dscp == m_trimmedDscp && dscp != m_dscp && packet->GetSize() <= ICRC &&
                          IbBthHeader::CarriesData(opcode);
