@@ -27,9 +27,9 @@ namespace ns3
  * is in.
  *
  * The bytes there are the packet's, as Packet::CopyData would copy them, for as many as
- * PacketStoredRun counts (a packet of virtual, zero-filled payload stores its headers, then its
- * trailers apart; the address is valid but may hold nothing of the packet's if it stores no
- * byte): read no more than that. Reads Packet's and Buffer's private members (m_buffer;
+ * PacketStoredRun counts (a packet of virtual, zero-filled payload stores its headers and, right
+ * after them, its trailers; the address is valid but may hold nothing of the packet's if it
+ * stores no byte): read no more than that. Reads Packet's and Buffer's private members (m_buffer;
  * m_data, m_start), which ns-3 has kept since its first releases and through ns-3.48.
  * @param packet the packet
  * @return the address of its first stored byte
@@ -40,7 +40,8 @@ const uint8_t* PacketBytesAddress(const Packet& packet);
  * @ingroup interconnect
  * How many of a packet's first bytes its buffer stores in a row from PacketBytesAddress: up to
  * its virtual zero-filled area (ns-3's Buffer keeps no bytes for that, and stores what follows
- * it, a trailer, apart), or all of them if it has none. Those bytes may be read in place, as
+ * it, a trailer, right after the bytes before it, where CopyData gives the zeros), or all of them
+ * if it has none. Those bytes may be read in place, as
  * Packet::CopyData would copy them, for as long as the packet keeps its buffer unchanged. A
  * NIC reads a frame's headers so (RdmaNic::PortReceive), where the packet stores them: ns-3's
  * CopyData took some 120 instructions a frame, a call into its library and a copy. Reads

@@ -275,12 +275,13 @@ TEST(PackedFrame, ThePacketsStoredRunIsWhatItKeepsInARow)
     Ptr<Packet> frame = FrameOnZeros(headers);
     EXPECT_EQ(PacketStoredRun(*frame), headers);
     expectInPlace(*frame, headers);
-    // A trailer after the zeros (an FCS, as the ICRC is added) is stored apart from the headers:
-    // the run still ends at the zeros.
+    // A trailer after the zeros (an FCS, as the ICRC is added) is stored right after the
+    // headers in the block, where CopyData gives the zeros: the run still ends at the zeros.
     EthernetTrailer fcs;
+    fcs.SetFcs(0xA5A5A5A5);
     frame->AddTrailer(fcs);
     EXPECT_EQ(PacketStoredRun(*frame), headers);
-    expectInPlace(*frame, headers);
+    expectInPlace(*frame, PacketStoredRun(*frame));
     // Once the zeros are taken off, the trailer is what is stored first.
     frame->RemoveAtStart(headers + 4096);
     EXPECT_EQ(frame->GetSize(), fcs.GetSerializedSize());
@@ -288,7 +289,8 @@ TEST(PackedFrame, ThePacketsStoredRunIsWhatItKeepsInARow)
     expectInPlace(*frame, fcs.GetSerializedSize());
 
     // No zero area: headers and a trailer with nothing between them are one run; so is a
-    // packet whose zeros ns-3 has made real, as it does when it joins two packets.
+    // packet whose zeros ns-3 has made real, as it does when it appends to a packet with zeros
+    // one that starts with stored bytes.
     const IbBthHeader bth = SendBth();
     Ptr<Packet> ack = Create<Packet>();
     ack->AddHeader(bth);
