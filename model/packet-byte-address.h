@@ -38,16 +38,15 @@ const uint8_t* PacketBytesAddress(const Packet& packet);
 
 /**
  * @ingroup interconnect
- * How many of a packet's first bytes its buffer stores in a row from PacketBytesAddress: up to
- * its virtual zero-filled area (ns-3's Buffer keeps no bytes for that, and stores what follows
- * it, a trailer, right after the bytes before it, where CopyData gives the zeros), or all of them
- * if it has none. Those bytes may be read in place, as
- * Packet::CopyData would copy them, for as long as the packet keeps its buffer unchanged. A
- * NIC reads a frame's headers so (RdmaNic::PortReceive), where the packet stores them: ns-3's
- * CopyData took some 120 instructions a frame, a call into its library and a copy. Reads
- * Buffer's private members (m_start, m_zeroAreaStart, m_zeroAreaEnd, m_end: its invariant
- * m_start <= m_zeroAreaStart <= m_zeroAreaEnd <= m_end), kept from ns-3's first releases
- * through ns-3.48.
+ * How many of a packet's first bytes its buffer stores in a row from PacketBytesAddress: up to its
+ * virtual zero-filled area (ns-3's Buffer keeps no bytes for that, and stores what follows it, a
+ * trailer, right after the bytes before it, where CopyData gives the zeros), or all of them if it
+ * has none. Those bytes may be read in place, as Packet::CopyData would copy them, for as long as
+ * the packet keeps its buffer unchanged. A NIC reads a frame's headers so (RdmaNic::PortReceive),
+ * where the packet stores them: ns-3's CopyData took some 120 instructions a frame, a call into its
+ * library that copies. Reads Buffer's private members (m_start, m_zeroAreaStart, m_zeroAreaEnd,
+ * m_end: its invariant m_start <= m_zeroAreaStart <= m_zeroAreaEnd <= m_end), kept from ns-3's
+ * first releases through ns-3.48.
  * @param packet the packet
  * @return the count, at most its size
  */
