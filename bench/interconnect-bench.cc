@@ -55,7 +55,12 @@
 // events per CPU second, packet-hops (every frame put on a link: data, ACK, CNP, PFC),
 // packet-hops per CPU second, peak resident memory (MB) of the case's own child process, forked
 // once the libraries are loaded (./interconnect bench runs it with LD_BIND_NOW=1, so that their
-// calls are bound then too, not by symbol look-ups in the case).
+// calls are bound then too, not by symbol look-ups in the case), messages completed and posted,
+// then two diagnostics of the loop: the part of its CPU time spent in the kernel (s, included in
+// the CPU time) and its minor page faults. A loop's kernel time is mostly the kernel handing the
+// heap the pages it grows into as frames pile up (at its first touch of each page), which on this
+// project's virtual machine costs more in some runs than in others (doc/interconnect.rst,
+// Performance).
 
 #include "ns3/core-module.h"
 #include "ns3/interconnect-module.h"
@@ -96,6 +101,8 @@ struct Result
     double peakRssMb;
     uint64_t completed;
     uint64_t posted;
+    double loopSystemSeconds; //!< the kernel's part of cpuSeconds
+    long loopMinorFaults;     //!< the loop's minor page faults
 };
 
 /// Keeps a case's helpers alive while the simulation runs.
@@ -292,6 +299,13 @@ Moe128(RoceHelper& h)
     return {Keep(rdma, collectives), rdma.get()};
 }
 
+/// @return a getrusage time in seconds @param t the time
+double
+RusageSeconds(const timeval& t)
+{
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+}
+
 double
 CpuSeconds()
 {
@@ -420,6 +434,8 @@ RunCase(const std::string& name,
     const auto wall0 = std::chrono::steady_clock::now();
     const double cpu0 = CpuSeconds();
     const uint64_t events0 = Simulator::GetEventCount();
+    struct rusage usage0;
+    getrusage(RUSAGE_SELF, &usage0);
     Timeline timeline{name, network, MicroSeconds(timelineUs), cpu0, events0, 0};
     if (timelineUs > 0)
     {
@@ -435,6 +451,8 @@ RunCase(const std::string& name,
         TimelineLine(timeline); // (the last stretch, to a Stop: the last line was the end else)
     }
     const double cpu = CpuSeconds() - cpu0;
+    struct rusage usage1;
+    getrusage(RUSAGE_SELF, &usage1);
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     const TransportStatistics st = network->CollectStatistics();
@@ -448,7 +466,9 @@ RunCase(const std::string& name,
              st.packetHops,
              usage.ru_maxrss / 1024.0,
              st.messagesCompleted,
-             st.messagesPosted};
+             st.messagesPosted,
+             RusageSeconds(usage1.ru_stime) - RusageSeconds(usage0.ru_stime),
+             usage1.ru_minflt - usage0.ru_minflt};
     Simulator::Destroy();
     return r;
 }
@@ -653,7 +673,7 @@ Main(int argc, char* argv[])
         return 1;
     }
     const char* header = "case,sim_s,wall_s,cpu_s,events,events_per_cpu_s,packet_hops,"
-                         "hops_per_cpu_s,peak_rss_mb,completed,posted";
+                         "hops_per_cpu_s,peak_rss_mb,completed,posted,sys_s,minor_faults";
     std::printf("%s\n", header);
     if (out)
     {
@@ -696,7 +716,7 @@ Main(int argc, char* argv[])
             const int n = std::snprintf(line,
                                         sizeof(line),
                                         "%s,%.6f,%.3f,%.3f,%" PRIu64 ",%.0f,%" PRIu64
-                                        ",%.0f,%.1f,%" PRIu64 ",%" PRIu64,
+                                        ",%.0f,%.1f,%" PRIu64 ",%" PRIu64 ",%.3f,%ld",
                                         r.name.c_str(),
                                         r.simSeconds,
                                         r.wallSeconds,
@@ -707,7 +727,9 @@ Main(int argc, char* argv[])
                                         r.hops / r.cpuSeconds,
                                         r.peakRssMb,
                                         r.completed,
-                                        r.posted);
+                                        r.posted,
+                                        r.loopSystemSeconds,
+                                        r.loopMinorFaults);
             const bool written = write(fds[1], line, n) == n;
             _exit(!written ? 3 : (r.completed == r.posted ? 0 : 1));
         }

@@ -16,11 +16,11 @@ stub() { # stub DIR FAST SLOW
     mkdir -p "$1/bench"
     cat >"$1/bench/interconnect-bench" <<STUB
 #!/usr/bin/env bash
-echo "case,sim_s,wall_s,cpu_s,events,events_per_cpu_s,packet_hops,hops_per_cpu_s,peak_rss_mb,completed,posted"
+echo "case,sim_s,wall_s,cpu_s,events,events_per_cpu_s,packet_hops,hops_per_cpu_s,peak_rss_mb,completed,posted,sys_s,minor_faults"
 for c in "\$@"; do
     case "\$c" in
-    fast) echo "fast,0,0,0,0,0,0,$2,1,0,0" ;;
-    slow) echo "slow,0,0,0,0,0,0,$3,1,0,0" ;;
+    fast) echo "fast,0,0,0,0,0,0,$2,1,0,0,0,0" ;;
+    slow) echo "slow,0,0,0,0,0,0,$3,1,0,0,0,0" ;;
     *) echo "unknown benchmark case '\$c'" >&2; exit 2 ;;
     esac
 done

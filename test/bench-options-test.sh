@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The bench's reporting (never its figures: speed is measured, not asserted): --repeat=N runs a
-# case N times and summarizes min/median/max, and each case's cost per packet-hop and per event
-# over perm128's per round; --compare=FILE prints the ratio against a saved run; --simulator=default
-# runs the same events on ns-3's implementation; --timeline=US splits a run into stretches of
-# simulated time that add up to it; the cases that set perm1024's fabric and flows apart complete;
-# bad values (a case given twice among them) are refused by name.
+# The bench's reporting (never its figures: speed is measured, not asserted): --repeat=N runs a case
+# N times and summarizes min/median/max, and each case's cost per packet-hop and per event over
+# perm128's per round; --compare=FILE prints the ratio against a saved run; --simulator=default runs
+# the same events on ns-3's implementation; --timeline=US splits a run into stretches of simulated
+# time that add up to it; the loop's kernel time is a part of its CPU time; the cases that set
+# perm1024's fabric and flows apart complete; bad values (a case given twice among them) are refused
+# by name.
 # Run by ctest: bench-options-test.sh BENCH DIR
 set -euo pipefail
 bench="$1"
@@ -14,6 +15,11 @@ mkdir -p "$dir"
 fail() { echo "FAIL: $*"; exit 1; }
 "$bench" --repeat=2 --csv="$dir/base.csv" incast64 >"$dir/repeat.out" || fail "--repeat=2 failed"
 [ "$(grep -c '^incast64,0\.' "$dir/base.csv")" -eq 2 ] || fail "--csv does not hold the two runs"
+# The loop's kernel time (column 12) is a part of its CPU time (column 4), its minor page faults
+# (column 13) a count.
+head -1 "$dir/base.csv" | grep -q ',completed,posted,sys_s,minor_faults$' || fail "no sys_s,minor_faults columns"
+awk -F, 'NR > 1 && !(NF == 13 && $12 >= 0 && $12 <= $4 && $13 ~ /^[0-9]+$/) { bad = 1 } END { exit bad }' \
+    "$dir/base.csv" || fail "the loop's kernel time or faults out of range: $(cat "$dir/base.csv")"
 grep -Eq '^incast64,2,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9.]+$' "$dir/repeat.out" ||
     fail "no min/median/max summary of two runs: $(cat "$dir/repeat.out")"
 "$bench" --compare="$dir/base.csv" incast64 >"$dir/compare.out" || fail "--compare failed"

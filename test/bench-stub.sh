@@ -16,10 +16,10 @@ stub_bench() {
     mkdir -p "$dir/bench"
     {
         echo '#!/usr/bin/env bash'
-        echo 'echo "case,sim_s,wall_s,cpu_s,events,events_per_cpu_s,packet_hops,hops_per_cpu_s,peak_rss_mb,completed,posted"'
+        echo 'echo "case,sim_s,wall_s,cpu_s,events,events_per_cpu_s,packet_hops,hops_per_cpu_s,peak_rss_mb,completed,posted,sys_s,minor_faults"'
         echo 'case "$1" in'
         for c in "$@"; do
-            echo "${c%%=*}) echo \"${c%%=*},0,0,0,0,0,${c#*=},0,1,0,0\" ;;"
+            echo "${c%%=*}) echo \"${c%%=*},0,0,0,0,0,${c#*=},0,1,0,0,0,0\" ;;"
         done
         echo "*) echo \"unknown benchmark case '\$1'\" >&2; exit 2 ;;"
         echo 'esac'
