@@ -57,10 +57,11 @@
 // once the libraries are loaded (./interconnect bench runs it with LD_BIND_NOW=1, so that their
 // calls are bound then too, not by symbol look-ups in the case), messages completed and posted,
 // then two diagnostics of the loop: the part of its CPU time spent in the kernel (s, included in
-// the CPU time) and its minor page faults. A loop's kernel time is mostly the kernel handing the
-// heap the pages it grows into as frames pile up (at its first touch of each page), which on this
-// project's virtual machine costs more in some runs than in others (doc/interconnect.rst,
-// Performance).
+// the CPU time; getrusage's, which a kernel with tick-based accounting, as this project's machine
+// has, samples at its tick: 4 ms there) and its minor page faults. In perm1024 that kernel time is
+// most likely the kernel handing the heap the pages it grows into as frames pile up (at their
+// first touch), which costs more in some runs than in others on this project's virtual machine
+// (doc/interconnect.rst, Performance).
 
 #include "ns3/core-module.h"
 #include "ns3/interconnect-module.h"
@@ -433,9 +434,9 @@ RunCase(const std::string& name,
     }
     const auto wall0 = std::chrono::steady_clock::now();
     const double cpu0 = CpuSeconds();
-    const uint64_t events0 = Simulator::GetEventCount();
     struct rusage usage0;
     getrusage(RUSAGE_SELF, &usage0);
+    const uint64_t events0 = Simulator::GetEventCount();
     Timeline timeline{name, network, MicroSeconds(timelineUs), cpu0, events0, 0};
     if (timelineUs > 0)
     {
@@ -450,9 +451,9 @@ RunCase(const std::string& name,
     {
         TimelineLine(timeline); // (the last stretch, to a Stop: the last line was the end else)
     }
-    const double cpu = CpuSeconds() - cpu0;
-    struct rusage usage1;
+    struct rusage usage1; // (the kernel's part is read within the CPU time's span)
     getrusage(RUSAGE_SELF, &usage1);
+    const double cpu = CpuSeconds() - cpu0;
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     const TransportStatistics st = network->CollectStatistics();
