@@ -29,7 +29,8 @@ STUB
 }
 stub "$dir/base" 3000000 1000000
 stub "$dir/new" 6000000 1500000
-bash "$script" "$dir/base" "$dir/new" 3 fast slow >"$dir/stub.out" || fail "the stand-ins failed: $(cat "$dir/stub.out")"
+# (Run as the README runs it, not through bash: the script's executable bit counts.)
+"$script" "$dir/base" "$dir/new" 3 fast slow >"$dir/stub.out" || fail "the stand-ins failed: $(cat "$dir/stub.out")"
 grep -Eq '^fast +3\.00 M +6\.00 M +2\.000 +2\.000-2\.000$' "$dir/stub.out" ||
     fail "fast's medians or ratio wrong: $(cat "$dir/stub.out")"
 grep -Eq '^slow +1\.00 M +1\.50 M +1\.500 +1\.500-1\.500$' "$dir/stub.out" ||
