@@ -51,6 +51,9 @@
 //                  (each host sends and receives eight flows)
 //   (The last two set apart what perm1024 adds to perm128: a larger fabric, and more flows.)
 //
+// As it starts the bench names the machine on stderr (interconnect::MachineDescription: the CPU,
+// the CPUs online, the caches, the kernel), which the figures belong to.
+//
 // Columns: case, simulated time (s), wall time (s), CPU time of the event loop (s), events,
 // events per CPU second, packet-hops (every frame put on a link: data, ACK, CNP, PFC),
 // packet-hops per CPU second, peak resident memory (MB) of the case's own child process, forked
@@ -673,6 +676,10 @@ Main(int argc, char* argv[])
         std::cerr << "error: --csv=" << csv << ": cannot write" << std::endl;
         return 1;
     }
+    // The machine the figures belong to, on stderr (stdout and the CSV file hold the runs'
+    // lines alone): the same build's speeds differ from machine to machine, not in proportion
+    // (doc/interconnect.rst, Performance).
+    std::cerr << "interconnect-bench: machine: " << interconnect::MachineDescription() << std::endl;
     const char* header = "case,sim_s,wall_s,cpu_s,events,events_per_cpu_s,packet_hops,"
                          "hops_per_cpu_s,peak_rss_mb,completed,posted,sys_s,minor_faults";
     std::printf("%s\n", header);

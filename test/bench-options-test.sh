@@ -13,7 +13,12 @@ dir="$2"
 rm -rf "$dir"
 mkdir -p "$dir"
 fail() { echo "FAIL: $*"; exit 1; }
-"$bench" --repeat=2 --csv="$dir/base.csv" incast64 >"$dir/repeat.out" || fail "--repeat=2 failed"
+"$bench" --repeat=2 --csv="$dir/base.csv" incast64 >"$dir/repeat.out" 2>"$dir/repeat.err" ||
+    fail "--repeat=2 failed"
+# The machine the figures belong to: on stderr, not in the runs' lines (stdout, the CSV file).
+grep -Eq '^interconnect-bench: machine: .*, [1-9][0-9]* CPUs?(;|$)' "$dir/repeat.err" ||
+    fail "no machine line on stderr: $(cat "$dir/repeat.err")"
+grep -q 'machine' "$dir/repeat.out" "$dir/base.csv" && fail "the machine line is in the runs' lines"
 [ "$(grep -c '^incast64,0\.' "$dir/base.csv")" -eq 2 ] || fail "--csv does not hold the two runs"
 # The loop's kernel time (column 12) is a part of its CPU time (column 4), its minor page faults
 # (column 13) a count.

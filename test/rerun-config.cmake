@@ -1,6 +1,6 @@
 # The resolved config.json of a run, run again, reproduces the run's outputs byte for byte
-# (timing.json, wall-clock figures, excepted). Each run's timing.json names its peak RSS and
-# what of it was on huge pages. Then the plots of the run exist and are not empty.
+# (timing.json, wall-clock figures, excepted). Each run's timing.json names its peak RSS, what
+# of it was on huge pages and the machine. Then the plots of the run exist and are not empty.
 # Arguments: RUNNER, SCENARIO, OUT.
 file(REMOVE_RECURSE ${OUT})
 execute_process(COMMAND ${RUNNER} ${SCENARIO} --set stopTime="1ms" --set workloads.0.stop="500us"
@@ -26,6 +26,11 @@ foreach(run first second)
   if(NOT timing MATCHES "\"peakRssMB\": [1-9][0-9]*\\.[0-9]" OR
      NOT timing MATCHES "\"hugePagesMB\": (-1|[0-9]+)\\.[0-9]")
     message(FATAL_ERROR "${run}/timing.json names no peak RSS or huge pages: ${timing}")
+  endif()
+  # ... and the machine its figures belong to: the CPUs online and the kernel, as Linux says.
+  if(NOT timing MATCHES "\"machine\": \"[^\"]*, [1-9][0-9]* CPUs?[;\"]" OR
+     NOT timing MATCHES "\"machine\": \"[^\"]*; Linux [^\"]+\"")
+    message(FATAL_ERROR "${run}/timing.json names no machine: ${timing}")
   endif()
 endforeach()
 foreach(p fct-cdf slowdown-vs-size queue)

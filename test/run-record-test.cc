@@ -16,6 +16,8 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 using namespace ns3;
 
@@ -75,6 +77,59 @@ TEST(RunRecord, QuotesJsonStrings)
     EXPECT_EQ(RunRecord::JsonQuote("plain"), "\"plain\"");
     EXPECT_EQ(RunRecord::JsonQuote("a\"b\\c\nd\te"), "\"a\\\"b\\\\c\\nd\\te\"");
     EXPECT_EQ(RunRecord::JsonQuote(std::string("\x01", 1)), "\"\\u0001\"");
+}
+
+// The machine's line, from the texts Linux gives (/proc/cpuinfo of two CPUs, each repeating the
+// CPU's fields; cpu0's caches as sysfs lists them): the first CPU's model name, family and model
+// ("model" is not "model name", which comes after it here), the CPUs, the caches, the kernel.
+TEST(MachineDescription, ReadsCpuinfoCachesAndKernel)
+{
+    const std::string cpuinfo = "processor\t: 0\n"
+                                "vendor_id\t: GenuineIntel\n"
+                                "cpu family\t: 6\n"
+                                "model\t\t: 207\n"
+                                "model name\t: Intel(R) Xeon(R) Processor\n"
+                                "stepping\t: 2\n"
+                                "flags\t\t: fpu vme de\n"
+                                "\n"
+                                "processor\t: 1\n"
+                                "cpu family\t: 7\n"
+                                "model\t\t: 1\n"
+                                "model name\t: Another\n";
+    const std::vector<std::vector<std::string>> caches = {{"1", "Data", "48K"},
+                                                          {"1", "Instruction", "32K"},
+                                                          {"2", "Unified", "2048K"},
+                                                          {"3", "Unified", "266240K"}};
+    EXPECT_EQ(interconnect::DescribeMachine(cpuinfo, caches, 2, "Linux 6.18.44"),
+              "Intel(R) Xeon(R) Processor (family 6, model 207), 2 CPUs; caches L1d 48K, L1i "
+              "32K, L2 2048K, L3 266240K; Linux 6.18.44");
+}
+
+// What is not there is left out: an Arm machine's /proc/cpuinfo has no model name, family or
+// model; a machine where nothing can be read is an unknown CPU.
+TEST(MachineDescription, LeavesOutWhatItCannotRead)
+{
+    EXPECT_EQ(interconnect::DescribeMachine("processor\t: 0\nCPU implementer\t: 0x41\n",
+                                            {{"1", "Data", "64K"}, {"", "Unified", "1M"}},
+                                            1,
+                                            "Linux 6.1.0"),
+              "unknown CPU, 1 CPU; caches L1d 64K; Linux 6.1.0");
+    EXPECT_EQ(interconnect::DescribeMachine("", {}, 0, ""), "unknown CPU");
+}
+
+// On this machine (Linux): the CPUs online and the kernel's release, as the system says them.
+TEST(MachineDescription, NamesThisMachinesCpusAndKernel)
+{
+    const std::string d = interconnect::MachineDescription();
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    ASSERT_GT(cpus, 0);
+    EXPECT_NE(d.find(", " + std::to_string(cpus) + (cpus == 1 ? " CPU" : " CPUs")),
+              std::string::npos)
+        << d;
+    struct utsname host = {};
+    ASSERT_EQ(uname(&host), 0);
+    EXPECT_NE(d.find(std::string("; ") + host.sysname + " " + host.release), std::string::npos)
+        << d;
 }
 
 TEST(RunRecord, CapturesSeedAndRun)

@@ -26,6 +26,7 @@
 #include <map>
 #include <spawn.h>
 #include <sstream>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -44,6 +45,100 @@ std::string
 interconnect::ModuleCommit()
 {
     return INTERCONNECT_MODULE_COMMIT;
+}
+
+std::string
+interconnect::DescribeMachine(const std::string& cpuinfo,
+                              const std::vector<std::vector<std::string>>& caches,
+                              unsigned cpus,
+                              const std::string& kernel)
+{
+    // The first value of each key (every CPU repeats them); "model" is not "model name".
+    std::map<std::string, std::string> cpu;
+    std::istringstream lines(cpuinfo);
+    std::string line;
+    while (std::getline(lines, line))
+    {
+        const auto colon = line.find(':');
+        if (colon == std::string::npos)
+        {
+            continue;
+        }
+        auto trim = [](std::string t) {
+            const auto first = t.find_first_not_of(" \t");
+            const auto last = t.find_last_not_of(" \t");
+            return first == std::string::npos ? std::string() : t.substr(first, last - first + 1);
+        };
+        cpu.emplace(trim(line.substr(0, colon)), trim(line.substr(colon + 1)));
+    }
+    std::ostringstream os;
+    const auto name = cpu.find("model name");
+    os << (name != cpu.end() && !name->second.empty() ? name->second : "unknown CPU");
+    const auto family = cpu.find("cpu family");
+    const auto model = cpu.find("model");
+    if (family != cpu.end() && model != cpu.end())
+    {
+        os << " (family " << family->second << ", model " << model->second << ")";
+    }
+    if (cpus != 0)
+    {
+        os << ", " << cpus << (cpus == 1 ? " CPU" : " CPUs");
+    }
+    std::string listed;
+    for (const auto& c : caches)
+    {
+        if (c.size() != 3 || c[0].empty() || c[2].empty())
+        {
+            continue;
+        }
+        const std::string kind = c[1] == "Data" ? "d" : c[1] == "Instruction" ? "i" : "";
+        listed += (listed.empty() ? "" : ", ") + ("L" + c[0] + kind + " " + c[2]);
+    }
+    if (!listed.empty())
+    {
+        os << "; caches " << listed;
+    }
+    if (!kernel.empty())
+    {
+        os << "; " << kernel;
+    }
+    return os.str();
+}
+
+std::string
+interconnect::MachineDescription()
+{
+    auto readAll = [](const std::string& path) {
+        std::ifstream in(path);
+        std::ostringstream text;
+        text << in.rdbuf();
+        return in ? text.str() : std::string();
+    };
+    auto readLine = [](const std::string& path) {
+        std::ifstream in(path);
+        std::string text;
+        std::getline(in, text);
+        return text;
+    };
+    std::vector<std::vector<std::string>> caches;
+    for (unsigned i = 0; i < 16; ++i)
+    {
+        const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i);
+        const std::string level = readLine(dir + "/level");
+        if (level.empty())
+        {
+            break;
+        }
+        caches.push_back({level, readLine(dir + "/type"), readLine(dir + "/size")});
+    }
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    struct utsname host = {};
+    const std::string kernel =
+        uname(&host) == 0 ? std::string(host.sysname) + " " + host.release : std::string();
+    return DescribeMachine(readAll("/proc/cpuinfo"),
+                           caches,
+                           online > 0 ? static_cast<unsigned>(online) : 0,
+                           kernel);
 }
 
 RunRecord::RunRecord(const std::string& program)

@@ -23,6 +23,33 @@ namespace interconnect
  *         tracked files differed from it), or "unknown" (not built from a git checkout)
  */
 std::string ModuleCommit();
+
+/**
+ * The machine a program runs on, in one line: what its timing figures (wall and CPU time,
+ * events and packet-hops per second) belong to, as they are not the run's but the machine's.
+ * The CPU's model name with its family and model numbers (/proc/cpuinfo), the CPUs online, the
+ * caches the first CPU sees (/sys/devices/system/cpu/cpu0/cache), and the kernel's release
+ * (uname), e.g. "Intel(R) Xeon(R) Processor (family 6, model 207), 2 CPUs; caches L1d 48K,
+ * L1i 32K, L2 2048K, L3 266240K; Linux 6.1.0". What cannot be read is left out or said
+ * "unknown"; reading never fails.
+ * @return the description
+ */
+std::string MachineDescription();
+
+/**
+ * MachineDescription's text, from what it reads (apart, for tests).
+ * @param cpuinfo the text of /proc/cpuinfo ("" if unreadable): its first "model name", "cpu
+ *        family" and "model" lines are used
+ * @param caches each cache's level, type (Data, Instruction or Unified) and size, as sysfs
+ *        gives them, in its order
+ * @param cpus the CPUs online (0 if unknown)
+ * @param kernel the kernel's name and release, e.g. "Linux 6.1.0" ("" if unknown)
+ * @return the description
+ */
+std::string DescribeMachine(const std::string& cpuinfo,
+                            const std::vector<std::vector<std::string>>& caches,
+                            unsigned cpus,
+                            const std::string& kernel);
 } // namespace interconnect
 
 /**

@@ -1587,14 +1587,15 @@ ScenarioRunner::WriteSummaries()
     std::fprintf(f,
                  "{\n  \"wallSeconds\": %.3f,\n  \"eventsPerSecond\": %.0f,\n  "
                  "\"packetHopsPerSecond\": %.0f,\n  \"ranks\": %u,\n  \"lookaheadNs\": %" PRId64
-                 ",\n  \"peakRssMB\": %.1f,\n  \"hugePagesMB\": %.1f\n}\n",
+                 ",\n  \"peakRssMB\": %.1f,\n  \"hugePagesMB\": %.1f,\n  \"machine\": %s\n}\n",
                  wall,
                  events / std::max(wall, 1e-9),
                  st.packetHops / std::max(wall, 1e-9),
                  ranks,
                  fabric.GetPartition().lookahead.GetNanoSeconds(),
                  usage.ru_maxrss / 1024.0,
-                 HugePagesMegabytes());
+                 HugePagesMegabytes(),
+                 RunRecord::JsonQuote(interconnect::MachineDescription()).c_str());
     CloseOutputFile(f, out + "/timing.json");
 }
 
