@@ -24,7 +24,8 @@
 //   links.csv         bytes and utilization of every port
 //   summary.json      FCT slowdown percentiles overall and per size bucket, drops, pauses...
 //   summary.csv       the headline figures of summary.json as one CSV row (sweeps stack them)
-//   timing.json       wall time and events/s (the only file that differs between reruns)
+//   timing.json       wall time, events/s, peak RSS and the machine they were measured on
+//                     (the only file that differs between reruns)
 //   plots/            figures (gnuplot), unless output.plots is false
 //
 // With parallel.ranks = N > 1 it runs on ns-3's distributed simulator under `mpirun -np N`

@@ -115,6 +115,34 @@ TEST(MachineDescription, LeavesOutWhatItCannotRead)
                                             "Linux 6.1.0"),
               "unknown CPU, 1 CPU; caches L1d 64K; Linux 6.1.0");
     EXPECT_EQ(interconnect::DescribeMachine("", {}, 0, ""), "unknown CPU");
+    // (Text with Windows line ends: the ends are not the values'.)
+    EXPECT_EQ(interconnect::DescribeMachine("model name\t: Some CPU\r\n", {}, 0, ""), "Some CPU");
+}
+
+// On this machine, what it reads is read: a /proc/cpuinfo with a model name gives that name
+// (not "unknown CPU"), and cpu0's caches, where sysfs lists them, are named.
+TEST(MachineDescription, ReadsThisMachinesCpuinfoAndCaches)
+{
+    const std::string d = interconnect::MachineDescription();
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line;
+    bool named = false;
+    while (std::getline(cpuinfo, line))
+    {
+        named = named || line.rfind("model name", 0) == 0;
+    }
+    if (named)
+    {
+        EXPECT_EQ(d.rfind("unknown CPU", 0), std::string::npos) << d;
+    }
+    if (std::ifstream("/sys/devices/system/cpu/cpu0/cache/index0/level"))
+    {
+        EXPECT_NE(d.find("; caches L"), std::string::npos) << d;
+    }
+    if (!named)
+    {
+        GTEST_SKIP() << "no model name in /proc/cpuinfo here";
+    }
 }
 
 // On this machine (Linux): the CPUs online and the kernel's release, as the system says them.

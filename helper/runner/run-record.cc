@@ -56,6 +56,11 @@ interconnect::DescribeMachine(const std::string& cpuinfo,
     // The first value of each key (every CPU repeats them); "model" is not "model name".
     std::map<std::string, std::string> cpu;
     std::istringstream lines(cpuinfo);
+    const auto trim = [](const std::string& t) {
+        const auto first = t.find_first_not_of(" \t\r");
+        const auto last = t.find_last_not_of(" \t\r");
+        return first == std::string::npos ? std::string() : t.substr(first, last - first + 1);
+    };
     std::string line;
     while (std::getline(lines, line))
     {
@@ -64,11 +69,6 @@ interconnect::DescribeMachine(const std::string& cpuinfo,
         {
             continue;
         }
-        auto trim = [](std::string t) {
-            const auto first = t.find_first_not_of(" \t");
-            const auto last = t.find_last_not_of(" \t");
-            return first == std::string::npos ? std::string() : t.substr(first, last - first + 1);
-        };
         cpu.emplace(trim(line.substr(0, colon)), trim(line.substr(colon + 1)));
     }
     std::ostringstream os;
